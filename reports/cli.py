@@ -1,0 +1,306 @@
+"""The ``dpverify`` command line: ``list``, ``show``, ``eval``, ``run``, ``report``.
+
+Exit codes: 0 all claims as expected; 1 a claim came out unexpectedly; 2 usage or bad input (a
+one-line message naming the parameter and its domain, no traceback); 3 internal error.
+``--format json`` puts only JSON on stdout. ``NO_COLOR`` is honoured.
+
+The CLI lives in ``reports`` because it renders reports: imports flow reports → verifiers →
+theorems, never back.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+import traceback
+from pathlib import Path
+from typing import Any, NoReturn
+
+from theorems.core import DpVerifyError, InvalidParameter
+from theorems.ctx import PrecisionExhausted
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+DEFAULT_OUT = "reports/catalogue"
+
+
+class UsageError(DpVerifyError):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message)
+
+
+def _color(text: str, code: str, stream: Any) -> str:
+    if os.environ.get("NO_COLOR") or not (hasattr(stream, "isatty") and stream.isatty()):
+        return text
+    return f"\033[{code}m{text}\033[0m"
+
+
+# ------------------------------------------------------------------------------------------
+# list / show
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    from theorems import all_theorems, families
+
+    if args.family and args.family not in families():
+        raise InvalidParameter(f"family must be one of {', '.join(families())}; got {args.family}")
+    rows = [th for th in all_theorems() if not args.family or th.family == args.family]
+    if args.format == "json":
+        print(json.dumps([{
+            "id": th.id, "title": th.title, "family": th.family, "types": list(th.types),
+            "encoded": th.encoded, "evaluators": [e.signature() for e in th.evaluators],
+            "claims": len(th.claims), "aliases": list(th.aliases)} for th in rows]))
+        return EXIT_OK
+    for th in rows:
+        mark = "" if th.encoded else "  (not encoded yet)"
+        evs = "; ".join(e.signature() for e in th.evaluators) or "—"
+        print(f"{th.id:<20} {th.family:<14} {'/'.join(th.types):<18} {evs}{mark}")
+    return EXIT_OK
+
+
+def _last_verdicts(run_path: str | None, theorem_id: str) -> dict[int, dict[str, Any]]:
+    from reports.io import load_run
+
+    path = Path(run_path or Path(DEFAULT_OUT) / "latest.json")
+    if not path.exists():
+        return {}
+    doc = load_run(path)
+    for th in doc["theorems"]:
+        if th["id"] == theorem_id:
+            return {c["number"]: c for c in th["claims"]}
+    return {}
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    from theorems import get
+
+    th = get(args.id)
+    last = _last_verdicts(args.run, th.id)
+    if args.format == "json":
+        print(json.dumps({
+            "id": th.id, "title": th.title, "family": th.family, "source": th.source.cite(),
+            "types": list(th.types), "confidence": list(th.confidence),
+            "statement": th.statement, "domain": th.domain, "aliases": list(th.aliases),
+            "encoded": th.encoded,
+            "evaluators": [{"signature": e.signature(), "doc": e.doc} for e in th.evaluators],
+            "claims": [{"number": c.number, "text": c.text, "expected": c.expected,
+                        "routes": list(c.routes()),
+                        "last_verdict": last.get(c.number, {}).get("headline")}
+                       for c in th.claims]}))
+        return EXIT_OK
+    print(f"{th.id} — {th.title}")
+    if th.aliases:
+        print(f"aliases: {', '.join(th.aliases)}")
+    print(f"family: {th.family}    tags: {', '.join(th.types)} {', '.join(th.confidence)}")
+    print(f"source: {th.source.cite()}")
+    if not th.encoded:
+        print("status: indexed from the catalogue, not encoded yet")
+        if th.notes:
+            print(th.notes)
+        return EXIT_OK
+    print(f"\nstatement: {th.statement}")
+    print(f"domain: {th.domain}")
+    print("\nevaluators:" if th.evaluators else "\nevaluators: none")
+    for e in th.evaluators:
+        print(f"  {e.signature()}  — {e.doc}")
+        for p in e.params:
+            print(f"      {p.name}: {p.describe()}")
+    print("\nclaims:")
+    for c in th.claims:
+        lv = last.get(c.number)
+        verdict = f"[last: {lv['headline']}]" if lv else "[not run yet]"
+        exp = " (expected: refuted — an erratum)" if c.expected == "refuted" else ""
+        print(f"  {c.number}. {c.text}{exp}")
+        print(f"     routes: {', '.join(c.routes())} {verdict}")
+    if th.notes:
+        print(f"\nnotes: {th.notes}")
+    return EXIT_OK
+
+
+# ------------------------------------------------------------------------------------------
+# eval
+
+
+def _parse_assignments(items: list[str]) -> dict[str, str]:
+    given: dict[str, str] = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep or not name:
+            raise InvalidParameter(f"parameters are given as name=value; got {item!r}")
+        if name in given:
+            raise InvalidParameter(f"parameter {name} given twice")
+        given[name] = value
+    return given
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    from theorems import get
+    from theorems.core import bind
+    from verifiers.numeric import evaluate
+
+    theorem_name, _, evaluator_name = args.target.partition(".")
+    th = get(theorem_name)
+    if not th.encoded:
+        raise InvalidParameter(f"{th.id} is not encoded yet: it has no evaluators to run")
+    ev = th.evaluator(evaluator_name or None)
+    given = _parse_assignments(args.params)
+    if args.digits < 1 or args.digits > 1000:
+        raise InvalidParameter(f"--digits must be in [1, 1000]; got {args.digits}")
+    bound = bind(ev.params, given, f"{th.id}.{ev.name}")
+    result = evaluate(ev, bound, args.digits)
+    if args.format == "json":
+        shown: dict[str, Any] = {}
+        for p in ev.params:
+            if p.name in given:
+                raw = given[p.name]
+                shown[p.name] = raw.split(",") if p.__class__.__name__ == "RealList" else raw
+            else:
+                v = p.show(bound[p.name])
+                shown[p.name] = v
+        print(json.dumps({"theorem": th.id, "evaluator": ev.name, "params": shown,
+                          "value": result.value,
+                          "enclosure": list(result.enclosure) if result.enclosure else None}))
+    else:
+        print(result.value)
+    return EXIT_OK
+
+
+# ------------------------------------------------------------------------------------------
+# run / report
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from reports import html, markdown
+    from reports.io import dump_json, write_atomic
+    from theorems import get
+    from verifiers.dispatch import PROFILES
+    from verifiers.runner import Progress, assemble, execute, plan
+
+    if args.jobs < 0:
+        raise InvalidParameter(f"--jobs must be >= 0 (0: one per core); got {args.jobs}")
+    ids = [get(i).id for i in args.ids] if args.ids else None
+    profile = PROFILES[args.profile]
+    tasks = plan(ids, claim=args.claim, routes=args.route)
+    if args.claim is not None and not tasks:
+        raise InvalidParameter(f"--claim {args.claim} matches no claim of {', '.join(ids or [])}")
+    progress = Progress(len(tasks))
+    started = time.monotonic()
+    verdicts = execute(tasks, profile, jobs=args.jobs, seed=args.seed,
+                       on_result=progress.update, task_seconds=args.timeout)
+    command = "dpverify " + " ".join(sys.argv[1:]) if args.argv is None else args.argv
+    doc = assemble(tasks, verdicts, profile, command, time.monotonic() - started, ids)
+    out = Path(args.out)
+    write_atomic(out / "latest.json", dump_json(doc))
+    write_atomic(out / "latest.md", markdown.render(doc))
+    write_atomic(out / "latest.html", html.render(doc))
+    if args.format == "json":
+        print(json.dumps(doc))
+    else:
+        line = markdown.status_line(doc).replace("**", "")
+        code = {0: "32", 1: "31", 3: "35"}.get(doc["exit_code"], "0")
+        print(_color(line, code, sys.stdout))
+        print(f"reports: {out / 'latest.json'}, {out / 'latest.md'}, {out / 'latest.html'}")
+    return doc["exit_code"]
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from reports.io import load_run, write_atomic
+
+    doc = load_run(args.run)
+    if args.format == "md":
+        from reports.markdown import render
+    elif args.format == "html":
+        from reports.html import render
+    else:
+        from reports.junit import render
+    text = render(doc)
+    if args.output:
+        write_atomic(args.output, text)
+    else:
+        sys.stdout.write(text)
+    return EXIT_OK
+
+
+# ------------------------------------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="dpverify", description="Verify the composition and amplification "
+                "theorems of differential privacy.")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    s = sub.add_parser("list", help="list the catalogue")
+    s.add_argument("--family")
+    s.add_argument("--format", choices=("text", "json"), default="text")
+    s.set_defaults(func=cmd_list)
+
+    s = sub.add_parser("show", help="explain one theorem")
+    s.add_argument("id")
+    s.add_argument("--run", help="a run JSON whose verdicts to show (default: the snapshot)")
+    s.add_argument("--format", choices=("text", "json"), default="text")
+    s.set_defaults(func=cmd_show)
+
+    s = sub.add_parser("eval", help="evaluate a formula: ID[.EVALUATOR] name=value ...")
+    s.add_argument("target")
+    s.add_argument("params", nargs="*")
+    s.add_argument("--digits", type=int, default=15)
+    s.add_argument("--format", choices=("text", "json"), default="text")
+    s.set_defaults(func=cmd_eval)
+
+    s = sub.add_parser("run", help="check the claims of the catalogue (or of some ids)")
+    s.add_argument("ids", nargs="*")
+    s.add_argument("--profile", choices=("quick", "thorough"), default="quick")
+    s.add_argument("--jobs", type=int, default=0, help="worker processes (0: one per core; "
+                   "1: serial, in-process, for debugging)")
+    s.add_argument("--out", default=DEFAULT_OUT, help=f"report folder (default {DEFAULT_OUT})")
+    s.add_argument("--format", choices=("text", "json"), default="text")
+    s.add_argument("--claim", type=int, help="only this claim number (with one id)")
+    s.add_argument("--route", action="append",
+                   choices=("oracle", "numeric", "property", "smt", "interval"))
+    s.add_argument("--seed", type=int, help="override the seeds derived from task ids")
+    s.add_argument("--timeout", type=float, help="seconds per task (default: the profile's)")
+    s.set_defaults(func=cmd_run, argv=None)
+
+    s = sub.add_parser("report", help="render a run: RUN.json --format md|html|junit")
+    s.add_argument("run")
+    s.add_argument("--format", choices=("md", "html", "junit"), default="md")
+    s.add_argument("--output", "-o")
+    s.set_defaults(func=cmd_report)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args, extra = parser.parse_known_args(argv)
+        if extra and args.command == "eval" and all("=" in x and not x.startswith("-")
+                                                     for x in extra):
+            args.params += extra  # name=value items given after an option
+        elif extra:
+            raise UsageError(f"unrecognized arguments: {' '.join(extra)}")
+        return int(args.func(args))
+    except PrecisionExhausted as e:
+        print(f"dpverify: precision ran out: {e}", file=sys.stderr)
+        return EXIT_INTERNAL
+    except DpVerifyError as e:
+        print(f"dpverify: error: {e}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("dpverify: interrupted", file=sys.stderr)
+        return EXIT_INTERNAL
+    except Exception as e:
+        if os.environ.get("DPVERIFY_DEBUG"):
+            traceback.print_exc()
+        print(f"dpverify: internal error: {type(e).__name__}: {e} "
+              "(set DPVERIFY_DEBUG=1 for a traceback)", file=sys.stderr)
+        return EXIT_INTERNAL
+
+
+if __name__ == "__main__":
+    sys.exit(main())

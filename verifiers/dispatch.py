@@ -1,0 +1,102 @@
+"""Route one check of one claim to the verifier that can check it, and time it.
+
+Main results
+------------
+- :func:`run_check`: the :class:`~verifiers.verdict.Verdict` of check ``i`` of a claim under a
+  profile, with a seed derived from the task id. A verifier crash is an ``error`` verdict with
+  its traceback in the evidence, never hidden.
+- :func:`task_seed`: a stable 32-bit seed from a task id (theorem, claim, check).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+import traceback
+from dataclasses import dataclass
+
+from theorems import get
+from theorems.claims import Box, Compare, Generated, Points, Predicate, Smt
+from verifiers.verdict import Budget, Status, Verdict
+
+
+@dataclass(frozen=True)
+class Profile:
+    """How hard each route works."""
+
+    name: str
+    property_examples: int
+    oracle_instances: int | None  # None: every instance the claim asks for
+    boxes: int
+    seconds: float
+
+
+PROFILES = {
+    "quick": Profile("quick", property_examples=25, oracle_instances=40, boxes=3000,
+                     seconds=60.0),
+    "thorough": Profile("thorough", property_examples=1000, oracle_instances=None,
+                        boxes=200000, seconds=900.0),
+}
+
+
+def task_id(theorem: str, claim: int, check: int) -> str:
+    return f"{theorem}/{claim}/{check}"
+
+
+def task_seed(tid: str) -> int:
+    return int.from_bytes(hashlib.sha256(tid.encode()).digest()[:4], "big")
+
+
+def reproduce_command(theorem: str, claim: int, profile: str, seed: int | None) -> str:
+    cmd = f"dpverify run {theorem} --claim {claim} --profile {profile} --jobs 1"
+    if seed is not None:
+        cmd += f" --seed {seed}"
+    return cmd
+
+
+def run_check(theorem_id: str, claim_number: int, check_index: int, profile: Profile,
+              seed: int | None = None, budget_seconds: float | None = None) -> Verdict:
+    th = get(theorem_id)
+    claim = next(c for c in th.claims if c.number == claim_number)
+    check = claim.checks[check_index]
+    tid = task_id(th.id, claim_number, check_index)
+    seed = task_seed(tid) if seed is None else seed
+    budget = Budget(seconds=budget_seconds or profile.seconds,
+                    examples=profile.property_examples, boxes=profile.boxes)
+    started = time.monotonic()
+    try:
+        status, summary, evidence = _dispatch(check, budget, seed, profile)
+    except Exception as exc:  # a verifier crash is reported, never hidden
+        status, summary = Status.ERROR, f"verifier crashed: {type(exc).__name__}: {exc}"
+        evidence = {"traceback": traceback.format_exc(limit=8)}
+    evidence.setdefault("check", check.describe())
+    if status is Status.FAILED:
+        evidence["reproduce"] = reproduce_command(th.id, claim_number, profile.name, seed)
+    return Verdict(th.id, claim_number, check_index, check.route, status, summary, evidence,
+                   time.monotonic() - started, seed)
+
+
+def _dispatch(check: Compare | Predicate | Smt, budget: Budget, seed: int,
+              profile: Profile) -> tuple[Status, str, dict]:
+    if isinstance(check, Smt):
+        from verifiers import smt
+
+        return smt.verify(check, budget)
+    region = check.region
+    if isinstance(region, Points):
+        from verifiers.numeric import verify_points
+
+        return verify_points(check, region, budget)
+    if isinstance(region, Generated):
+        from verifiers.oracle import verify_generated
+
+        return verify_generated(check, region, budget, seed, profile.oracle_instances)
+    if isinstance(region, Box):
+        if check.route == "interval":
+            from verifiers.interval import verify_box
+
+            return verify_box(check, region, budget)
+        from verifiers.property import verify_box as search_box
+
+        return search_box(check, region, budget, seed)
+    raise TypeError(f"unknown region {type(region).__name__}")

@@ -1,0 +1,257 @@
+"""Plan, execute and record a run: the claims of a set of theorems checked under a profile.
+
+A run is a plan of independent tasks — one per check of a claim — with seeds derived from task
+ids, executed serially (``jobs=1``, for debugging) or on a local pool of forked workers. Each
+worker has a hard time budget: a task still running at its limit is killed and recorded as
+``inconclusive``, never ``passed``. The run is one versioned JSON document (schema
+``reports/schema/run-v1.schema.json``) from which every report is rendered.
+
+Main results
+------------
+- :func:`plan`: the tasks for a list of theorem ids (or the whole catalogue).
+- :func:`execute`: run the tasks, with progress on stderr.
+- :func:`assemble`: the run document; :func:`exit_code` its 0/1/3 status.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import multiprocessing as mp
+import os
+import platform
+import sys
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from importlib import metadata
+from multiprocessing.connection import Connection, wait
+from typing import Any
+
+from theorems import all_theorems, get
+from verifiers.dispatch import Profile, run_check, task_id
+from verifiers.verdict import Outcome, Status, Verdict, headline, outcome
+
+SCHEMA = "dpverify-run/1"
+KILL_GRACE_SECONDS = 5.0
+
+
+@dataclass(frozen=True)
+class Task:
+    theorem: str
+    claim: int
+    check: int
+    route: str
+
+    @property
+    def id(self) -> str:
+        return task_id(self.theorem, self.claim, self.check)
+
+
+def plan(ids: Iterable[str] | None = None, claim: int | None = None,
+         routes: Iterable[str] | None = None) -> list[Task]:
+    theorems = [get(i) for i in ids] if ids else all_theorems()
+    wanted = set(routes) if routes else None
+    tasks: list[Task] = []
+    for th in theorems:
+        for c in th.claims:
+            if claim is not None and c.number != claim:
+                continue
+            for i, check in enumerate(c.checks):
+                if wanted is None or check.route in wanted:
+                    tasks.append(Task(th.id, c.number, i, check.route))
+    return tasks
+
+
+# ------------------------------------------------------------------------------------------
+# execution
+
+
+class Progress:
+    """Progress on stderr: a live line on a terminal, plain periodic lines otherwise."""
+
+    def __init__(self, total: int, stream: Any = None, period: float = 10.0) -> None:
+        self.total = total
+        self.done = 0
+        self.stream = stream or sys.stderr
+        self.tty = hasattr(self.stream, "isatty") and self.stream.isatty()
+        self.period = period
+        self.last = time.monotonic()
+        self.failed = 0
+
+    def update(self, verdict: Verdict) -> None:
+        self.done += 1
+        if verdict.status is Status.FAILED:
+            self.failed += 1
+        line = (f"[{self.done}/{self.total}] {verdict.theorem} claim {verdict.claim} "
+                f"({verdict.route}): {verdict.status}")
+        if self.tty:
+            self.stream.write("\r\033[K" + line)
+            if self.done == self.total:
+                self.stream.write("\n")
+            self.stream.flush()
+        elif time.monotonic() - self.last >= self.period or self.done == self.total:
+            self.stream.write(f"dpverify: {self.done}/{self.total} checks done, "
+                              f"{self.failed} failed\n")
+            self.stream.flush()
+            self.last = time.monotonic()
+
+
+def execute(tasks: list[Task], profile: Profile, jobs: int = 0, seed: int | None = None,
+            on_result: Callable[[Verdict], None] | None = None,
+            task_seconds: float | None = None) -> list[Verdict]:
+    """Run every task; ``jobs=1`` runs in-process, otherwise on forked workers."""
+    jobs = jobs or os.cpu_count() or 1
+    seconds = task_seconds or profile.seconds
+    results: dict[str, Verdict] = {}
+    if jobs == 1:
+        for t in tasks:
+            v = run_check(t.theorem, t.claim, t.check, profile, seed, seconds)
+            results[t.id] = v
+            if on_result:
+                on_result(v)
+    else:
+        for v in _execute_pool(tasks, profile, jobs, seed, seconds):
+            results[task_id(v.theorem, v.claim, v.check)] = v
+            if on_result:
+                on_result(v)
+    return [results[t.id] for t in tasks]
+
+
+def _worker(conn: Connection, task: Task, profile: Profile, seed: int | None,
+            seconds: float) -> None:
+    try:
+        v = run_check(task.theorem, task.claim, task.check, profile, seed, seconds)
+        conn.send(v.to_dict())
+    finally:
+        conn.close()
+
+
+def _execute_pool(tasks: list[Task], profile: Profile, jobs: int, seed: int | None,
+                  seconds: float) -> Iterable[Verdict]:
+    ctx = mp.get_context("fork")
+    pending = list(reversed(tasks))
+    running: dict[Any, tuple[Task, Any, Connection, float]] = {}
+    while pending or running:
+        while pending and len(running) < jobs:
+            task = pending.pop()
+            recv, send = ctx.Pipe(duplex=False)
+            proc = ctx.Process(target=_worker, args=(send, task, profile, seed, seconds),
+                               daemon=True)
+            proc.start()
+            send.close()
+            running[recv] = (task, proc, recv, time.monotonic())
+        ready = wait(list(running), timeout=0.5)
+        for conn in ready:
+            task, proc, recv, _ = running.pop(conn)
+            try:
+                data = recv.recv()
+                yield Verdict.from_dict(data)
+            except EOFError:
+                proc.join(1)
+                yield _crashed(task, proc.exitcode)
+            proc.join(1)
+        now = time.monotonic()
+        for conn, (task, proc, _recv, started) in list(running.items()):
+            if now - started > seconds + KILL_GRACE_SECONDS:
+                proc.kill()
+                proc.join(1)
+                running.pop(conn)
+                yield Verdict(task.theorem, task.claim, task.check, task.route,
+                              Status.INCONCLUSIVE,
+                              f"killed at the time budget of {seconds:.0f} s",
+                              {"timeout_seconds": seconds}, now - started)
+
+
+def _crashed(task: Task, exitcode: int | None) -> Verdict:
+    return Verdict(task.theorem, task.claim, task.check, task.route, Status.ERROR,
+                   f"worker died with exit code {exitcode}", {})
+
+
+# ------------------------------------------------------------------------------------------
+# the run document
+
+
+def _version(pkg: str) -> str | None:
+    try:
+        return metadata.version(pkg)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def environment() -> dict[str, Any]:
+    return {
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "packages": {p: _version(p) for p in
+                     ("dpverify", "mpmath", "python-flint", "sympy", "z3-solver", "hypothesis")},
+    }
+
+
+def assemble(tasks: list[Task], verdicts: list[Verdict], profile: Profile, command: str,
+             seconds: float, ids: Iterable[str] | None = None) -> dict[str, Any]:
+    by_claim: dict[tuple[str, int], list[Verdict]] = {}
+    for v in verdicts:
+        by_claim.setdefault((v.theorem, v.claim), []).append(v)
+    theorems = [get(i) for i in ids] if ids else all_theorems()
+    counts = {o.value: 0 for o in Outcome}
+    status_counts = {s.value: 0 for s in Status}
+    out_theorems = []
+    for th in theorems:
+        claims = []
+        for c in th.claims:
+            vs = by_claim.get((th.id, c.number))
+            if vs is None:
+                continue
+            head = headline([v.status for v in vs])
+            oc = outcome(c.expected, head)
+            counts[oc.value] += 1
+            status_counts[head.value] += 1
+            claims.append({
+                "number": c.number,
+                "text": c.text,
+                "expected": c.expected,
+                "routes": list(c.routes()),
+                "headline": head.value,
+                "outcome": oc.value,
+                "verdicts": [v.to_dict() for v in vs],
+            })
+        out_theorems.append({
+            "id": th.id,
+            "title": th.title,
+            "family": th.family,
+            "source": th.source.cite(),
+            "types": list(th.types),
+            "confidence": list(th.confidence),
+            "encoded": th.encoded,
+            "aliases": list(th.aliases),
+            "claims": claims,
+        })
+    doc = {
+        "schema": SCHEMA,
+        "created": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+        "command": command,
+        "profile": profile.name,
+        "duration_seconds": round(seconds, 2),
+        "environment": environment(),
+        "summary": {
+            "claims": sum(counts.values()),
+            "outcomes": counts,
+            "headlines": status_counts,
+            "tasks": len(tasks),
+            "theorems_encoded": sum(1 for t in theorems if t.encoded),
+            "theorems_total": len(theorems),
+        },
+        "theorems": out_theorems,
+    }
+    doc["exit_code"] = exit_code(doc)
+    return doc
+
+
+def exit_code(doc: dict[str, Any]) -> int:
+    """0: every decided claim as expected; 1: a claim came out unexpectedly; 3: a crash."""
+    outcomes = doc["summary"]["outcomes"]
+    if outcomes.get(Outcome.ERROR.value):
+        return 3
+    if outcomes.get(Outcome.UNEXPECTED.value):
+        return 1
+    return 0

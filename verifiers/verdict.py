@@ -1,0 +1,128 @@
+"""Verdicts, evidence and budgets.
+
+Main results
+------------
+- :class:`Status`: ``proved`` (SMT unsat, or a rigorous enclosure over the whole region),
+  ``passed`` (tested, no counterexample), ``failed`` (with a counterexample), ``inconclusive``
+  (time or precision ran out), ``not_applicable``, ``error`` (a verifier crashed).
+- :func:`headline`: a claim's verdict over its checks — any ``failed`` wins, then ``error``,
+  otherwise the strongest.
+- :func:`outcome`: whether a claim's headline is what its ``expected`` outcome says.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+
+class Status(StrEnum):
+    PROVED = "proved"
+    PASSED = "passed"
+    FAILED = "failed"
+    INCONCLUSIVE = "inconclusive"
+    NOT_APPLICABLE = "not_applicable"
+    ERROR = "error"
+
+
+# Strength of a verdict that supports a claim; failed and error are handled first.
+STRENGTH = {
+    Status.PROVED: 4,
+    Status.PASSED: 3,
+    Status.INCONCLUSIVE: 2,
+    Status.NOT_APPLICABLE: 1,
+    Status.ERROR: 0,
+    Status.FAILED: -1,
+}
+
+
+@dataclass
+class Verdict:
+    """The result of one check of one claim by one route."""
+
+    theorem: str
+    claim: int
+    check: int
+    route: str
+    status: Status
+    summary: str
+    evidence: dict[str, Any] = field(default_factory=dict)
+    seconds: float = 0.0
+    seed: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "theorem": self.theorem,
+            "claim": self.claim,
+            "check": self.check,
+            "route": self.route,
+            "status": str(self.status),
+            "summary": self.summary,
+            "evidence": self.evidence,
+            "seconds": round(self.seconds, 4),
+            "seed": self.seed,
+        }
+
+    @staticmethod
+    def from_dict(d: dict[str, Any]) -> Verdict:
+        return Verdict(
+            theorem=d["theorem"],
+            claim=d["claim"],
+            check=d["check"],
+            route=d["route"],
+            status=Status(d["status"]),
+            summary=d["summary"],
+            evidence=d.get("evidence", {}),
+            seconds=d.get("seconds", 0.0),
+            seed=d.get("seed"),
+        )
+
+
+def headline(statuses: list[Status]) -> Status:
+    """A claim's verdict: any failed wins, then error, otherwise the strongest."""
+    if not statuses:
+        return Status.NOT_APPLICABLE
+    if Status.FAILED in statuses:
+        return Status.FAILED
+    if Status.ERROR in statuses:
+        return Status.ERROR
+    return max(statuses, key=lambda s: STRENGTH[s])
+
+
+class Outcome(StrEnum):
+    AS_EXPECTED = "as_expected"  # holds and proved/passed, or refuted and failed
+    UNEXPECTED = "unexpected"  # holds but failed, or refuted but proved/passed
+    INCONCLUSIVE = "inconclusive"  # nothing decided either way
+    ERROR = "error"
+
+
+def outcome(expected: str, status: Status) -> Outcome:
+    if status is Status.ERROR:
+        return Outcome.ERROR
+    if status in (Status.INCONCLUSIVE, Status.NOT_APPLICABLE):
+        return Outcome.INCONCLUSIVE
+    refuted = status is Status.FAILED
+    return Outcome.AS_EXPECTED if refuted == (expected == "refuted") else Outcome.UNEXPECTED
+
+
+@dataclass(frozen=True)
+class Budget:
+    """Limits of one task: wall time, examples for sampling routes, precision ceiling."""
+
+    seconds: float = 60.0
+    examples: int = 100
+    max_bits: int = 4096
+    boxes: int = 20000
+    started: float = field(default_factory=time.monotonic)
+
+    def expired(self) -> bool:
+        return time.monotonic() - self.started > self.seconds
+
+    def remaining(self) -> float:
+        return max(0.0, self.seconds - (time.monotonic() - self.started))
+
+
+class BudgetExpired(Exception):
+    """Raised inside a verifier when its budget runs out (becomes ``inconclusive``)."""
