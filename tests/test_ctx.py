@@ -1,0 +1,67 @@
+"""Arithmetic contexts: one formula, several arithmetics; rigour of the arb context."""
+
+from fractions import Fraction
+
+import flint
+import mpmath
+
+from theorems.ctx import ArbCtx, FloatCtx, Interval, MpCtx, SymCtx, arb_endpoints
+
+
+def formula(ctx, x, y):
+    return ctx.log1p(ctx.expm1(x)) * ctx.sqrt(y) + ctx.ncdf(-x)
+
+
+def test_same_formula_in_every_context():
+    x, y = Fraction(3, 10), Fraction(2)
+    ref = mpmath.mpf
+    with mpmath.workdps(60):
+        expected = (ref(3) / 10) * mpmath.sqrt(2) + mpmath.ncdf(-ref(3) / 10)
+        mp_value = MpCtx(200).run(formula, x=x, y=y)
+        assert abs(mp_value - expected) < mpmath.mpf(10) ** -55
+    ball = ArbCtx(200).run(formula, x=x, y=y)
+    lo, hi = arb_endpoints(ball)
+    with mpmath.workdps(60):
+        assert mpmath.mpf(lo.numerator) / lo.denominator <= expected
+        assert expected <= mpmath.mpf(hi.numerator) / hi.denominator
+    assert abs(FloatCtx().run(formula, x=x, y=y) - float(expected)) < 1e-15
+    sym = SymCtx().run(formula, x=x, y=y)
+    assert abs(float(sym.evalf(30)) - float(expected)) < 1e-15
+
+
+def test_arb_comparisons_are_undecided_on_overlap():
+    ctx = ArbCtx(64)
+    wide = flint.arb(1, 0.5)  # [0.5, 1.5]
+    assert ctx.lt(wide, flint.arb(2)) is True
+    assert ctx.lt(wide, flint.arb(1)) is None
+    assert ctx.le(flint.arb(3), wide) is False
+
+
+def test_piecewise_takes_hull_when_undecided():
+    ctx = ArbCtx(64)
+    value = ctx.run(lambda c, x: c.piecewise_lt(x, c.one, lambda: c.num(10), lambda: c.num(20)),
+                    x=Interval(0, 2))
+    lo, hi = arb_endpoints(value)
+    assert lo <= 10 and hi >= 20
+
+
+def test_solve_encloses_the_crossing():
+    # least x >= 0 with e^-x <= 1/10 is ln 10
+    def f(ctx, t):
+        return ctx.solve(lambda x: ctx.exp(-x), t, lo=0)
+
+    ball = ArbCtx(128).run(f, t=Fraction(1, 10))
+    lo, hi = arb_endpoints(ball)
+    with mpmath.workdps(50):
+        ln10 = mpmath.log(10)
+        lo_mp = mpmath.mpf(lo.numerator) / lo.denominator
+        hi_mp = mpmath.mpf(hi.numerator) / hi.denominator
+        assert lo_mp <= ln10 <= hi_mp
+    assert hi - lo < Fraction(1, 10**30)
+    with mpmath.workdps(40):
+        assert abs(MpCtx(130).run(f, t=Fraction(1, 10)) - mpmath.log(10)) < mpmath.mpf(10) ** -35
+
+
+def test_solve_returns_lower_end_when_already_below():
+    ball = ArbCtx(64).run(lambda c, t: c.solve(lambda x: c.exp(-x), t, lo=0), t=Fraction(2))
+    assert ball == 0

@@ -1,0 +1,58 @@
+"""Runner: plans, seeds, hard time budgets, crash handling, exit codes."""
+
+import time
+
+from verifiers.dispatch import PROFILES, task_seed
+from verifiers.runner import Task, _execute_pool, exit_code, plan
+from verifiers.verdict import Outcome, Status, headline, outcome
+
+
+def test_seeds_are_stable_and_distinct():
+    assert task_seed("BW-ANALYTIC-GAUSS/1/0") == task_seed("BW-ANALYTIC-GAUSS/1/0")
+    assert task_seed("BW-ANALYTIC-GAUSS/1/0") != task_seed("BW-ANALYTIC-GAUSS/1/1")
+
+
+def test_plan_filters_claims_and_routes():
+    tasks = plan(["BW-ANALYTIC-GAUSS"], claim=1)
+    assert tasks and all(t.claim == 1 for t in tasks)
+    assert all(t.route == "interval" for t in plan(["BW-ANALYTIC-GAUSS"], routes=["interval"]))
+
+
+def test_headline_and_outcome_rules():
+    assert headline([Status.PROVED, Status.FAILED]) is Status.FAILED
+    assert headline([Status.PASSED, Status.PROVED]) is Status.PROVED
+    assert headline([Status.PASSED, Status.ERROR]) is Status.ERROR
+    assert headline([Status.INCONCLUSIVE, Status.PASSED]) is Status.PASSED
+    assert outcome("refuted", Status.FAILED) is Outcome.AS_EXPECTED
+    assert outcome("refuted", Status.PASSED) is Outcome.UNEXPECTED
+    assert outcome("holds", Status.INCONCLUSIVE) is Outcome.INCONCLUSIVE
+    doc = {"summary": {"outcomes": {"as_expected": 3, "unexpected": 1, "inconclusive": 0,
+                                    "error": 0}}}
+    assert exit_code(doc) == 1
+
+
+def test_a_task_over_its_time_budget_is_killed_and_inconclusive(monkeypatch):
+    import verifiers.runner as runner
+
+    def slow_check(*args, **kwargs):
+        time.sleep(60)
+
+    monkeypatch.setattr(runner, "run_check", slow_check)
+    monkeypatch.setattr(runner, "KILL_GRACE_SECONDS", 0.0)
+    started = time.monotonic()
+    verdicts = list(_execute_pool([Task("BW-ANALYTIC-GAUSS", 2, 0, "numeric")],
+                                  PROFILES["quick"], 2, None, 0.5))
+    assert time.monotonic() - started < 20
+    assert [v.status for v in verdicts] == [Status.INCONCLUSIVE]
+    assert "killed" in verdicts[0].summary
+
+
+def test_a_worker_crash_is_an_error(monkeypatch):
+    import os
+
+    import verifiers.runner as runner
+
+    monkeypatch.setattr(runner, "run_check", lambda *a, **k: os._exit(7))
+    verdicts = list(_execute_pool([Task("BW-ANALYTIC-GAUSS", 2, 0, "numeric")],
+                                  PROFILES["quick"], 2, None, 5.0))
+    assert verdicts[0].status is Status.ERROR and "7" in verdicts[0].summary
