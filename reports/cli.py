@@ -166,6 +166,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
         print(json.dumps({"theorem": th.id, "evaluator": ev.name, "params": shown,
                           "value": result.value,
                           "enclosure": list(result.enclosure) if result.enclosure else None}))
+    elif ev.enclosure_only and result.enclosure:
+        print(f"{result.value}  (enclosure [{result.enclosure[0]}, {result.enclosure[1]}])")
     else:
         print(result.value)
     return EXIT_OK
@@ -196,9 +198,11 @@ def cmd_run(args: argparse.Namespace) -> int:
     command = "dpverify " + " ".join(sys.argv[1:]) if args.argv is None else args.argv
     doc = assemble(tasks, verdicts, profile, command, time.monotonic() - started, ids)
     out = Path(args.out)
-    write_atomic(out / "latest.json", dump_json(doc))
-    write_atomic(out / "latest.md", markdown.render(doc))
-    write_atomic(out / "latest.html", html.render(doc))
+    # render everything before writing anything: a failure leaves the previous set intact
+    texts = {"latest.json": dump_json(doc), "latest.md": markdown.render(doc),
+             "latest.html": html.render(doc)}
+    for name, text in texts.items():
+        write_atomic(out / name, text)
     if args.format == "json":
         print(json.dumps(doc))
     else:
@@ -211,8 +215,14 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 def cmd_report(args: argparse.Namespace) -> int:
     from reports.io import load_run, write_atomic
+    from reports.schema import SCHEMA_ID, validate
 
     doc = load_run(args.run)
+    problems = validate(doc)
+    if problems:
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        raise InvalidParameter(f"{args.run} is not a valid {SCHEMA_ID} run document: "
+                               f"{problems[0]}{more}")
     if args.format == "md":
         from reports.markdown import render
     elif args.format == "html":
@@ -225,6 +235,135 @@ def cmd_report(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(text)
     return EXIT_OK
+
+
+# ------------------------------------------------------------------------------------------
+# hdp
+
+
+def cmd_hdp(args: argparse.Namespace) -> int:
+    """The HDP calculator (GCE-HDPCALC): the guarantee for a hypothesis set given by a
+    membership constraint, next to classic and parallel composition."""
+    from theorems.core import Evaluator
+    from theorems.hypothesis_dp import hdp_query, hdp_rows
+    from verifiers.numeric import evaluate
+
+    if args.digits < 1 or args.digits > 100:
+        raise InvalidParameter(f"--digits must be in [1, 100]; got {args.digits}")
+    q = hdp_query(args.eps_list, args.constraint, delta_list=args.delta_list, m=args.m,
+                  common=args.common, groups=args.group or (), neighboring=args.neighboring,
+                  delta=args.delta, eps=args.eps)
+    target, given = ("eps", ("delta", args.delta)) if q.delta is not None else (
+        "delta", ("eps", args.eps))
+    rows = hdp_rows(q)
+    results: list[dict[str, Any]] = []
+    for row in rows:
+        value, note = None, row.note
+        if row.formula is not None:
+            ev = Evaluator(row.key, (), lambda ctx, f=row.formula: f(ctx), row.label)
+            try:
+                value = evaluate(ev, {}, args.digits).value
+            except InvalidParameter as e:
+                if row.key == "hdp":
+                    raise
+                note = f"n/a: {e}"
+        results.append({"key": row.key, "label": row.label, target: value, "note": note})
+    hypotheses = rows[0].note
+    if args.format == "json":
+        print(json.dumps({"n": q.n, "constraint": q.constraint, "neighboring": q.neighboring,
+                          "given": {given[0]: given[1]}, "computed": target,
+                          "hypotheses": hypotheses, "rows": results}))
+        return EXIT_OK
+    print(f"{target} at {given[0]} = {given[1]}, n = {q.n} rounds")
+    print(f"hypotheses: {hypotheses}")
+    width = max(len(r["label"]) for r in results)
+    for r in results:
+        shown = f"{target} = {r[target]}" if r[target] is not None else "—"
+        extra = "" if r["key"] == "hdp" else f"   ({r['note']})"
+        print(f"  {r['label']:<{width}}  {shown}{extra}")
+    return EXIT_OK
+
+
+# ------------------------------------------------------------------------------------------
+# audit
+
+
+def cmd_audit(args: argparse.Namespace) -> int:
+    """The accountant audit: claimed eps/delta of accountants against certified references.
+
+    Exit 1 when a record is UNSOUND or ERROR (without --baseline), or when a verdict weakens or
+    a claimed value moves beyond --tolerance against the baseline (with --baseline).
+    """
+    from reports import audit_report
+    from reports.io import write_atomic
+    from verifiers.accountants.adapters import BUILTIN, builtin
+    from verifiers.accountants.audit import (
+        Audit,
+        AuditOptions,
+        Named,
+        compare,
+        exit_code,
+        load_records,
+    )
+    from verifiers.accountants.protocol import load_accountant
+    from verifiers.accountants.sets import scenario_set
+
+    cases, ref_opts = scenario_set(args.scenarios)
+    if args.id:
+        known = {c.id for c in cases}
+        for i in args.id:
+            if i not in known:
+                raise InvalidParameter(f"--id {i} is not a scenario of {args.scenarios} "
+                                       f"(ids: {', '.join(sorted(known))})")
+        cases = [c for c in cases if c.id in args.id]
+    specs = args.accountant or list(BUILTIN)
+    accountants = [Named(spec, builtin(spec) if spec in BUILTIN or ":" not in spec
+                         else load_accountant(spec)) for spec in specs]
+    options = AuditOptions(timeout=args.timeout, loose_factor=args.loose_factor,
+                           scenarios_label=args.scenarios, **ref_opts)
+    baseline = None
+    if args.baseline:
+        try:
+            baseline = load_records(json.loads(Path(args.baseline).read_text()), args.baseline)
+        except (OSError, json.JSONDecodeError) as e:
+            raise InvalidParameter(f"cannot read --baseline {args.baseline}: {e}") from None
+    if args.tolerance < 0:
+        raise InvalidParameter(f"--tolerance must be >= 0; got {args.tolerance}")
+
+    def progress(r: dict[str, Any]) -> None:
+        code = {"UNSOUND": "31", "ERROR": "35", "LOOSE": "33", "SOUND": "32"}.get(
+            r["verdict"], "0")
+        print(f"audit: {r['accountant']}  {r['scenario']}  {r['query']}  "
+              f"{_color(r['verdict'], code, sys.stderr)}", file=sys.stderr, flush=True)
+
+    started = time.monotonic()
+    records = Audit(accountants, cases, options, progress).run()
+    meta: dict[str, Any] = {
+        "scenarios": args.scenarios, "timeout": args.timeout,
+        "loose_factor": args.loose_factor, "rtol": options.rtol,
+        "command": "dpverify " + " ".join(sys.argv[1:]),
+        "seconds": time.monotonic() - started,
+        "cases": [{"id": c.id, "description": c.scenario.describe(), "note": c.note}
+                  for c in cases]}
+    code = exit_code(records)
+    if baseline is not None:
+        meta["baseline"] = cmp = compare(baseline, records, args.tolerance)
+        for g in cmp["regressions"]:
+            print(f"audit: regression: {g['accountant']} {g['scenario']} {g['query']}: "
+                  f"{g['detail']}", file=sys.stderr)
+        code = EXIT_FAILED if cmp["regressions"] else EXIT_OK
+    if args.format == "json":
+        text = json.dumps(records, indent=1) + "\n"
+    elif args.format == "html":
+        text = audit_report.render_html(records, meta)
+    else:
+        text = audit_report.render_markdown(records, meta)
+    if args.output:
+        write_atomic(args.output, text)
+    else:
+        sys.stdout.write(text)
+    print(f"audit: {audit_report.status_text(records, meta)}", file=sys.stderr)
+    return code
 
 
 # ------------------------------------------------------------------------------------------
@@ -272,6 +411,43 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--format", choices=("md", "html", "junit"), default="md")
     s.add_argument("--output", "-o")
     s.set_defaults(func=cmd_report)
+
+    s = sub.add_parser("hdp", help="HDP guarantee for a choice of databases, beside classic and "
+                       "parallel composition")
+    s.add_argument("--eps-list", required=True, help="per-round eps_i, comma-separated")
+    s.add_argument("--delta-list", help="per-round delta_i, comma-separated (default zeros)")
+    s.add_argument("--constraint", required=True,
+                   choices=("at-most", "exactly-one", "groups", "uniform-nonzero"))
+    s.add_argument("--m", type=int, help="at-most: each individual in at most m databases")
+    s.add_argument("--common", help="groups: 1-based rounds every member is in")
+    s.add_argument("--group", action="append", help="groups: 1-based rounds of one group "
+                   "(repeat for each group)")
+    s.add_argument("--neighboring", choices=("add_remove", "replace_one"), default="add_remove")
+    s.add_argument("--delta", help="compute eps at this delta")
+    s.add_argument("--eps", help="compute delta at this eps")
+    s.add_argument("--digits", type=int, default=6)
+    s.add_argument("--format", choices=("text", "json"), default="text")
+    s.set_defaults(func=cmd_hdp)
+
+    s = sub.add_parser("audit", help="audit privacy accountants against certified references")
+    s.add_argument("--accountant", action="append", metavar="NAME|module:object",
+                   help="a built-in adapter (dp_accounting.rdp, dp_accounting.pld, "
+                   "prv_accountant, autodp.rdp, opacus.rdp, opacus.prv, opacus.gdp) or an "
+                   "import path module:object; repeat for several (default: all built-ins)")
+    s.add_argument("--scenarios", default="quick", metavar="quick|thorough|FILE",
+                   help="a built-in scenario set or a JSON file of scenarios")
+    s.add_argument("--id", action="append", help="only this scenario id (repeatable)")
+    s.add_argument("--baseline", metavar="OLD.json", help="an earlier audit JSON: exit 1 when "
+                   "a verdict weakens or a claimed value moves beyond --tolerance")
+    s.add_argument("--tolerance", type=float, default=1e-6,
+                   help="relative change of a claimed value that --baseline reports")
+    s.add_argument("--timeout", type=float, default=60.0, help="seconds per accountant call "
+                   "(the worker is killed at the limit)")
+    s.add_argument("--loose-factor", type=float, default=1.5, help="LOOSE above this factor "
+                   "times the certified upper bound")
+    s.add_argument("--format", choices=("json", "md", "html"), default="md")
+    s.add_argument("--output", "-o")
+    s.set_defaults(func=cmd_audit)
     return p
 
 

@@ -19,6 +19,9 @@ def write_atomic(path: str | os.PathLike[str], text: str) -> Path:
             f.write(text)
             f.flush()
             os.fsync(f.fileno())
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp creates 0600; reports are ordinary files
         os.replace(tmp, target)
     except BaseException:
         try:

@@ -17,7 +17,12 @@ from theorems.index import INDEX
 # Family modules, in catalogue order. Each exports THEOREMS: tuple[Theorem, ...].
 FAMILY_MODULES: tuple[str, ...] = (
     "theorems.foundations",
+    "theorems.composition",
+    "theorems.bounded_range",
+    "theorems.hypothesis_dp",
     "theorems.mechanisms",
+    "theorems.privacy_loss",
+    "theorems.subsampling",
 )
 
 _TYPE_WORDS = ("EXACT", "TIGHT", "BOUND", "APPROX", "DEFINITION", "ALGORITHM")

@@ -207,6 +207,8 @@ class RealList:
         return f"a comma-separated list of numbers in {self.element.describe()}"
 
     def parse(self, text: str) -> tuple[Fraction, ...]:
+        if text.strip() == "" and self.min_len == 0:
+            return ()  # an optional list given as "" (the default of e.g. [delta_list])
         parts = [p for p in text.split(",")]
         if any(p.strip() == "" for p in parts):
             raise InvalidParameter(f"{self.name} must be {self.describe()}; got {text!r}")
@@ -282,6 +284,10 @@ class Evaluator:
     formula: Formula
     doc: str
     integer_valued: bool = False
+    # The formula returns an enclosure of fixed accuracy (e.g. a discretisation), not a value
+    # that rising precision can narrow: ``dpverify eval`` evaluates it once and reports the
+    # midpoint to the digits the ball supports, with the enclosure.
+    enclosure_only: bool = False
 
     def signature(self) -> str:
         parts = []

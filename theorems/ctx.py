@@ -65,8 +65,16 @@ class Ctx:
         raise NotImplementedError
 
     def run(self, formula: Callable[..., Any], **params: Any) -> Any:
-        """Evaluate ``formula(self, **params)`` with exact parameters converted."""
-        return formula(self, **{k: self.convert(v) for k, v in params.items()})
+        """Evaluate ``formula(self, **params)`` with exact parameters converted.
+
+        Parameters named in ``formula.exact_params`` (a tuple of names, if the attribute is set)
+        are passed unconverted: exact ``Fraction``/``int`` values, tuples of them, or
+        :class:`Interval` values; the formula converts them itself (e.g. to validate a slack
+        ``delta - k*delta0 > 0`` exactly, or to round ``eps_i/step`` up exactly).
+        """
+        keep = getattr(formula, "exact_params", ())
+        return formula(self, **{k: (v if k in keep else self.convert(v))
+                                for k, v in params.items()})
 
     def convert(self, v: Any) -> Any:
         if isinstance(v, bool | str) or v is None:
@@ -226,6 +234,8 @@ class Ctx:
             if self.bracket_narrow(lo_x, hi_x, tol_bits):
                 break
             mid = self.midpoint(lo_x, hi_x)
+            if bool(mid == lo_x) or bool(mid == hi_x):
+                break  # adjacent points at this precision: the bracket cannot shrink further
             c = past(mid)
             if c is True:
                 hi_x = mid
@@ -264,6 +274,19 @@ class Interval:
 # mpmath
 
 
+_MP_CONTEXTS: dict[int, Any] = {}
+
+
+def _mp_context(prec: int) -> Any:
+    """One private mpmath context per precision, kept so that quadrature nodes are reused."""
+    m = _MP_CONTEXTS.get(prec)
+    if m is None:
+        m = mpmath.MPContext()
+        m.prec = prec
+        _MP_CONTEXTS[prec] = m
+    return m
+
+
 class MpCtx(Ctx):
     """mpmath at ``prec`` bits, in a private context (no global precision is touched)."""
 
@@ -271,8 +294,7 @@ class MpCtx(Ctx):
 
     def __init__(self, prec: int = 113) -> None:
         self.prec = prec
-        self.m = mpmath.MPContext()
-        self.m.prec = prec
+        self.m = _mp_context(prec)
 
     def num(self, x: Fraction | int | str) -> Any:
         q = _as_fraction(x)

@@ -5,6 +5,8 @@ Main results
 - :func:`run_check`: the :class:`~verifiers.verdict.Verdict` of check ``i`` of a claim under a
   profile, with a seed derived from the task id. A verifier crash is an ``error`` verdict with
   its traceback in the evidence, never hidden.
+- :func:`run_claim_check`: the same for a :class:`~theorems.core.Theorem` value that need not
+  be registered (the quality tests plant wrong theorems this way).
 - :func:`task_seed`: a stable 32-bit seed from a task id (theorem, claim, check).
 """
 
@@ -16,7 +18,9 @@ import traceback
 from dataclasses import dataclass
 
 from theorems import get
-from theorems.claims import Box, Compare, Generated, Points, Predicate, Smt
+from theorems.claims import Box, Claim, Compare, Generated, Points, Predicate, Smt
+from theorems.core import Theorem
+from theorems.ctx import Unsupported
 from verifiers.verdict import Budget, Status, Verdict
 
 
@@ -56,8 +60,22 @@ def reproduce_command(theorem: str, claim: int, profile: str, seed: int | None) 
 
 def run_check(theorem_id: str, claim_number: int, check_index: int, profile: Profile,
               seed: int | None = None, budget_seconds: float | None = None) -> Verdict:
-    th = get(theorem_id)
-    claim = next(c for c in th.claims if c.number == claim_number)
+    """The verdict of check ``check_index`` of claim ``claim_number`` of a registered theorem."""
+    return run_claim_check(get(theorem_id), claim_number, check_index, profile, seed,
+                           budget_seconds)
+
+
+def run_claim_check(theorem: Theorem, claim: Claim | int, check_index: int, profile: Profile,
+                    seed: int | None = None, budget_seconds: float | None = None) -> Verdict:
+    """:func:`run_check` for a :class:`Theorem` value, registered or not (e.g. a theorem
+    planted by a test to measure the verifiers' power). ``claim`` is a claim or its number."""
+    th = theorem
+    if isinstance(claim, int):
+        found = next((c for c in th.claims if c.number == claim), None)
+        if found is None:
+            raise ValueError(f"{th.id} has no claim {claim}")
+        claim = found
+    claim_number = claim.number
     check = claim.checks[check_index]
     tid = task_id(th.id, claim_number, check_index)
     seed = task_seed(tid) if seed is None else seed
@@ -66,6 +84,8 @@ def run_check(theorem_id: str, claim_number: int, check_index: int, profile: Pro
     started = time.monotonic()
     try:
         status, summary, evidence = _dispatch(check, budget, seed, profile)
+    except Unsupported as exc:  # no context can evaluate a term (e.g. an entry not encoded yet)
+        status, summary, evidence = Status.NOT_APPLICABLE, f"not applicable: {exc}", {}
     except Exception as exc:  # a verifier crash is reported, never hidden
         status, summary = Status.ERROR, f"verifier crashed: {type(exc).__name__}: {exc}"
         evidence = {"traceback": traceback.format_exc(limit=8)}

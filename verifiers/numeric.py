@@ -359,43 +359,46 @@ class Evaluation:
 
 
 def _round_fraction(x: Fraction, sig: int, direction: str) -> str:
-    """``x`` to ``sig`` significant digits, rounded floor/ceil/nearest, as a decimal string."""
+    """``x`` to ``sig`` significant digits, rounded floor/ceil/nearest, as a decimal string.
+
+    Exact integer arithmetic with a single power of ten, so huge exponents stay cheap.
+    """
     if x == 0:
         return "0"
     neg = x < 0
     a = -x if neg else x
-    e = math.floor(math.log10(a.numerator) - math.log10(a.denominator))
-    # fix an off-by-one of the float estimate
-    while Fraction(10) ** e > a:
+    num, den = a.numerator, a.denominator
+    e = math.floor((num.bit_length() - den.bit_length()) * math.log10(2))
+    shift = sig - 1 - e
+    big_n, big_d = (num * 10**shift, den) if shift >= 0 else (num, den * 10 ** (-shift))
+    while big_n < big_d * 10 ** (sig - 1):  # the estimate of e was one too high
+        big_n *= 10
         e -= 1
-    while Fraction(10) ** (e + 1) <= a:
+    while big_n >= big_d * 10**sig:  # one too low
+        big_d *= 10
         e += 1
-    scale = Fraction(10) ** (sig - 1 - e)
-    y = a * scale
+    q, r = divmod(big_n, big_d)
     if direction == "nearest":
-        n = math.floor(y + Fraction(1, 2))
+        n = q + (1 if 2 * r >= big_d else 0)
     else:
         down = (direction == "floor") != neg
-        n = math.floor(y) if down else math.ceil(y)
+        n = q if (down or r == 0) else q + 1
     if n == 10**sig:  # rounding carried into a new digit
         n //= 10
         e += 1
-    digits = str(n).rjust(sig, "0")
-    mant = digits[0] + ("." + digits[1:] if sig > 1 else "")
-    exp10 = e
+    digits = str(n)
     sign = "-" if neg else ""
-    if -5 <= exp10 < sig + 2 and exp10 < 21:
-        # fixed notation
-        s = str(n)
-        point = exp10 + 1  # digits before the decimal point
+    if -5 <= e < sig + 2 and e < 21:
+        point = e + 1  # digits before the decimal point
         if point <= 0:
-            body = "0." + "0" * (-point) + s
-        elif point >= len(s):
-            body = s + "0" * (point - len(s))
+            body = "0." + "0" * (-point) + digits
+        elif point >= len(digits):
+            body = digits + "0" * (point - len(digits))
         else:
-            body = s[:point] + "." + s[point:]
+            body = digits[:point] + "." + digits[point:]
         return sign + body
-    return f"{sign}{mant}e{exp10:+d}".replace("e+", "e")
+    mant = digits[0] + ("." + digits[1:] if sig > 1 else "")
+    return f"{sign}{mant}e{e:+d}".replace("e+", "e")
 
 
 def format_value(x: Fraction, digits: int) -> str:
@@ -405,12 +408,43 @@ def format_value(x: Fraction, digits: int) -> str:
 def evaluate(
     evaluator: Evaluator, params: Mapping[str, Any], digits: int = 15, max_bits: int = 65536
 ) -> Evaluation:
-    """Evaluate to ``digits`` significant digits, with a rigorous enclosure where possible."""
+    """Evaluate to ``digits`` significant digits, with a rigorous enclosure where possible.
+
+    An evaluator marked ``enclosure_only`` is evaluated once in arb: its value is the midpoint
+    of the ball to as many digits as the ball supports (at most ``digits``).
+    """
     prec = digits_to_bits(digits) + GUARD_BITS
+    if evaluator.enclosure_only:
+        return _evaluate_enclosure(evaluator, params, digits, prec)
     try:
         return _evaluate_arb(evaluator, params, digits, prec, max_bits)
     except Unsupported:
         return _evaluate_mp(evaluator, params, digits, prec, max_bits)
+
+
+def _evaluate_enclosure(evaluator: Evaluator, params: Mapping[str, Any], digits: int,
+                        prec: int) -> Evaluation:
+    """One arb evaluation of an enclosure-valued formula (its width is not a matter of
+    precision): the midpoint to the digits the ball supports and the outward-rounded ends."""
+    with arb_precision(prec):
+        x = flint.arb(ArbCtx(prec).run(evaluator.formula, **params))
+    if _is_pos_inf(x):
+        return Evaluation("inf", ("inf", "inf"), prec)
+    lo, hi = arb_endpoints(x)
+    mid = (lo + hi) / 2
+    width = hi - lo
+    if width == 0:
+        sig = digits
+    elif mid == 0:
+        sig = 1
+    else:
+        sig = max(1, min(digits, math.floor(math.log10(abs(mid) / width))))
+    # one more digit while the rounded midpoint would leave the enclosure
+    while sig < digits and not lo <= Fraction(format_value(mid, sig)) <= hi:
+        sig += 1
+    return Evaluation(format_value(mid, sig),
+                      (_round_fraction(lo, sig + 3, "floor"), _round_fraction(hi, sig + 3, "ceil")),
+                      prec, mid)
 
 
 def _is_int(v: Any) -> bool:

@@ -1,0 +1,96 @@
+"""Tester's power on the composition family: planted wrong bounds must come out ``failed`` on
+the interval route, with a counterexample that an independent mpmath computation confirms;
+the correct bounds on the same boxes must come out ``proved``.
+
+Planted:
+- advanced composition WITHOUT the ``k eps0 (e^eps0 - 1)`` term, claimed >= the optimum;
+- the optimal composition computed with eps0/2, claimed >= the optimum.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from fractions import Fraction
+
+import mpmath
+import pytest
+
+from tests.test_composition import eps_bisect
+from theorems.claims import Box, Claim, Compare
+from theorems.composition import (
+    _delta_of_u,
+    _drv_bound,
+    _kov_delta_at,
+    _order_box,
+    kov_eps,
+)
+from theorems.core import Source, Theorem
+from verifiers.dispatch import PROFILES, run_claim_check
+from verifiers.verdict import Status
+
+
+def _planted(check: Compare) -> Theorem:
+    return Theorem(id="PLANTED", title="planted", family="composition",
+                   source=Source("planted by tests/quality", "-"), types=("BOUND",),
+                   confidence=("DERIVED",), statement="planted", domain="",
+                   claims=(Claim(1, "planted", (check,)),))
+
+
+def _run(check: Compare) -> tuple[Status, dict]:
+    v = run_claim_check(_planted(check), 1, 0, PROFILES["quick"])
+    return v.status, v.evidence
+
+
+def _mp(x: str | Fraction) -> mpmath.mpf:
+    f = Fraction(x)
+    return mpmath.mpf(f.numerator) / f.denominator
+
+
+def _no_bias(ctx, eps0, k, delta):
+    """Advanced composition without its bias term: eps0 sqrt(2 k ln(1/delta))."""
+    return eps0 * ctx.sqrt(2 * k * -ctx.log(delta))
+
+
+def test_advanced_composition_without_bias_term_fails():
+    check = Compare(_kov_delta_at(_no_bias), "le", _delta_of_u, _order_box(), "interval",
+                    lhs_name="KOV-DELTA at eps0 sqrt(2k ln(1/delta))", rhs_name="delta")
+    status, ev = _run(check)
+    assert status is Status.FAILED, ev
+    point = ev["counterexample"]
+    with mpmath.workdps(50):
+        e0, k, u = _mp(point["eps0"]), int(point["k"]), _mp(point["u"])
+        delta = mpmath.e ** (-u**2 / 2)
+        claimed = e0 * mpmath.sqrt(2 * k * mpmath.log(1 / delta))
+        optimum = eps_bisect(e0, mpmath.mpf(0), k, delta)  # an independent mpmath route
+        assert optimum > claimed
+
+
+def test_advanced_composition_with_bias_term_is_proved():
+    box = replace(_order_box(), ints={"k": (1, 12)})
+    check = Compare(_kov_delta_at(_drv_bound), "le", _delta_of_u, box, "interval")
+    status, ev = _run(check)
+    assert status is Status.PROVED, ev
+
+
+def _half_eps0(ctx, eps0, k, delta, **_):
+    return kov_eps(ctx, eps0 / 2, 0, k, delta)
+
+
+def _optimum(ctx, eps0, k, delta, **_):
+    return kov_eps(ctx, eps0, 0, k, delta)
+
+
+@pytest.mark.parametrize("k_range", [(1, 40), (5, 5)])
+def test_optimal_composition_with_half_eps0_fails(k_range):
+    box = Box(reals={"eps0": ("0.01", "1"), "delta": ("1e-10", "0.1")}, ints={"k": k_range},
+              log_scale=frozenset({"eps0", "delta"}))
+    check = Compare(_half_eps0, "ge", _optimum, box, "interval",
+                    lhs_name="KOV-EPS(eps0/2)", rhs_name="KOV-EPS(eps0)")
+    status, ev = _run(check)
+    assert status is Status.FAILED, ev
+    point = ev["counterexample"]
+    with mpmath.workdps(50):
+        e0, k, d = _mp(point["eps0"]), int(point["k"]), _mp(point["delta"])
+        claimed = eps_bisect(e0 / 2, mpmath.mpf(0), k, d)
+        optimum = eps_bisect(e0, mpmath.mpf(0), k, d)
+        assert optimum > claimed

@@ -1,0 +1,202 @@
+"""The smt route: proofs by unsat, refutations by checked models, honest unknowns."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+import sympy as sp
+
+from theorems.claims import Smt, SmtProblem
+from verifiers.smt import (
+    clear_denominators,
+    polynomial_le,
+    positive_symbols,
+    substitute_exp,
+    verify,
+)
+from verifiers.verdict import Budget, Status
+
+u, L, eps, x, q, d = sp.symbols("u L eps x q d", real=True)
+
+
+def run(build, check_model=None, seconds: float = 20.0):
+    return verify(Smt(build, "test", check_model=check_model), Budget(seconds=seconds))
+
+
+# ---------------------------------------------------------------------------------------------
+# proved
+
+
+def test_remark15_polynomial_form_proved_with_core():
+    # STK-REMARK15 claim 2: (u - 1)(u - 9) >= 0 on (0, 1]
+    status, _, ev = run(lambda: SmtProblem({"u": "real"}, (u > 0, u <= 1),
+                                           (u - 1) * (u - 9) >= 0))
+    assert status is Status.PROVED
+    assert ev["unsat_core"] == ["h2: u <= 1"]  # u > 0 is not needed
+    assert ev["z3_version"] and ev["goal"] == "(u - 9)*(u - 1) >= 0"
+
+
+def test_remark15_square_root_form_proved():
+    # sqrt(u) <= (3 + u)/4 on (0, 1]: the root becomes an auxiliary variable r >= 0, r^2 = u
+    status, _, ev = run(lambda: SmtProblem({"u": "real"}, (u > 0, u <= 1),
+                                           sp.sqrt(u) <= (3 + u) / 4))
+    assert status is Status.PROVED
+    assert "u >= 0" in ev["domain_conditions"]
+
+
+def test_remark15_full_statement_proved():
+    # rho + 2 sqrt(rho L) <= eps with rho = eps^2/(4 L + 4 eps), for all eps, L > 0
+    e, l_ = sp.symbols("eps L", positive=True)
+    rho = e**2 / (4 * l_ + 4 * e)
+    status, _, ev = run(lambda: SmtProblem({"eps": "real", "L": "real"}, (),
+                                           rho + 2 * sp.sqrt(rho * l_) <= e))
+    assert status is Status.PROVED, ev
+
+
+def test_exp_substitution_identity_proved():
+    # PLD mean of eps-RR: eps x/(1+x) - eps/(1+x) = eps tanh(eps/2) with x = e^eps
+    mean = eps * x / (1 + x) - eps / (1 + x)
+    rhs = substitute_exp(eps * sp.tanh(eps / 2), eps, x)
+    assert sp.simplify(rhs - eps * (x - 1) / (x + 1)) == 0
+    status, _, ev = run(lambda: SmtProblem({"eps": "real", "x": "real"}, (x > 1,),
+                                           sp.Eq(mean, rhs), ("x = e^eps",)))
+    assert status is Status.PROVED
+    assert ev["substitutions"] == ["x = e^eps"]
+
+
+def test_ratio_form_implies_definition_proved():
+    # (e^eps + delta) Q <= e^eps Q + delta for Q in [0, 1], delta >= 0 (x = e^eps >= 1)
+    status, _, _ = run(lambda: SmtProblem({"x": "real", "d": "real", "q": "real"},
+                                          (x >= 1, d >= 0, q >= 0, q <= 1),
+                                          (x + d) * q <= x * q + d, ("x = e^eps",)))
+    assert status is Status.PROVED
+
+
+def test_integer_variables():
+    k = sp.Symbol("k", integer=True)
+    status, _, _ = run(lambda: SmtProblem({"k": "int"}, (k >= 2,), k**2 >= 2 * k))
+    assert status is Status.PROVED
+
+
+# ---------------------------------------------------------------------------------------------
+# failed, with a confirmed model
+
+
+def test_false_polynomial_claim_fails_with_exact_model():
+    status, _, ev = run(lambda: SmtProblem({"u": "real"}, (u > 0, u <= 10),
+                                           (u - 1) * (u - 9) >= 0))
+    assert status is Status.FAILED
+    value = Fraction(ev["counterexample"]["u"])  # checked here independently
+    assert 0 < value <= 10 and (value - 1) * (value - 9) < 0
+    assert ev["recheck"] == "exact rational arithmetic"
+
+
+def test_algebraic_model_confirmed_exactly():
+    # x^2 = 2 does not imply x > 0: the model x = -sqrt(2) is irrational
+    status, _, ev = run(lambda: SmtProblem({"x": "real"}, (sp.Eq(x**2, 2),), x > 0))
+    assert status is Status.FAILED
+    assert "CRootOf" in ev["counterexample"]["x"]
+    assert float(ev["counterexample"]["x"].split()[0]) == pytest.approx(-2**0.5)
+
+
+def test_relaxation_model_confirmed_by_check_model():
+    # eps tanh(eps/2) <= eps^2/4 is false for small eps; x >= 1 + eps relaxes x = e^eps
+    goal = polynomial_le(eps * (x - 1) / (x + 1), eps**2 / 4, [x])
+
+    def original_fails(ctx, eps, x):
+        return bool(eps * ctx.tanh(eps / 2) > eps**2 / 4)
+
+    status, _, ev = run(lambda: SmtProblem({"eps": "real", "x": "real"},
+                                           (eps > 0, eps <= 2, x >= 1 + eps), goal,
+                                           ("x = e^eps (relaxed to x >= 1 + eps)",)),
+                        check_model=original_fails)
+    assert status is Status.FAILED
+    assert ev["check_model"] is True
+
+
+def test_spurious_model_of_a_weak_relaxation_is_inconclusive():
+    # e^eps <= 1 + eps + eps^2 holds on (0, 1], but x >= 1 + eps alone cannot show it
+    def original_fails(ctx, eps, x):
+        return bool(ctx.exp(eps) > 1 + eps + eps**2)
+
+    status, summary, ev = run(lambda: SmtProblem({"eps": "real", "x": "real"},
+                                                 (eps > 0, eps <= 1, x >= 1 + eps),
+                                                 x <= 1 + eps + eps**2),
+                              check_model=original_fails)
+    assert status is Status.INCONCLUSIVE
+    assert ev["check_model"] is False and "relaxation" in summary
+
+
+# ---------------------------------------------------------------------------------------------
+# never proved without a proof
+
+
+def test_unknown_is_inconclusive_never_proved():
+    # x^3 + y^3 = z^3 has no positive integer solution (Fermat, n = 3): z3 cannot show it
+    a, b, c = sp.symbols("a b c", integer=True)
+    status, summary, ev = run(
+        lambda: SmtProblem({"a": "int", "b": "int", "c": "int"}, (a >= 1, b >= 1, c >= 1),
+                           sp.Ne(a**3 + b**3, c**3)), seconds=0.5)
+    assert status is Status.INCONCLUSIVE
+    assert "unknown" in summary and ev["reason_unknown"]
+
+
+def test_abs_translated_as_if_then_else():
+    status, _, _ = run(lambda: SmtProblem({"x": "real"}, (), sp.Abs(x) >= x))
+    assert status is Status.PROVED
+    status, _, ev = run(lambda: SmtProblem({"x": "real"}, (), sp.Abs(x) <= x))
+    assert status is Status.FAILED and Fraction(ev["counterexample"]["x"]) < 0
+
+
+def test_vacuous_hypotheses_are_not_a_proof():
+    status, _, _ = run(lambda: SmtProblem({"u": "real"}, (u > 1, u < 0), u >= 5))
+    assert status is Status.NOT_APPLICABLE
+
+
+def test_non_polynomial_is_not_applicable():
+    status, summary, _ = run(lambda: SmtProblem({"u": "real"}, (u > 0,), sp.exp(u) >= 1))
+    assert status is Status.NOT_APPLICABLE and "polynomial" in summary
+
+
+def test_undeclared_variable_is_not_applicable():
+    status, _, _ = run(lambda: SmtProblem({"u": "real"}, (), u + x >= 0))
+    assert status is Status.NOT_APPLICABLE
+
+
+def test_division_needs_nonzero_denominator():
+    # without the domain condition, z3's x/0 would be an arbitrary value
+    status, _, ev = run(lambda: SmtProblem({"u": "real", "x": "real"}, (),
+                                           sp.Eq(sp.Mul(x, 1 / u, u, evaluate=False), x)))
+    assert status is Status.PROVED
+    assert "u != 0" in ev["domain_conditions"]
+
+
+def test_symbol_assumptions_become_hypotheses():
+    p = sp.Symbol("p", positive=True)
+    status, _, ev = run(lambda: SmtProblem({"p": "real"}, (), p**3 - p**2 + p > 0))
+    assert status is Status.PROVED
+    assert ev["unsat_core"] == ["assume p > 0"]
+
+
+# ---------------------------------------------------------------------------------------------
+# helpers
+
+
+def test_clear_denominators_keeps_the_sign():
+    assert sp.expand(clear_denominators(1 - x / (x + 1), [x]) - 1) == 0
+    assert sp.expand(clear_denominators(x - 1 / x, [x]) - (x**2 - 1)) == 0
+    # a negative denominator flips the numerator's sign: 1/(-x) -> -1
+    assert clear_denominators(1 / (-x), [x]) == -1
+    with pytest.raises(ValueError):
+        clear_denominators(1 / (x - 1), [x])
+
+
+def test_positive_symbols_from_hypotheses():
+    assert positive_symbols([x > 0, u >= 1, L >= 0, 2 < q]) == {x, u, q}
+
+
+def test_substitute_exp_rejects_what_is_not_rational_in_x():
+    assert sp.expand(substitute_exp(sp.exp(2 * eps) - sp.exp(eps), eps, x) - (x**2 - x)) == 0
+    with pytest.raises(ValueError):
+        substitute_exp(sp.exp(eps / 3), eps, x)

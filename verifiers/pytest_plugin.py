@@ -1,0 +1,111 @@
+"""dpverify's pytest plugin (``pytest11`` entry point ``dpverify``): an accountant project asserts
+in its own test suite that its accountant is SOUND on a scenario set.
+
+Nothing is imported at collection time beyond pytest itself: the audit machinery (python-flint,
+the certified references) loads on the first use of the fixture.
+
+Usage::
+
+    def test_accountant_is_sound(dpverify_audit):
+        dpverify_audit(MyAccountant(), scenarios="quick")   # fails on UNSOUND / ERROR
+
+    @pytest.mark.dpverify(scenarios="tests/my_scenarios.json", timeout=30, strict=True)
+    def test_accountant_is_tight(dpverify_audit):
+        dpverify_audit(MyAccountant())                       # marker gives the defaults
+
+``scenarios`` is ``"quick"``, ``"thorough"``, a path to a scenario JSON file, or a list of
+scenario entries (``{"id", "scenario", "deltas", "epsilons"}``). The fixture returns the audit's
+records. It fails the test, listing the offending records, on ``UNSOUND``, ``ERROR`` or
+``INCONCLUSIVE``; with ``strict=True`` also on ``LOOSE`` and ``UNSUPPORTED``. Outside a fixture,
+:func:`assert_sound` does the same.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+MARKER = "dpverify"
+FAIL_ON = ("UNSOUND", "ERROR", "INCONCLUSIVE")
+STRICT_FAIL_ON = (*FAIL_ON, "LOOSE", "UNSUPPORTED")
+
+
+def pytest_configure(config: Any) -> None:
+    config.addinivalue_line(
+        "markers",
+        f"{MARKER}(scenarios='quick', ids=None, timeout=60, loose_factor=1.5, strict=False): "
+        "defaults of the dpverify_audit fixture (accountant audit against certified "
+        "references)")
+
+
+def _cases(scenarios: Any) -> tuple[list[Any], dict[str, Any], str]:
+    from verifiers.accountants.scenario import ScenarioCase, parse_cases
+    from verifiers.accountants.sets import scenario_set
+
+    if isinstance(scenarios, str):
+        cases, opts = scenario_set(scenarios)
+        return cases, opts, scenarios
+    items = list(scenarios)
+    if items and all(isinstance(c, ScenarioCase) for c in items):
+        return items, {}, "FILE"
+    return parse_cases(items, "scenarios"), {}, "FILE"
+
+
+def audit_accountant(accountant: Any, scenarios: Any = "quick", *, ids: Any = None,
+                     timeout: float = 60.0, loose_factor: float = 1.5) -> list[dict[str, Any]]:
+    """Run the audit of one accountant and return its records."""
+    from verifiers.accountants.audit import Audit, AuditOptions, Named
+
+    cases, opts, label = _cases(scenarios)
+    if ids:
+        wanted = {ids} if isinstance(ids, str) else set(ids)
+        cases = [c for c in cases if c.id in wanted]
+        if not cases:
+            raise ValueError(f"no scenario with id in {sorted(wanted)}")
+    name = str(getattr(accountant, "name", "") or type(accountant).__name__)
+    options = AuditOptions(timeout=timeout, loose_factor=loose_factor, scenarios_label=label,
+                           **opts)
+    return Audit([Named(name, accountant)], cases, options).run()
+
+
+def _failure_text(bad: list[dict[str, Any]], total: int) -> str:
+    lines = [f"dpverify audit: {len(bad)} of {total} queries failed:"]
+    for r in bad:
+        ref = r.get("reference")
+        ref_s = f" certified [{ref[0]}, {ref[1]}]" if ref else ""
+        lines.append(f"  {r['verdict']}: {r['scenario']} {r['query']} claimed "
+                     f"{r.get('claimed')}{ref_s} — {r.get('detail', '')}")
+    return "\n".join(lines)
+
+
+def assert_sound(accountant: Any, scenarios: Any = "quick", *, ids: Any = None,
+                 timeout: float = 60.0, loose_factor: float = 1.5,
+                 strict: bool = False) -> list[dict[str, Any]]:
+    """Audit ``accountant``; ``pytest.fail`` on UNSOUND, ERROR or INCONCLUSIVE (and, with
+    ``strict``, LOOSE or UNSUPPORTED). Returns the records."""
+    records = audit_accountant(accountant, scenarios, ids=ids, timeout=timeout,
+                               loose_factor=loose_factor)
+    fail_on = STRICT_FAIL_ON if strict else FAIL_ON
+    bad = [r for r in records if r["verdict"] in fail_on]
+    if bad:
+        pytest.fail(_failure_text(bad, len(records)), pytrace=False)
+    return records
+
+
+@pytest.fixture
+def dpverify_audit(request: Any) -> Any:
+    """A callable ``(accountant, scenarios=..., **options) -> records`` that fails the test
+    when the accountant is not SOUND; defaults come from the ``dpverify`` marker."""
+    marker = request.node.get_closest_marker(MARKER)
+    defaults: dict[str, Any] = dict(marker.kwargs) if marker else {}
+    if marker and marker.args:
+        defaults.setdefault("scenarios", marker.args[0])
+
+    def run(accountant: Any, scenarios: Any = None, **options: Any) -> list[dict[str, Any]]:
+        kw = {**defaults, **options}
+        sc = scenarios if scenarios is not None else kw.pop("scenarios", "quick")
+        kw.pop("scenarios", None)
+        return assert_sound(accountant, sc, **kw)
+
+    return run
