@@ -86,6 +86,7 @@ from theorems.params import (
     RHO,
     K,
 )
+from theorems.values import approx_float, exact_params, float_bounds, is_exact, to_ctx
 
 FAMILY = "composition"
 
@@ -107,71 +108,11 @@ S22 = ("Steinke, Composition of Differential Privacy & Privacy Amplification by 
 # Parameter helpers
 
 
-def _exact(*names: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Mark the parameters a formula wants unconverted (see ``Ctx.run``)."""
-
-    def mark(f: Callable[..., Any]) -> Callable[..., Any]:
-        f.exact_params = names  # type: ignore[attr-defined]
-        return f
-
-    return mark
-
-
-def _is_exact(v: Any) -> bool:
-    return isinstance(v, Fraction | int) and not isinstance(v, bool)
-
-
-def _num(ctx: Any, v: Any) -> Any:
-    """A parameter as a number of ``ctx``: exact values and intervals are converted, numbers of
-    the context pass through."""
-    if _is_exact(v):
-        return ctx.num(v)
-    if isinstance(v, str):
-        return ctx.num(Fraction(v))
-    if isinstance(v, Interval):
-        return ctx.interval(v.lo, v.hi)
-    return v
-
-
 def _exact_list(v: Any, name: str) -> tuple[Fraction, ...]:
     """An exact tuple of rationals (MV-OPT needs the privacy losses exactly)."""
-    if isinstance(v, tuple | list) and all(_is_exact(x) for x in v):
+    if isinstance(v, tuple | list) and all(is_exact(x) for x in v):
         return tuple(Fraction(x) for x in v)
     raise Unsupported(f"{name} must be given exactly (rationals) to this formula")
-
-
-def _approx(x: Any) -> float:
-    """A float near ``x``: used only to guess indices, never to decide anything."""
-    if isinstance(x, Fraction | int | float):
-        return float(x)
-    if isinstance(x, Interval):
-        return float((x.lo + x.hi) / 2)
-    if isinstance(x, flint.arb):
-        if not x.mid().is_finite():
-            raise PrecisionExhausted("a ball is not finite")
-        return float(x.mid())
-    inner = getattr(x, "v", None)  # dual numbers of the interval verifier
-    if isinstance(inner, flint.arb):
-        return _approx(inner)
-    try:
-        return float(x)
-    except (TypeError, ValueError):
-        raise Unsupported(f"cannot approximate {type(x).__name__} by a float") from None
-
-
-def _bounds(x: Any) -> tuple[float, float]:
-    """Float bounds ``lo <= x <= hi`` (outward by one ulp), for index ranges."""
-    if isinstance(x, flint.arb):
-        if not x.is_finite():
-            raise PrecisionExhausted("a ball is not finite")
-        lo, hi = float(x.lower()), float(x.upper())
-    elif isinstance(getattr(x, "v", None), flint.arb):
-        return _bounds(x.v)
-    elif isinstance(x, Interval):
-        lo, hi = float(x.lo), float(x.hi)
-    else:
-        lo = hi = _approx(x)
-    return math.nextafter(lo, -math.inf), math.nextafter(hi, math.inf)
 
 
 def _wide(x: Any) -> bool:
@@ -248,14 +189,14 @@ def lap_mass(ctx: Any, k: int) -> Any:
 def _slack(ctx: Any, delta: Any, delta0: Any, k: int) -> Any:
     """The slack ``delta' = delta - k*delta0`` of the catalogue's slack convention; > 0 required
     (decided exactly for exact inputs)."""
-    if _is_exact(delta) and _is_exact(delta0):
+    if is_exact(delta) and is_exact(delta0):
         s = Fraction(delta) - k * Fraction(delta0)
         if s <= 0:
             raise InvalidParameter(
                 f"delta must exceed k*delta0 = {fmt_fraction(k * Fraction(delta0))} (the slack "
                 f"delta' = delta - k*delta0 must be > 0); got {fmt_fraction(Fraction(delta))}")
         return ctx.num(s)
-    s = _num(ctx, delta) - k * _num(ctx, delta0)
+    s = to_ctx(ctx, delta) - k * to_ctx(ctx, delta0)
     c = ctx.lt(ctx.zero, s)
     if c is False:
         raise InvalidParameter("delta must exceed k*delta0 (the slack must be > 0)")
@@ -270,14 +211,14 @@ def drv_eps_slack(ctx: Any, eps0: Any, k: int, slack: Any) -> Any:
     return ctx.sqrt(2 * k * _log_inv(ctx, slack)) * eps0 + k * eps0 * ctx.expm1(eps0)
 
 
-@_exact("delta", "delta0")
+@exact_params("delta", "delta0")
 def drv_eps(ctx: Any, eps0: Any, k: int, delta: Any, delta0: Any) -> Any:
     """DRV-ADV unclipped: ``(eps', k*delta0 + delta')``-DP ([DRV] Thm III.3), slack
     ``delta' = delta - k*delta0``."""
     return drv_eps_slack(ctx, eps0, k, _slack(ctx, delta, delta0, k))
 
 
-@_exact("delta", "delta0")
+@exact_params("delta", "delta0")
 def drv_eps_clipped(ctx: Any, eps0: Any, k: int, delta: Any, delta0: Any) -> Any:
     """``min(k eps0, eps')`` — DRV-ADV as practical code uses it (basic composition also holds)."""
     return ctx.min(k * eps0, drv_eps(ctx, eps0, k, delta, delta0))
@@ -295,7 +236,7 @@ def stk_eps_het(ctx: Any, eps_list: Sequence[Any], delta: Any) -> Any:
     return s / 2 + ctx.sqrt(2 * _log_inv(ctx, delta) * s)
 
 
-@_exact("delta", "delta0")
+@exact_params("delta", "delta0")
 def stk_approx_eps(ctx: Any, eps0: Any, k: int, delta: Any, delta0: Any) -> Any:
     """STK-ADV-APPROX: ``(eps, delta' + k delta0)``-DP with ``eps = k eps0^2/2 + eps0
     sqrt(2k log(1/delta'))`` ([S22] v4, Sec. 4.3; [SteinkeBlog22] fn. 1)."""
@@ -312,7 +253,7 @@ def kov34_eps_tilde(ctx: Any, eps0: Any, k: int, dt: Any, clip: bool = True) -> 
     return ctx.min(k * eps0, b1, b2) if clip else ctx.min(b1, b2)
 
 
-@_exact("delta0", "delta")
+@exact_params("delta0", "delta")
 def kov34_eps(ctx: Any, eps0: Any, delta0: Any, k: int, delta: Any) -> Any:
     """KOV-34: ``(eps~, 1 - (1 - delta0)^k (1 - delta~))``-DP ([KOV] v4, Thm 3.4), evaluated at
     the total delta: ``delta~ = 1 - (1 - delta)/(1 - delta0)^k`` must lie in (0, 1]."""
@@ -321,7 +262,7 @@ def kov34_eps(ctx: Any, eps0: Any, delta0: Any, k: int, delta: Any) -> Any:
         raise InvalidParameter(
             "delta must exceed 1 - (1 - delta0)^k so that delta~ = 1 - (1 - delta)/(1 - "
             "delta0)^k lies in (0, 1]")
-    return kov34_eps_tilde(ctx, _num(ctx, eps0), k, t)
+    return kov34_eps_tilde(ctx, to_ctx(ctx, eps0), k, t)
 
 
 # ==========================================================================================
@@ -345,7 +286,7 @@ def _log_pmf(ctx: Any, eps0: Any, k: int, i: int) -> Any:
 
 
 def _mode(eps0: Any, k: int) -> int:
-    e = _approx(eps0)
+    e = approx_float(eps0)
     p = 1 / (1 + math.exp(-e)) if e > -700 else 0.0
     return min(k, max(0, math.floor((k + 1) * p)))
 
@@ -396,8 +337,8 @@ def _binomial_sum(ctx: Any, eps0: Any, k: int, lo: int, hi: int,
 def _first_active(eps0: Any, k: int, eps: Any) -> int:
     """An index ``i0`` with ``x_i = eps0 (2i - k) <= eps`` for every ``i < i0`` (all points of
     the balls): terms below it vanish."""
-    e_lo, e_hi = _bounds(eps0)
-    t_lo, _ = _bounds(eps)
+    e_lo, e_hi = float_bounds(eps0)
+    t_lo, _ = float_bounds(eps)
     if e_lo <= 0:
         return 0
     ratio = min(t_lo / e_lo, t_lo / e_hi)
@@ -411,7 +352,7 @@ def kov_delta_pure(ctx: Any, eps0: Any, k: int, eps: Any) -> Any:
     the exact privacy profile of k-fold RR(eps0) ([MV] arXiv 1507.03113, Thm 1.4; [KOV]
     arXiv 1311.0776v4, Thm 3.3), as ``E_P[(1 - e^{eps - x_i})_+]`` over the binomial law of i.
     """
-    eps0, eps = _num(ctx, eps0), _num(ctx, eps)
+    eps0, eps = to_ctx(ctx, eps0), to_ctx(ctx, eps)
     if _wide(eps0) or _wide(eps):
         # A whole box of parameters: delta_pure is nondecreasing in eps0 (k-fold RR(eps0') is a
         # post-processing of k-fold RR(eps0) for eps0' <= eps0; KOV-DELTA claim 4) and
@@ -432,9 +373,9 @@ def kov_delta_pure(ctx: Any, eps0: Any, k: int, eps: Any) -> Any:
 
 def _with_delta0(ctx: Any, delta0: Any, k: int, pure: Any) -> Any:
     """``1 - (1 - delta0)^k (1 - pure)``, without cancellation."""
-    if _is_exact(delta0) and delta0 == 0:
+    if is_exact(delta0) and delta0 == 0:
         return pure
-    d0 = _num(ctx, delta0)
+    d0 = to_ctx(ctx, delta0)
     if ctx.le(d0, ctx.zero) is True:
         return pure
     log_keep = k * ctx.log1p(-d0)
@@ -455,7 +396,7 @@ def kov_opt_delta(ctx: Any, eps0: Any, delta0: Any, k: int, eps: Any) -> Any:
     A second implementation of the same number: a plain walk over L = 0, 1, ... from the pmf
     ``p^k`` with ratios ``(k-L)/(L+1) e^-eps0`` while ``Z > eps`` could hold; no truncation.
     """
-    eps0, eps = _num(ctx, eps0), _num(ctx, eps)
+    eps0, eps = to_ctx(ctx, eps0), to_ctx(ctx, eps)
     p = 1 / (1 + ctx.exp(-eps0))
     odds = ctx.exp(-eps0)
     pmf = ctx.pow(p, k)
@@ -493,12 +434,12 @@ def _kov_target(ctx: Any, delta0: Any, delta: Any, k: int) -> tuple[int, Any]:
     / (1 - delta0)^k``; an undecided sign is settled exactly when the inputs are exact rationals
     (then ``T = 0`` means ``delta = 1 - (1 - delta0)^k`` exactly).
     """
-    if _is_exact(delta0) and delta0 == 0:
-        if _is_exact(delta):
+    if is_exact(delta0) and delta0 == 0:
+        if is_exact(delta):
             d = Fraction(delta)
             return (1 if d > 0 else (0 if d == 0 else -1)), ctx.num(d)
-        return 1, _num(ctx, delta)
-    d0, d = _num(ctx, delta0), _num(ctx, delta)
+        return 1, to_ctx(ctx, delta)
+    d0, d = to_ctx(ctx, delta0), to_ctx(ctx, delta)
     log_keep = k * ctx.log1p(-d0)
     gap = d + ctx.expm1(log_keep)
     sign = ctx.lt(ctx.zero, gap)
@@ -506,7 +447,7 @@ def _kov_target(ctx: Any, delta0: Any, delta: Any, k: int) -> tuple[int, Any]:
         return 1, gap * ctx.exp(-log_keep)
     if sign is False and ctx.lt(gap, ctx.zero) is True:
         return -1, gap
-    if _is_exact(delta0) and _is_exact(delta) and k <= 20000:
+    if is_exact(delta0) and is_exact(delta) and k <= 20000:
         exact = Fraction(1) - (1 - Fraction(delta)) / (1 - Fraction(delta0)) ** k
         if exact != 0:
             return (1 if exact > 0 else -1), ctx.num(exact)
@@ -542,7 +483,7 @@ def _log_f_atom_float(e0: float, k: int, j: int) -> float:
 
 def _guess_piece(eps0: Any, k: int, log_t: float, j0: int) -> int:
     """The smallest ``j >= j0`` with ``delta_pure(x_j) <= T``, by bisection in floats."""
-    e0 = _approx(eps0)
+    e0 = approx_float(eps0)
     if not e0 > 0:
         return j0
     lo, hi = j0, k  # delta_pure(x_k) = 0 <= T
@@ -593,7 +534,7 @@ def _suffix_sums(ctx: Any, eps0: Any, k: int, a: int, b: int) -> tuple[list[Any]
     return big_a, big_b
 
 
-@_exact("delta0", "delta")
+@exact_params("delta0", "delta")
 def kov_eps(ctx: Any, eps0: Any, delta0: Any, k: int, delta: Any) -> Any:
     """KOV-EPS: the least ``eps >= 0`` with ``KOV-DELTA.delta(eps0, delta0, k, eps) <= delta``
     ([KOV] arXiv 1311.0776v4, Thm 3.3 / [MV] arXiv 1507.03113, Thm 1.4, inverted exactly);
@@ -606,7 +547,7 @@ def kov_eps(ctx: Any, eps0: Any, delta0: Any, k: int, delta: Any) -> Any:
     range ``[a, b]`` around it is certified to contain the answer by ``A_a - e^{x_{a-1}} B_a >= T``
     and ``A_b - e^{x_b} B_b <= T``; the answer is the largest candidate of the range.
     """
-    eps0 = _num(ctx, eps0)
+    eps0 = to_ctx(ctx, eps0)
     if (_wide(eps0) or isinstance(delta, Interval) or isinstance(delta0, Interval)
             or _wide(delta) or _wide(delta0)):
         # A whole box: eps_opt is nondecreasing in eps0 and delta0 (the class grows; T falls)
@@ -624,7 +565,7 @@ def kov_eps(ctx: Any, eps0: Any, delta0: Any, k: int, delta: Any) -> Any:
     if at_zero is True:
         return ctx.zero
     j0 = (k + 1) // 2  # the first atom x_j >= 0
-    log_t = _approx(ctx.log(t))
+    log_t = approx_float(ctx.log(t))
     j = _guess_piece(eps0, k, log_t, j0)
     a, b = max(j0, j - 1), min(k, j + 1)
 
@@ -705,7 +646,7 @@ def _mv_enumerate(ctx: Any, eps_list: Sequence[Fraction], eps: Any) -> Any:
     total = ctx.zero
     for loss1, w1, _ in first:
         t = eps - ctx.num(loss1)
-        guess = bisect.bisect_right(floats2, _approx(t))
+        guess = bisect.bisect_right(floats2, approx_float(t))
         lo = guess
         while lo > 0 and ctx.lt(t, losses2[lo - 1]) is not False:
             lo -= 1
@@ -760,7 +701,7 @@ def _lattice_delta(ctx: Any, multiples: Sequence[int], step: Fraction, eps: Any)
             f"at most {MV_MAX_LATTICE_WORK} are accepted (use a coarser step)")
     offset, probs = _lattice_law(ctx, multiples, step)
     st = ctx.num(step)
-    s_min = math.floor(_bounds(eps)[0] / float(step)) - 1  # atoms s step <= eps vanish
+    s_min = math.floor(float_bounds(eps)[0] / float(step)) - 1  # atoms s step <= eps vanish
     terms = []
     for m in range(max(0, s_min + offset), len(probs)):
         s = m - offset
@@ -786,14 +727,14 @@ def _mv_method(eps_list: Sequence[Fraction]) -> tuple[str, Fraction]:
         f"MV-APPROX.delta_upper for an upper bound")
 
 
-@_exact("eps_list")
+@exact_params("eps_list")
 def mv_delta_pure(ctx: Any, eps_list: Any, eps: Any) -> Any:
     """MV-OPT LHS: ``(1/prod_i(1+e^eps_i)) sum_S (e^{sum_S eps_i} - e^eps e^{sum_{not S}
     eps_i})_+`` ([MV] arXiv 1507.03113, Thm 1.5), exactly: subset enumeration by meet in the
     middle for k <= MV_MAX_ENUM_K; otherwise the lattice dynamic program when the eps_i are
     multiples of a common step and the lattice is small; otherwise refused (MV-HARD)."""
     eps_list = _exact_list(eps_list, "eps_list")
-    eps = _num(ctx, eps)
+    eps = to_ctx(ctx, eps)
     method, g = _mv_method(eps_list)
     if method == "enumerate":
         return _mv_enumerate(ctx, eps_list, eps)
@@ -814,7 +755,7 @@ def _mv_keep(eps_list: tuple[Fraction, ...], delta_list: Any) -> Fraction:
     return keep
 
 
-@_exact("eps_list", "delta_list")
+@exact_params("eps_list", "delta_list")
 def mv_delta(ctx: Any, eps_list: Any, eps: Any, delta_list: Any = ()) -> Any:
     """MV-OPT: ``delta_opt(eps) = 1 - prod(1 - delta_i) (1 - LHS(eps))`` ([MV] Thm 1.5)."""
     eps_list = _exact_list(eps_list, "eps_list")
@@ -825,7 +766,7 @@ def mv_delta(ctx: Any, eps_list: Any, eps: Any, delta_list: Any = ()) -> Any:
     return ctx.num(1 - keep) + ctx.num(keep) * pure
 
 
-@_exact("eps_list", "delta_list", "delta")
+@exact_params("eps_list", "delta_list", "delta")
 def mv_eps(ctx: Any, eps_list: Any, delta: Any, delta_list: Any = ()) -> Any:
     """MV-OPT eps form: the least eps >= 0 with ``delta_opt(eps) <= delta``, by bisection on
     ``[0, sum eps_i]`` (``ctx.solve``: an enclosure in arb); ``inf`` when ``delta < 1 -
@@ -833,7 +774,7 @@ def mv_eps(ctx: Any, eps_list: Any, delta: Any, delta_list: Any = ()) -> Any:
     eps_list = _exact_list(eps_list, "eps_list")
     keep = _mv_keep(eps_list, delta_list)
     top = sum(eps_list, Fraction(0))
-    if _is_exact(delta):
+    if is_exact(delta):
         t_exact = 1 - (1 - Fraction(delta)) / keep
         if t_exact < 0:
             return ctx.inf
@@ -841,23 +782,23 @@ def mv_eps(ctx: Any, eps_list: Any, delta: Any, delta_list: Any = ()) -> Any:
             return ctx.num(top)
         t = ctx.num(t_exact)
     else:
-        t = 1 - (1 - _num(ctx, delta)) / ctx.num(keep)
+        t = 1 - (1 - to_ctx(ctx, delta)) / ctx.num(keep)
         if ctx.lt(t, ctx.zero) is True:
             return ctx.inf
     return ctx.solve(lambda e: mv_delta_pure(ctx, eps_list, e), t, lo=0, hi=max(top, 1))
 
 
-@_exact("eps_list", "step")
+@exact_params("eps_list", "step")
 def mv_approx_delta_upper(ctx: Any, eps_list: Any, eps: Any, step: Any) -> Any:
     """MV-APPROX lattice upper bound (the catalogue's rounding-up analogue of [MV]'s algorithm,
     not [MV]'s algorithm): ``a_i = ceil(eps_i/step)`` in exact rational arithmetic, then the
     exact optimum of the enlarged class by the knapsack dynamic program over ``step Z``."""
     eps_list = _exact_list(eps_list, "eps_list")
-    if not _is_exact(step):
+    if not is_exact(step):
         raise Unsupported("step must be given exactly")
     step = Fraction(step)
     multiples = [math.ceil(e / step) for e in eps_list]
-    return _lattice_delta(ctx, multiples, step, _num(ctx, eps))
+    return _lattice_delta(ctx, multiples, step, to_ctx(ctx, eps))
 
 
 # ==========================================================================================
@@ -873,8 +814,8 @@ def _kfold(ctx: Any, pairs: Sequence[tuple[Sequence[Any], Sequence[Any]]]) -> tu
 
 def rr_kfold_delta_enum(ctx: Any, eps0: Any, k: int, eps: Any) -> Any:
     """Hockey-stick divergence of k-fold RR(eps0) by enumeration of its ``2^k`` outputs."""
-    big_p, big_q = _kfold(ctx, [randomized_response(ctx, _num(ctx, eps0))] * k)
-    return hockey_stick(ctx, big_p, big_q, _num(ctx, eps))
+    big_p, big_q = _kfold(ctx, [randomized_response(ctx, to_ctx(ctx, eps0))] * k)
+    return hockey_stick(ctx, big_p, big_q, to_ctx(ctx, eps))
 
 
 def worst_mechanism(ctx: Any, eps0: Any, delta0: Any) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
@@ -890,26 +831,26 @@ def worst_mechanism(ctx: Any, eps0: Any, delta0: Any) -> tuple[tuple[Any, ...], 
 def worst_kfold_delta_enum(ctx: Any, eps0: Any, delta0: Any, k: int, eps: Any) -> Any:
     """Hockey-stick divergence of the k-fold worst (eps0, delta0) mechanism over ``4^k``
     outputs."""
-    pair = worst_mechanism(ctx, _num(ctx, eps0), _num(ctx, delta0))
+    pair = worst_mechanism(ctx, to_ctx(ctx, eps0), to_ctx(ctx, delta0))
     big_p, big_q = _kfold(ctx, [pair] * k)
-    return hockey_stick(ctx, big_p, big_q, _num(ctx, eps))
+    return hockey_stick(ctx, big_p, big_q, to_ctx(ctx, eps))
 
 
 def het_rr_delta_enum(ctx: Any, eps_list: Sequence[Any], eps: Any) -> Any:
     """Hockey-stick divergence of the product of RR(eps_i) over its ``2^k`` outputs."""
-    pairs = [randomized_response(ctx, _num(ctx, e)) for e in eps_list]
+    pairs = [randomized_response(ctx, to_ctx(ctx, e)) for e in eps_list]
     big_p, big_q = _kfold(ctx, pairs)
-    return hockey_stick(ctx, big_p, big_q, _num(ctx, eps))
+    return hockey_stick(ctx, big_p, big_q, to_ctx(ctx, eps))
 
 
 def het_worst_delta_enum(ctx: Any, eps_list: Sequence[Any], delta_list: Sequence[Any],
                          eps: Any) -> Any:
     """Hockey-stick divergence of the product of the worst (eps_i, delta_i) mechanisms over its
     ``4^k`` outputs."""
-    pairs = [worst_mechanism(ctx, _num(ctx, e), _num(ctx, d))
+    pairs = [worst_mechanism(ctx, to_ctx(ctx, e), to_ctx(ctx, d))
              for e, d in zip(eps_list, delta_list, strict=True)]
     big_p, big_q = _kfold(ctx, pairs)
-    return hockey_stick(ctx, big_p, big_q, _num(ctx, eps))
+    return hockey_stick(ctx, big_p, big_q, to_ctx(ctx, eps))
 
 
 def _rational_hockey(p: Sequence[Fraction], q: Sequence[Fraction], r: Fraction) -> Fraction:
@@ -968,7 +909,7 @@ def adaptive_transcript(r: Fraction, delta0: Fraction, k: int, tree: int
     return [pp for _, pp, _ in laws], [qq for _, _, qq in laws]
 
 
-@_exact("r", "delta0")
+@exact_params("r", "delta0")
 def adaptive_delta(ctx: Any, r: Any, delta0: Any, k: int, eps: Any, tree: int, **_: Any) -> Any:
     """Exact hockey-stick divergence of a random adaptive composition (both orders)."""
     big_p, big_q = adaptive_transcript(Fraction(r), Fraction(delta0), k, tree)
@@ -977,7 +918,7 @@ def adaptive_delta(ctx: Any, r: Any, delta0: Any, k: int, eps: Any, tree: int, *
     return ctx.max(hockey_stick(ctx, p, q, eps), hockey_stick(ctx, q, p, eps))
 
 
-@_exact("r", "delta0")
+@exact_params("r", "delta0")
 def adaptive_kov_bound(ctx: Any, r: Any, delta0: Any, k: int, eps: Any, **_: Any) -> Any:
     return kov_delta(ctx, ctx.log(ctx.num(r)), delta0, k, eps)
 
@@ -1031,17 +972,17 @@ def _drv96() -> Points:
                 slack=["1e-3", "1e-6", "1e-9"], delta0=["0", "1e-8"])
 
 
-@_exact("slack", "delta0")
+@exact_params("slack", "delta0")
 def _kov_eps_at_slack(ctx: Any, eps0: Any, k: int, slack: Any, delta0: Any, **_: Any) -> Any:
     return kov_eps(ctx, eps0, delta0, k, Fraction(slack) + k * Fraction(delta0))
 
 
-@_exact("slack", "delta0")
+@exact_params("slack", "delta0")
 def _drv_at_slack(ctx: Any, eps0: Any, k: int, slack: Any, delta0: Any, **_: Any) -> Any:
     return drv_eps(ctx, eps0, k, Fraction(slack) + k * Fraction(delta0), delta0)
 
 
-@_exact("slack", "delta0")
+@exact_params("slack", "delta0")
 def _drv_clipped_at_slack(ctx: Any, eps0: Any, k: int, slack: Any, delta0: Any,
                           **_: Any) -> Any:
     return drv_eps_clipped(ctx, eps0, k, Fraction(slack) + k * Fraction(delta0), delta0)
@@ -1051,12 +992,12 @@ def _kov_total_delta(delta_tilde: Fraction, delta0: Fraction, k: int) -> Fractio
     return 1 - (1 - delta0) ** k * (1 - delta_tilde)
 
 
-@_exact("slack", "delta0")
+@exact_params("slack", "delta0")
 def _kov_eps_at_tilde(ctx: Any, eps0: Any, k: int, slack: Any, delta0: Any, **_: Any) -> Any:
     return kov_eps(ctx, eps0, delta0, k, _kov_total_delta(Fraction(slack), Fraction(delta0), k))
 
 
-@_exact("slack", "delta0")
+@exact_params("slack", "delta0")
 def _kov34_at_tilde(ctx: Any, eps0: Any, k: int, slack: Any, delta0: Any, **_: Any) -> Any:
     return kov34_eps(ctx, eps0, delta0, k, _kov_total_delta(Fraction(slack), Fraction(delta0), k))
 
@@ -1154,7 +1095,7 @@ def _draw_basic_zero(rng: random.Random) -> dict[str, Any]:
     return {"eps_list": tuple(Fraction(rng.randint(1, 1500), 1000) for _ in range(k))}
 
 
-@_exact("eps_list")
+@exact_params("eps_list")
 def _mv_at_sum(ctx: Any, eps_list: Any, **_: Any) -> Any:
     return mv_delta_pure(ctx, eps_list, sum(eps_list, Fraction(0)))
 
@@ -1471,7 +1412,7 @@ def _zcdp_conv_problem() -> SmtProblem:
                       ("L = log(1/delta) > 0", "each square root r_i >= 0 with r_i^2 = radicand"))
 
 
-@_exact("eps0")
+@exact_params("eps0")
 def _stk_het_equal(ctx: Any, eps0: Any, k: int, delta: Any, **_: Any) -> Any:
     return stk_eps_het(ctx, (ctx.num(eps0),) * k, delta)
 
@@ -1567,13 +1508,13 @@ STK_ADV_PURE = Theorem(
 # STK-ADV-APPROX
 
 
-@_exact("slack", "delta0")
+@exact_params("slack", "delta0")
 def _kov_at_approx(ctx: Any, eps0: Any, k: int, slack: Any, delta0: Any, **_: Any) -> Any:
     total = Fraction(slack) + k * Fraction(delta0)
     return kov_delta(ctx, eps0, delta0, k, stk_approx_eps(ctx, eps0, k, total, delta0))
 
 
-@_exact("slack", "delta0")
+@exact_params("slack", "delta0")
 def _total_delta(ctx: Any, k: int, slack: Any, delta0: Any, **_: Any) -> Any:
     return ctx.num(Fraction(slack) + k * Fraction(delta0))
 
@@ -1717,7 +1658,7 @@ KOV_OPT = Theorem(
               f"{ORDER_BOX_TEXT} as KOV-DELTA.delta_pure(eps0, k, STK eps) <= delta.",
               (Compare(lambda ctx, eps0, k, delta, **_: kov_eps(ctx, eps0, 0, k, delta), "le",
                        lambda ctx, eps0, k, delta, **_: ctx.min(
-                           stk_eps(ctx, eps0, k, _num(ctx, delta)), k * eps0),
+                           stk_eps(ctx, eps0, k, to_ctx(ctx, delta)), k * eps0),
                        Points(({"k": 100, "eps0": "0.1", "delta": "1e-5"},
                                {"k": 1000, "eps0": "0.02", "delta": "1e-6"},
                                {"k": 10, "eps0": "1", "delta": "1e-3"})), "numeric",
@@ -1814,7 +1755,7 @@ def _draw_homog_mv(rng: random.Random) -> dict[str, Any]:
             "k": k, "eps": Fraction(rng.randint(-500, 1000), 1000) * k * eps0}
 
 
-@_exact("eps0", "delta0")
+@exact_params("eps0", "delta0")
 def _mv_homog(ctx: Any, eps0: Any, delta0: Any, k: int, eps: Any, **_: Any) -> Any:
     return mv_delta(ctx, (Fraction(eps0),) * k, eps, (Fraction(delta0),) * k)
 
@@ -1900,7 +1841,9 @@ KOV_DELTA = Theorem(
                                                                               eps),
                        Box(reals={"eps0": ("0.01", "2"), "eps": ("-2", "20"), "h": ("1e-6", "1")},
                            ints={"k": (1, 60)}, log_scale=frozenset({"h"}),
-                           constraint=lambda p: p["eps"] < p["k"] * p["eps0"]), "property",
+                           # outside (-k eps0, k eps0) both sides are the same constant
+                           constraint=lambda p: -p["k"] * p["eps0"] < p["eps"]
+                           < p["k"] * p["eps0"]), "property",
                        lhs_name="delta_pure(eps0)", rhs_name="delta_pure(eps0 + h)"),
                Compare(lambda ctx, eps0, k, s, h, **_: kov_delta_pure(ctx, eps0, k, eps0 * s),
                        "le", lambda ctx, eps0, k, s, h, **_: kov_delta_pure(ctx, eps0 + h, k,
@@ -1920,10 +1863,10 @@ KOV_DELTA = Theorem(
 # KOV-EPS
 
 
-@_exact("delta0", "delta")
+@exact_params("delta0", "delta")
 def _kov_eps_bisection(ctx: Any, eps0: Any, delta0: Any, k: int, delta: Any, **_: Any) -> Any:
     """200-step bisection of KOV-DELTA on [0, k eps0] (an independent route to the inverse)."""
-    d = _num(ctx, delta)
+    d = to_ctx(ctx, delta)
     lo, hi = ctx.zero, k * eps0
     if ctx.le(kov_delta(ctx, eps0, delta0, k, lo), d):
         return lo
@@ -1936,17 +1879,17 @@ def _kov_eps_bisection(ctx: Any, eps0: Any, delta0: Any, k: int, delta: Any, **_
     return hi
 
 
-@_exact("delta0", "delta")
+@exact_params("delta0", "delta")
 def _kov_eps_term(ctx: Any, eps0: Any, delta0: Any, k: int, delta: Any, **_: Any) -> Any:
     return kov_eps(ctx, eps0, delta0, k, delta)
 
 
-@_exact("delta0", "delta")
+@exact_params("delta0", "delta")
 def _kov_delta_at_eps_opt(ctx: Any, eps0: Any, delta0: Any, k: int, delta: Any, **_: Any) -> Any:
     return kov_delta(ctx, eps0, delta0, k, kov_eps(ctx, eps0, delta0, k, delta))
 
 
-@_exact("delta0", "delta")
+@exact_params("delta0", "delta")
 def _kov_eps_structure(ctx: Any, eps0: Any, delta0: Any, k: int, delta: Any,
                        **_: Any) -> bool | None:
     """inf exactly when delta < 1 - (1-delta0)^k; 0 exactly when KOV-DELTA(0) <= delta."""
@@ -1956,7 +1899,7 @@ def _kov_eps_structure(ctx: Any, eps0: Any, delta0: Any, k: int, delta: Any,
         return _is_inf(v)
     if _is_inf(v):
         return False
-    at_zero = ctx.le(kov_delta(ctx, eps0, delta0, k, ctx.zero), _num(ctx, delta))
+    at_zero = ctx.le(kov_delta(ctx, eps0, delta0, k, ctx.zero), to_ctx(ctx, delta))
     if at_zero is None:
         return None
     is_zero = bool(v.is_exact() and v == 0) if isinstance(v, flint.arb) else bool(v == 0)
@@ -2028,7 +1971,7 @@ KOV_EPS = Theorem(
 # KOV-34
 
 
-@_exact("slack", "delta0")
+@exact_params("slack", "delta0")
 def _kov34_clipped(ctx: Any, eps0: Any, delta0: Any, k: int, slack: Any, **_: Any) -> Any:
     total = _kov_total_delta(Fraction(slack), Fraction(delta0), k)
     return ctx.le(kov34_eps(ctx, eps0, delta0, k, total), k * eps0 * (1 + ctx.num("1e-40")))
@@ -2086,12 +2029,12 @@ def _draw_mv_rr(rng: random.Random) -> dict[str, Any]:
             "eps": Fraction(rng.randint(0, 1500), 1000)}
 
 
-@_exact("eps_list")
+@exact_params("eps_list")
 def _mv_pure_term(ctx: Any, eps_list: Any, eps: Any, **_: Any) -> Any:
     return mv_delta_pure(ctx, eps_list, eps)
 
 
-@_exact("eps_list", "delta_list")
+@exact_params("eps_list", "delta_list")
 def _mv_delta_term(ctx: Any, eps_list: Any, eps: Any, delta_list: Any = (), **_: Any) -> Any:
     return mv_delta(ctx, eps_list, eps, delta_list)
 
@@ -2104,7 +2047,7 @@ def _het_worst_term(ctx: Any, eps_list: Any, delta_list: Any, eps: Any, **_: Any
     return het_worst_delta_enum(ctx, eps_list, delta_list, eps)
 
 
-@_exact("eps_list", "delta_list")
+@exact_params("eps_list", "delta_list")
 def _mv_roundtrip(ctx: Any, eps_list: Any, delta_list: Any, delta: Any, **_: Any) -> Any:
     return mv_delta(ctx, eps_list, mv_eps(ctx, eps_list, delta, delta_list), delta_list)
 
@@ -2120,7 +2063,7 @@ def _draw_mv_monotone(rng: random.Random) -> dict[str, Any]:
 
 
 def _mv_bump(which: str) -> Callable[..., Any]:
-    @_exact("eps_list", "delta_list", "h", "hd")
+    @exact_params("eps_list", "delta_list", "h", "hd")
     def term(ctx: Any, eps_list: Any, delta_list: Any, j: int, h: Any, hd: Any, eps: Any,
              **_: Any) -> Any:
         el, dl = list(eps_list), list(delta_list)
@@ -2136,7 +2079,7 @@ def _mv_bump(which: str) -> Callable[..., Any]:
 def _mv_monotone(which: str) -> Callable[..., Any]:
     bumped = _mv_bump(which)
 
-    @_exact("eps_list", "delta_list", "h", "hd")
+    @exact_params("eps_list", "delta_list", "h", "hd")
     def test(ctx: Any, **p: Any) -> bool | None:
         base = _mv_plain(ctx, **p)
         return ctx.le(base, bumped(ctx, **p) + ctx.num("1e-40") * ctx.abs(base))
@@ -2144,7 +2087,7 @@ def _mv_monotone(which: str) -> Callable[..., Any]:
     return test
 
 
-@_exact("eps_list", "delta_list")
+@exact_params("eps_list", "delta_list")
 def _mv_plain(ctx: Any, eps_list: Any, delta_list: Any, eps: Any, **_: Any) -> Any:
     return mv_delta(ctx, eps_list, eps, delta_list)
 
@@ -2272,12 +2215,12 @@ _MV_APPROX_LIST = (Fraction(3, 10), Fraction(11, 20), Fraction(9, 10), Fraction(
                    Fraction(41, 100))
 
 
-@_exact("eps_list", "step")
+@exact_params("eps_list", "step")
 def _mv_upper_term(ctx: Any, eps_list: Any, eps: Any, step: Any, **_: Any) -> Any:
     return mv_approx_delta_upper(ctx, eps_list, eps, step)
 
 
-@_exact("eps_list", "step")
+@exact_params("eps_list", "step")
 def _mv_excess(ctx: Any, eps_list: Any, eps: Any, step: Any, **_: Any) -> Any:
     return mv_approx_delta_upper(ctx, eps_list, eps, step) - mv_delta_pure(ctx, eps_list, eps)
 

@@ -441,8 +441,18 @@ class ArbCtx(Ctx):
         return x.lgamma()
 
     def pow(self, x: Any, y: Any) -> flint.arb:
-        if isinstance(y, int):
-            return flint.arb(x) ** y
+        if isinstance(y, int) and not isinstance(y, bool):
+            # python-flint's ``ball ** int`` is nan when the ball contains 0; square and multiply
+            base, result, n = flint.arb(x), flint.arb(1), abs(y)
+            if n % 2 == 0:
+                base = abs(base)
+            while n:
+                if n & 1:
+                    result = result * base
+                n >>= 1
+                if n:
+                    base = base * base
+            return result if y >= 0 else 1 / result
         return flint.arb(x) ** flint.arb(y)
 
     def lt(self, a: Any, b: Any) -> bool | None:

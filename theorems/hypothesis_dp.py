@@ -67,6 +67,7 @@ from theorems.params import (
     M,
     N,
 )
+from theorems.values import approx_float, exact_params, is_exact, to_ctx
 
 FAMILY = "hypothesis_dp"
 GCE_PAPER = ("V. Hartmann, V. Bindschaedler, R. West, On the Choice of Databases in "
@@ -84,26 +85,8 @@ def _src(locator: str) -> Source:
     return Source(GCE_PAPER, locator, arxiv=GCE_ARXIV)
 
 
-def _exact(*names: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Mark the parameters a formula wants unconverted (see ``Ctx.run``)."""
-
-    def mark(f: Callable[..., Any]) -> Callable[..., Any]:
-        f.exact_params = names  # type: ignore[attr-defined]
-        return f
-
-    return mark
-
-
-def _is_exact(v: Any) -> bool:
-    return isinstance(v, Fraction | int) and not isinstance(v, bool)
-
-
-def _num(ctx: Any, v: Any) -> Any:
-    return ctx.num(v) if _is_exact(v) else v
-
-
 def _exact_tuple(v: Any, name: str) -> tuple[Fraction, ...]:
-    if isinstance(v, tuple | list) and all(_is_exact(x) for x in v):
+    if isinstance(v, tuple | list) and all(is_exact(x) for x in v):
         return tuple(Fraction(x) for x in v)
     raise Unsupported(f"{name} must be given exactly (rationals) to this formula")
 
@@ -196,7 +179,7 @@ def comp_eps_sets(ctx: Any, eps_list: Sequence[Fraction], deltas: Sequence[Fract
     return ctx.max(*vals) if len(vals) > 1 else vals[0]
 
 
-@_exact("eps_list", "delta_list")
+@exact_params("eps_list", "delta_list")
 def v1_delta(ctx: Any, eps_list: Any, m: int, eps: Any, neighboring: str = "add_remove",
              delta_list: Any = ()) -> Any:
     """GCE-V1 ([GCE] arXiv 2209.13697, Sec. V-A, Ex. 1): ``max_{|I| = s} MV-OPT.delta(eps_I,
@@ -206,10 +189,10 @@ def v1_delta(ctx: Any, eps_list: Any, m: int, eps: Any, neighboring: str = "add_
     deltas = _deltas(eps_list, delta_list)
     s = _s_at_most(len(eps_list), m, neighboring)
     return comp_delta_sets(ctx, eps_list, deltas, candidate_sets(eps_list, deltas, s),
-                           _num(ctx, eps))
+                           to_ctx(ctx, eps))
 
 
-@_exact("eps_list", "delta_list", "delta")
+@exact_params("eps_list", "delta_list", "delta")
 def v1_eps(ctx: Any, eps_list: Any, m: int, delta: Any, neighboring: str = "add_remove",
            delta_list: Any = ()) -> Any:
     """GCE-V1 eps form ([GCE] arXiv 2209.13697, Sec. V-A, Ex. 1): ``max_{|I| = s}
@@ -221,7 +204,7 @@ def v1_eps(ctx: Any, eps_list: Any, m: int, delta: Any, neighboring: str = "add_
                          Fraction(delta))
 
 
-@_exact("eps_list")
+@exact_params("eps_list")
 def v2_delta(ctx: Any, eps_list: Any, eps: Any, neighboring: str = "add_remove") -> Any:
     """GCE-V2 ([GCE] arXiv 2209.13697, Sec. V-A, Ex. 2): ``B = {0} ∪ {e_i}``; add/remove:
     ``max_i MV-OPT.delta_pure([eps_i], eps)``; replace-one: ``max_{i != j}
@@ -229,7 +212,7 @@ def v2_delta(ctx: Any, eps_list: Any, eps: Any, neighboring: str = "add_remove")
     return v1_delta(ctx, eps_list, 1, eps, neighboring)
 
 
-@_exact("eps_list", "delta")
+@exact_params("eps_list", "delta")
 def v2_eps(ctx: Any, eps_list: Any, delta: Any, neighboring: str = "add_remove") -> Any:
     """GCE-V2 eps form: ``max MV-OPT.eps`` over the same index sets as :func:`v2_delta`."""
     return v1_eps(ctx, eps_list, 1, delta, neighboring)
@@ -260,17 +243,17 @@ def _v3_inputs(eps_c: Any, eps_a: Any, eps_p: Any, neighboring: str
     return c + a + p, group_sets(idx_c, (idx_a, idx_p), neighboring)
 
 
-@_exact("eps_c", "eps_a", "eps_p")
+@exact_params("eps_c", "eps_a", "eps_p")
 def v3_delta(ctx: Any, eps_c: Any, eps_a: Any, eps_p: Any, eps: Any,
              neighboring: str = "add_remove") -> Any:
     """GCE-V3 ([GCE] arXiv 2209.13697, Sec. V-A, Ex. 3): ``B = {0, 1_{C∪A}, 1_{C∪P}}``;
     add/remove ``max(MV(C∪A), MV(C∪P))``; replace-one also ``MV(A∪P)`` (pure mechanisms;
     the rounds of C, A, P are given by their eps lists)."""
     eps_list, sets = _v3_inputs(eps_c, eps_a, eps_p, neighboring)
-    return comp_delta_sets(ctx, eps_list, (Fraction(0),) * len(eps_list), sets, _num(ctx, eps))
+    return comp_delta_sets(ctx, eps_list, (Fraction(0),) * len(eps_list), sets, to_ctx(ctx, eps))
 
 
-@_exact("eps_c", "eps_a", "eps_p", "delta")
+@exact_params("eps_c", "eps_a", "eps_p", "delta")
 def v3_eps(ctx: Any, eps_c: Any, eps_a: Any, eps_p: Any, delta: Any,
            neighboring: str = "add_remove") -> Any:
     """GCE-V3 eps form: ``max MV-OPT.eps`` over the index sets of :func:`v3_delta`."""
@@ -286,7 +269,7 @@ def _s_parallel(m: int, neighboring: str) -> int:
     return m if neighboring == "add_remove" else 2 * m
 
 
-@_exact("delta")
+@exact_params("delta")
 def parcmp_eps(ctx: Any, eps0: Any, m: int, delta: Any, neighboring: str = "add_remove") -> Any:
     """GCE-PARCMP ([GCE] arXiv 2209.13697, Sec. V-A1): the GCE guarantee with the optimal
     homogeneous Comp, ``KOV-EPS.eps(eps0, 0, s, delta)``, ``s = m`` or ``2m``."""
@@ -334,11 +317,11 @@ def c7_eps(ctx: Any, eps0: Any, n: int) -> Any:
     return e34_eps(ctx, eps0, n)
 
 
-@_exact("delta0")
+@exact_params("delta0")
 def c7_delta(ctx: Any, delta0: Any, n: int) -> Any:
     """[GCE] Cor. 7, delta part (closed form derived in the catalogue, not the paper's
     display): ``sum_i w_i (delta0 + (n-i) delta0/2) = n 2^{n-1} delta0/(2^n - 1)``."""
-    if _is_exact(delta0):
+    if is_exact(delta0):
         return ctx.num(Fraction(n * 2 ** (n - 1), 2**n - 1) * Fraction(delta0))
     return ctx.num(Fraction(n * 2 ** (n - 1), 2**n - 1)) * delta0
 
@@ -381,7 +364,7 @@ def c6_eps(ctx: Any, eps_list: Any) -> Any:
     return ctx.logsumexp([ctx.log(ctx.num(wi)) + e for wi, e in zip(w, primes, strict=True)])
 
 
-@_exact("delta_list")
+@exact_params("delta_list")
 def c6_delta(ctx: Any, delta_list: Any) -> Any:
     """[GCE] Cor. 6 with Thm 3: ``sum_i w_i delta_i'`` (exact rational)."""
     deltas = _exact_tuple(delta_list, "delta_list")
@@ -398,7 +381,7 @@ def c6_eps_reverse(ctx: Any, eps_list: Any) -> Any:
     return -ctx.logsumexp([ctx.log(ctx.num(wi)) - e for wi, e in zip(w, primes, strict=True)])
 
 
-@_exact("delta_list")
+@exact_params("delta_list")
 def c6_delta_reverse(ctx: Any, eps_list: Any, delta_list: Any) -> Any:
     """The reverse delta (derived): ``sum_i w_i e^{-eps_i'} delta_i' / sum_i w_i
     e^{-eps_i'}``."""
@@ -408,18 +391,11 @@ def c6_delta_reverse(ctx: Any, eps_list: Any, delta_list: Any) -> Any:
                                f"got {len(deltas)} entries")
     primes = c6_eps_primes(ctx, eps_list)
     w = _weights(len(eps_list))
-    top = min(primes, key=_approx)
+    top = min(primes, key=approx_float)
     num = ctx.fsum(ctx.num(wi * d) * ctx.exp(top - e)
                    for wi, d, e in zip(w, c6_delta_primes(deltas), primes, strict=True))
     den = ctx.fsum(ctx.num(wi) * ctx.exp(top - e) for wi, e in zip(w, primes, strict=True))
     return num / den
-
-
-def _approx(x: Any) -> float:
-    try:
-        return float(x)
-    except (TypeError, ValueError):
-        return float(x.mid())  # an arb ball
 
 
 # ==========================================================================================
@@ -470,7 +446,7 @@ def _t3_classes(ctx: Any, eps_list: Sequence[Fraction], deltas: Sequence[Fractio
         counts: dict[Fraction, int] = {}
         for j in range(i + 1, n):
             counts[eps_list[j]] = counts.get(eps_list[j], 0) + 1
-        groups = [(_num(ctx, eps_list[i]), 1)]
+        groups = [(to_ctx(ctx, eps_list[i]), 1)]
         groups += [(subsampled_eps(ctx, ctx.num(e)), c) for e, c in sorted(counts.items())]
         keep = 1 - deltas[i]
         for j in range(i + 1, n):
@@ -479,7 +455,7 @@ def _t3_classes(ctx: Any, eps_list: Sequence[Fraction], deltas: Sequence[Fractio
     return classes
 
 
-@_exact("eps_list", "delta_list")
+@exact_params("eps_list", "delta_list")
 def t3_delta(ctx: Any, eps_list: Any, eps: Any, delta_list: Any = ()) -> Any:
     """[GCE] arXiv 2209.13697, Thm 3 at a common ``eps_i' = eps`` with Comp = MV-OPT:
     ``sum_i w_i MV-OPT.delta([eps_i, s(eps_{i+1}), ..., s(eps_n)], eps, [delta_i,
@@ -487,7 +463,7 @@ def t3_delta(ctx: Any, eps_list: Any, eps: Any, delta_list: Any = ()) -> Any:
     directions of HDP for (delta_0, U*) hold with these (eps, delta)."""
     eps_list = _exact_tuple(eps_list, "eps_list")
     deltas = _deltas(eps_list, delta_list)
-    eps = _num(ctx, eps)
+    eps = to_ctx(ctx, eps)
     w = _weights(len(eps_list))
     total = ctx.zero
     for wi, (groups, keep) in zip(w, _t3_classes(ctx, eps_list, deltas), strict=True):
@@ -496,7 +472,7 @@ def t3_delta(ctx: Any, eps_list: Any, eps: Any, delta_list: Any = ()) -> Any:
     return total
 
 
-@_exact("eps_list", "delta_list", "delta")
+@exact_params("eps_list", "delta_list", "delta")
 def t3_eps(ctx: Any, eps_list: Any, delta: Any, delta_list: Any = ()) -> Any:
     """Least ``eps >= 0`` with :func:`t3_delta` ``<= delta`` (bisection; the sum is
     nonincreasing in eps); ``inf`` below the floor ``sum_i w_i (1 - prod(1 - delta))``."""
@@ -781,11 +757,11 @@ T1_EPS = (Fraction(3, 10), Fraction(4, 5), Fraction(1, 2), Fraction(1, 5))
 
 
 def _rr_mechs(ctx: Any, eps_list: Sequence[Any]) -> list[gce.Mechanism]:
-    return [gce.rr(ctx, _num(ctx, e)) for e in eps_list]
+    return [gce.rr(ctx, to_ctx(ctx, e)) for e in eps_list]
 
 
 def _z(ctx: Any, eps: Any) -> Any:
-    return ctx.exp(_num(ctx, eps))
+    return ctx.exp(to_ctx(ctx, eps))
 
 
 def _rational_z(rng: random.Random) -> Fraction:
@@ -830,13 +806,13 @@ def _a1_values(mechs: tuple[gce.Mechanism, ...], z: Fraction) -> tuple[Fraction,
     return by_events, by_hockey, gce_value
 
 
-@_exact("mechs", "z")
+@exact_params("mechs", "z")
 def _a1_test(ctx: Any, mechs: Any, z: Any, **_: Any) -> bool:
     by_events, by_hockey, _ = _a1_values(mechs, z)
     return by_events == by_hockey
 
 
-@_exact("mechs", "z")
+@exact_params("mechs", "z")
 def _a2_test(ctx: Any, mechs: Any, z: Any, **_: Any) -> bool:
     by_events, _, gce_value = _a1_values(mechs, z)
     return gce_value == by_events
@@ -916,7 +892,7 @@ def _t1_rr_hdp(ctx: Any, h0: Any, h1: Any, eps: Any, **_: Any) -> Any:
 
 
 def _t1_rr_mv(ctx: Any, eps: Any, **_: Any) -> Any:
-    return mv_delta_pure(ctx, T1_EPS, _num(ctx, eps))
+    return mv_delta_pure(ctx, T1_EPS, to_ctx(ctx, eps))
 
 
 def _draw_t1_random(rng: random.Random) -> dict[str, Any]:
@@ -931,7 +907,7 @@ def _classic_exact(mechs: tuple[gce.Mechanism, ...], z: Fraction) -> Fraction:
     return gce.classic_delta(mechs, z)
 
 
-@_exact("mechs", "h0", "h1", "z")
+@exact_params("mechs", "h0", "h1", "z")
 def _t1_random_test(ctx: Any, mechs: Any, h0: Any, h1: Any, z: Any, **_: Any) -> bool:
     return gce.hdp_delta(mechs, h0, h1, z) <= _classic_exact(mechs, z)
 
@@ -944,7 +920,7 @@ def _t1_seed_instance(seed: int) -> tuple[tuple[gce.Mechanism, ...], gce.Hypothe
     return mechs, gce.random_hypothesis(rng, n, (2, 6)), gce.random_hypothesis(rng, n, (2, 6))
 
 
-@_exact("seed", "z")
+@exact_params("seed", "z")
 def _t1_support_test(ctx: Any, seed: int, z: Any, **_: Any) -> bool:
     mechs, h0, h1 = _t1_seed_instance(int(seed))
     z = Fraction(z)
@@ -980,7 +956,7 @@ def _point_pairs_max(mechs: tuple[gce.Mechanism, ...], z: Fraction) -> Fraction:
     return max(gce.hockey(laws[b], laws[c], z) for b in laws for c in laws)
 
 
-@_exact("mechs", "z")
+@exact_params("mechs", "z")
 def _t1_converse_test(ctx: Any, mechs: Any, z: Any, **_: Any) -> bool:
     return _point_pairs_max(mechs, z) == _classic_exact(mechs, z)
 
@@ -1167,7 +1143,7 @@ def _draw_a3(rng: random.Random) -> dict[str, Any]:
 
 def _a3_tests(refine: gce.RefineFn) -> tuple[Callable[..., bool], Callable[..., bool],
                                              Callable[..., bool]]:
-    @_exact("h0", "h1")
+    @exact_params("h0", "h1")
     def weights_kept(ctx: Any, h0: Any, h1: Any, **_: Any) -> bool:
         r0, r1 = refine(h0, h1)
         for h, r in ((h0, r0), (h1, r1)):
@@ -1178,13 +1154,13 @@ def _a3_tests(refine: gce.RefineFn) -> tuple[Callable[..., bool], Callable[..., 
                 return False
         return True
 
-    @_exact("h0", "h1")
+    @exact_params("h0", "h1")
     def perfect(ctx: Any, h0: Any, h1: Any, **_: Any) -> bool:
         r0, r1 = refine(h0, h1)
         return (len(r0) == len(r1) and all(w0 == w1 and w0 > 0
                                            for (_, w0), (_, w1) in zip(r0, r1, strict=True)))
 
-    @_exact("h0", "h1")
+    @exact_params("h0", "h1")
     def few(ctx: Any, h0: Any, h1: Any, **_: Any) -> bool:
         r0, _ = refine(h0, h1)
         return len(r0) <= len(h0) + len(h1) - 1
@@ -1244,14 +1220,14 @@ def _top(eps_list: Sequence[Fraction], s: int) -> tuple[Fraction, ...]:
     return tuple(sorted(eps_list, reverse=True)[:s])
 
 
-@_exact("seed")
+@exact_params("seed")
 def _d4_max_delta(ctx: Any, seed: int, s: int, eps: Any, **_: Any) -> Any:
     eps_list = _d4_instance(int(seed))
     vals = [mv_delta_pure(ctx, idx, eps) for idx in itertools.combinations(eps_list, s)]
     return ctx.max(*vals) if len(vals) > 1 else vals[0]
 
 
-@_exact("seed")
+@exact_params("seed")
 def _d4_top_delta(ctx: Any, seed: int, s: int, eps: Any, **_: Any) -> Any:
     return mv_delta_pure(ctx, _top(_d4_instance(int(seed)), s), eps)
 
@@ -1267,7 +1243,7 @@ def _d4_at_top_eps(which: str) -> Callable[..., Any]:
     Other subsets can tie with the s largest (a round whose two atoms are both active drops
     out of the sum), so the check is an equality, not a strict order."""
 
-    @_exact("seed", "delta")
+    @exact_params("seed", "delta")
     def term(ctx: Any, seed: int, s: int, delta: Any, **_: Any) -> Any:
         eps_list = _d4_instance(int(seed))
         top = _top(eps_list, s)
@@ -1572,7 +1548,7 @@ def _c(value: str) -> Callable[..., Any]:
 
 
 def _parcmp(neighboring: str) -> tuple[Callable[..., Any], Callable[..., Any]]:
-    @_exact("delta")
+    @exact_params("delta")
     def gce_eps(ctx: Any, eps0: Any, m: int, delta: Any, **_: Any) -> Any:
         return parcmp_eps(ctx, eps0, m, delta, neighboring)
 
@@ -1685,7 +1661,7 @@ def _basic_comp(xs: Sequence[Fraction], ds: Sequence[Fraction]
     return comp
 
 
-@_exact("mechs", "xs", "ds", "h0", "h1")
+@exact_params("mechs", "xs", "ds", "h0", "h1")
 def _calc_basic_test(ctx: Any, mechs: Any, xs: Any, ds: Any, h0: Any, h1: Any,
                      **_: Any) -> bool:
     z, delta = hdp_procedure(gce.matched(gce.refine(h0, h1)), _basic_comp(xs, ds))
@@ -1699,7 +1675,7 @@ def _draw_calc_rr(rng: random.Random) -> dict[str, Any]:
             "h1": gce.random_hypothesis(rng, n, (2, 5)), "z": _rational_z(rng)}
 
 
-@_exact("xs", "h0", "h1", "z")
+@exact_params("xs", "h0", "h1", "z")
 def _calc_mv_test(ctx: Any, xs: Any, h0: Any, h1: Any, z: Any, **_: Any) -> bool:
     def comp(idx: tuple[int, ...]) -> tuple[Fraction, Fraction]:
         return z, mv_pure_exp([xs[i] for i in idx], z)
@@ -1716,7 +1692,7 @@ def _draw_calc_point(rng: random.Random) -> dict[str, Any]:
     return point
 
 
-@_exact("mechs", "xs", "ds", "h0", "h1")
+@exact_params("mechs", "xs", "ds", "h0", "h1")
 def _calc_point_test(ctx: Any, mechs: Any, xs: Any, ds: Any, h0: Any, h1: Any,
                      **_: Any) -> bool:
     z, delta = hdp_procedure_point(gce.matched(gce.refine(h0, h1)), _basic_comp(xs, ds))
@@ -1730,7 +1706,7 @@ def _draw_restrict(rng: random.Random) -> dict[str, Any]:
             "b1": tuple(rng.randint(0, 1) for _ in range(n)), "z": _rational_z(rng)}
 
 
-@_exact("mechs", "b0", "b1", "z")
+@exact_params("mechs", "b0", "b1", "z")
 def _restrict_test(ctx: Any, mechs: Any, b0: Any, b1: Any, z: Any, **_: Any) -> bool:
     full = gce.two_sided(gce.point_law(mechs, b0), gce.point_law(mechs, b1), z)
     sub, c0, c1 = gce.restrict(mechs, b0, b1)
@@ -1915,7 +1891,7 @@ def _draw_sub(rng: random.Random) -> dict[str, Any]:
     return {"mechs": _draw_mechs(rng)}
 
 
-@_exact("mechs")
+@exact_params("mechs")
 def _sub_test(ctx: Any, mechs: Any, **_: Any) -> bool:
     n = len(mechs)
     return (gce.mixture_law(mechs, gce.uniform(gce.vectors(n)))
@@ -1970,20 +1946,20 @@ def _t3_forward_exact(ctx: Any, eps: Any, **_: Any) -> Any:
 def _worst_uniform(ctx: Any, eps_list: Sequence[Any], delta_list: Sequence[Any]
                    ) -> tuple[gce.Law, gce.Law]:
     """(view under U*, view under 0) for worst (eps_i, delta_i) mechanisms."""
-    mechs = [gce.worst(ctx, _num(ctx, e), _num(ctx, d))
+    mechs = [gce.worst(ctx, to_ctx(ctx, e), to_ctx(ctx, d))
              for e, d in zip(eps_list, delta_list, strict=True)]
     n = len(mechs)
     return gce.mixture_law(mechs, gce.uniform_nonzero(n)), gce.point_law(mechs, (0,) * n)
 
 
-@_exact("delta0")
+@exact_params("delta0")
 def _t3_reverse_exact(ctx: Any, eps0: Any, delta0: Any, n: int, **_: Any) -> Any:
     eps_list = (eps0,) * n
     law_u, law_0 = _worst_uniform(ctx, eps_list, (delta0,) * n)
     return gce.hockey(law_0, law_u, ctx.exp(c6_eps_reverse(ctx, eps_list)), ctx)
 
 
-@_exact("delta0")
+@exact_params("delta0")
 def _t3_reverse_bound(ctx: Any, eps0: Any, delta0: Any, n: int, **_: Any) -> Any:
     return c6_delta_reverse(ctx, (eps0,) * n, (delta0,) * n)
 
@@ -2087,13 +2063,13 @@ def _c6_worst_exact(xs: tuple[Fraction, ...], deltas: tuple[Fraction, ...]
     return gce.hockey(law_u, law_0, z), delta_f, gce.hockey(law_0, law_u, 1 / inv), delta_r
 
 
-@_exact("xs", "delta_list")
+@exact_params("xs", "delta_list")
 def _c6_worst_test(ctx: Any, xs: Any, delta_list: Any, **_: Any) -> bool:
     forward, delta_f, reverse, delta_r = _c6_worst_exact(xs, delta_list)
     return forward <= delta_f and reverse <= delta_r
 
 
-@_exact("xs", "delta_list")
+@exact_params("xs", "delta_list")
 def _c6_log_forms(ctx: Any, xs: Any, delta_list: Any, **_: Any) -> Any:
     """``|C6.eps(ln x) - ln z| + |C6.eps_reverse(ln x) - ln z_r| + |C6.delta - delta_f| +
     |C6.delta_reverse(ln x) - delta_r|`` against the exact exponential forms."""
@@ -2140,9 +2116,10 @@ GCE_C6 = Theorem(
               (Compare(lambda ctx, eps0, n, **_: c6_eps(ctx, (eps0,) * n), "eq",
                        lambda ctx, eps0, n, **_: c7_eps(ctx, eps0, n), C7_POINTS, "numeric",
                        Tol.abs("1e-50"), "GCE-C6.eps(eps0 x n)", "GCE-C7.eps(eps0, n)"),
-               Compare(_exact("delta0")(lambda ctx, delta0, n, **_: c6_delta(ctx, (delta0,) * n)),
-                       "eq", _exact("delta0")(lambda ctx, delta0, n, **_: c7_delta(ctx, delta0,
-                                                                                   n)),
+               Compare(exact_params("delta0")(
+                   lambda ctx, delta0, n, **_: c6_delta(ctx, (delta0,) * n)),
+                       "eq", exact_params("delta0")(
+                           lambda ctx, delta0, n, **_: c7_delta(ctx, delta0, n)),
                        C7_POINTS, "numeric", Tol.abs("1e-50"), "GCE-C6.delta(delta0 x n)",
                        "GCE-C7.delta(delta0, n)"))),
         Claim(2, "For RR mechanisms, the exact forward HDP value max ln Pr[y|U*]/Pr[y|0] is at "
@@ -2179,7 +2156,7 @@ def _c7_sum_delta(delta0: Fraction, n: int) -> Fraction:
                Fraction(0))
 
 
-@_exact("delta0")
+@exact_params("delta0")
 def _c7_delta_test(ctx: Any, delta0: Any, n: int, **_: Any) -> bool:
     closed = Fraction(n * 2 ** (n - 1), 2**n - 1) * Fraction(delta0)
     via_c6 = sum((w * d for w, d in zip(_weights(n), c6_delta_primes((Fraction(delta0),) * n),
@@ -2216,9 +2193,9 @@ def _c7_n1_problem() -> SmtProblem:
                       ("x = e^eps0",))
 
 
-@_exact("delta0")
+@exact_params("delta0")
 def _c7_worst_exact(ctx: Any, eps0: Any, delta0: Any, n: int, **_: Any) -> Any:
-    e0 = _num(ctx, eps0)
+    e0 = to_ctx(ctx, eps0)
     law_u, law_0 = _worst_uniform(ctx, (e0,) * n, (delta0,) * n)
     return gce.hockey(law_u, law_0, ctx.exp(c7_eps(ctx, e0, n)), ctx)
 
@@ -2264,7 +2241,7 @@ GCE_C7 = Theorem(
               "at (eps0, delta0, n) = (0.5, 0.01, 3) and 0.042031 <= 0.042667 at (1.0, 0.02, "
               "4), i.e. nearly tight.",
               (Compare(_c7_worst_exact, "le",
-                       _exact("delta0")(lambda ctx, delta0, n, **_: c7_delta(ctx, delta0, n)),
+                       exact_params("delta0")(lambda ctx, delta0, n, **_: c7_delta(ctx, delta0, n)),
                        Points(({"eps0": "0.5", "delta0": "0.01", "n": 3},
                                {"eps0": "1.0", "delta0": "0.02", "n": 4})), "oracle",
                        lhs_name="exact H_{e^{eps_HDP}}(V|U* || V|0)",

@@ -9,10 +9,10 @@ two discrete PLDs on a uniform grid of losses, each composed exactly in integer 
   maps each grid atom back onto the outcomes of its interval), so every hockey-stick divergence
   of every composition is bounded above. Mass outside the grid window is moved *up*: below the
   window to its first point, above it to an atom at ``+inf`` that counts fully in delta;
-- the **lower** PLD is a *post-processing* of the true pair: the outcomes whose loss lies in
-  ``(z_i - h/2, z_i + h/2]`` are merged, then rebalanced with fractions of the neighbouring
-  merged atoms (a randomised merge) so that every emitted atom has loss ``>= z_i``; it is then
-  placed at ``z_i`` (rounded *down*). Mass outside the window is dropped.
+- the **lower** PLD is a *post-processing* of the true pair: the outcomes are merged into
+  small loss intervals, which are poured in loss order into atoms (randomised merges, taking
+  fractions of intervals) so that every atom's loss ``log(P/Q)`` is at least the grid point it
+  is placed at (rounded *down*), and close to it. Mass outside the window is dropped.
 
 Bin masses are arb enclosures (Phi through erfc) and are outward rounded to integers in units of
 ``2^-B`` (ceil for the upper PLD, floor for the lower); convolution is exact ``fmpz_poly``
@@ -22,8 +22,11 @@ negligible tails are trimmed with their mass accounted (upper: left tail moved u
 upper bound for the upper PLD and a lower bound for the lower one, evaluated in ball arithmetic;
 ``eps(delta)`` is certified by monotone inversion of both bounds.
 
-Both constructions are second order in the grid step h (the mean of the loss is preserved to
-first order), which is what makes relative widths of 1e-3 affordable at ``k = 14062`` steps.
+Both constructions are second order in the grid step h (neither moves the mean of the loss to
+first order), which is what makes relative widths of 1e-3 affordable at ``k = 14062`` steps;
+plain rounding of each loss up or down would cost ``k h`` in eps. The window is cut into coarse
+cells, resolved at step h only where they carry mass; parameters may be arb balls (every bound
+then holds for every value in the balls).
 
 Main results
 ------------
@@ -150,6 +153,13 @@ class LossPair:
     def cdf(self, z: Fraction) -> tuple[flint.arb, flint.arb]:
         raise NotImplementedError
 
+    def cdf_sf(self, z: Any) -> tuple[flint.arb, flint.arb, flint.arb, flint.arb]:
+        """``(P[L <= z], Q[L <= z], P[L > z], Q[L > z])``; pairs override it to compute the
+        small side of each directly (a bin mass is then a difference of small numbers)."""
+        fp, fq = self.cdf(z)
+        one = flint.arb(1)
+        return fp, fq, one - fp, one - fq
+
     def p_inf(self) -> flint.arb:
         return flint.arb(0)
 
@@ -177,8 +187,8 @@ class LossPair:
 
         def below(z: float) -> bool:  # is z below the quantile?
             with arb_precision(prec):
-                fp, _ = self.cdf(Fraction(z))
-                val = (1 - fp) if upper else fp
+                fp, _fq, sp, _sq = self.cdf_sf(Fraction(z))
+                val = sp if upper else fp
             return float(val.mid()) > u if upper else float(val.mid()) < u
 
         lo_edge, hi_edge = self.edges()
@@ -279,39 +289,56 @@ class SubsampledGaussian(LossPair):
         return flint.arb(1) / 2 + s2 * (t.log() - logq), False
 
     def cdf(self, z: Any) -> tuple[flint.arb, flint.arb]:
-        q, s, r, _s2, _logq, c = self._consts()
+        fp, fq, _sp, _sq = self.cdf_sf(z)
+        return fp, fq
+
+    def cdf_sf(self, z: Any) -> tuple[flint.arb, flint.arb, flint.arb, flint.arb]:
+        q, _s, r, s2, _logq, c = self._consts()
         zero, one = flint.arb(0), flint.arb(1)
-        if self.direction == "add":
+
+        def phi2(x: flint.arb) -> tuple[flint.arb, flint.arb]:
+            """``(Phi(x/s), Phi(-x/s))`` with the smaller one computed directly (one erfc)."""
+            small = (abs(x) * c).erfc() / 2
+            big = one - small
+            return (big, small) if x >= 0 else (small, big)
+
+        if self.direction == "add":  # L increasing in y: L <= z iff y <= y(z)
             y, edge = self._y_add(z)
             if y is None:
-                return zero, zero
-            a = (-y * c).erfc() / 2  # Phi(y/s)
-            fp, fq = r * a + q * ((1 - y) * c).erfc() / 2, a
-            # on the edge the CDFs lie anywhere between 0 and their value at the top threshold
-            return (zero.union(fp), zero.union(fq)) if edge else (fp, fq)
-        if self.direction == "remove":
+                return zero, zero, one, one
+            a, ac = phi2(y)
+            b, bc = phi2(y - 1)
+            out = (r * a + q * b, a, r * ac + q * bc, ac)
+            if edge:  # anywhere between the values at y(z) and at y = -inf
+                return (zero.union(out[0]), zero.union(out[1]), one.union(out[2]),
+                        one.union(out[3]))
+            return out
+        if self.direction == "remove":  # L <= z iff y >= y_add(-z)
             y, edge = self._y_add(-_arb(z))
             if y is None:
-                return one, one
-            a = (y * c).erfc() / 2  # Phi(-y/s)
-            fp, fq = a, r * a + q * ((y - 1) * c).erfc() / 2
-            return (one.union(fp), one.union(fq)) if edge else (fp, fq)
-        one = flint.arb(1)
+                return one, one, zero, zero
+            a, ac = phi2(y)
+            b, bc = phi2(y - 1)
+            out = (ac, r * ac + q * bc, a, r * a + q * b)
+            if edge:
+                return (one.union(out[0]), one.union(out[1]), zero.union(out[2]),
+                        zero.union(out[3]))
+            return out
         # replace: loss decreasing in y; L <= z iff y >= y_r(z)
         zb = _arb(z)
-        a_ = (-one / (2 * s * s)).exp()
+        a_ = (-one / (2 * s2)).exp()
         ez = zb.exp()
-        bq = (one - q) * zb.expm1()
+        bq = r * zb.expm1()
         disc = (bq * bq + 4 * ez * q * q * a_ * a_).sqrt()
         if z >= 0:
             u = 2 * q * a_ / (bq + disc)
         else:
             u = (disc - bq) / (2 * ez * q * a_)
-        y = s * s * u.log()
-        a = _phi(-y / s)
-        fp = (one - q) * a + q * _phi(-(y + 1) / s)
-        fq = (one - q) * a + q * _phi(-(y - 1) / s)
-        return fp, fq
+        y = s2 * u.log()
+        a, ac = phi2(y)
+        bp, bpc = phi2(y + 1)
+        bm, bmc = phi2(y - 1)
+        return (r * ac + q * bpc, r * ac + q * bmc, r * a + q * bp, r * a + q * bm)
 
 
 class Laplace(LossPair):
@@ -341,6 +368,18 @@ class Laplace(LossPair):
         t = (s - b * zb) / 2  # L <= z iff y >= t, with t in (0, s]
         return (-t / b).exp() / 2, one - ((t - s) / b).exp() / 2
 
+    def cdf_sf(self, z: Any) -> tuple[flint.arb, flint.arb, flint.arb, flint.arb]:
+        b, s = _arb(self.b), _arb(self.s)
+        eps0 = s / b
+        zb, one, zero = _arb(z), flint.arb(1), flint.arb(0)
+        if _certain_lt(zb, -eps0):
+            return zero, zero, one, one
+        if _certain_le(eps0, zb):
+            return one, one, zero, zero
+        fp, fq = self.cdf(z)
+        t = (s - b * zb) / 2
+        return fp, fq, one - fp, ((t - s) / b).exp() / 2
+
 
 class RandomizedResponse(LossPair):
     """RR(eps0): ``P = (e^eps0, 1)/(1 + e^eps0)``, ``Q = (1, e^eps0)/(1 + e^eps0)`` (catalogue
@@ -367,6 +406,16 @@ class RandomizedResponse(LossPair):
             raise PrecisionExhausted("a grid point coincides with an RR atom within the ball")
         x = e0.exp()
         return one / (1 + x), x / (1 + x)
+
+    def cdf_sf(self, z: Any) -> tuple[flint.arb, flint.arb, flint.arb, flint.arb]:
+        fp, fq = self.cdf(z)
+        x = _arb(self.eps0).exp()
+        one = flint.arb(1)
+        if fp == 0:
+            return fp, fq, one, one
+        if fp == 1:
+            return fp, fq, flint.arb(0), flint.arb(0)
+        return fp, fq, x / (1 + x), one / (1 + x)
 
 
 def sgm_pairs(q: Number, sigma: Number, neighboring: str = "add_remove") -> list[LossPair]:
@@ -614,6 +663,11 @@ FINE_MASS = 2.0**-60  # a coarse cell with more P-mass than this (or than the ta
 #                        is resolved at step h
 
 
+def _check_size(n: int) -> None:
+    if n > 4 * MAX_BINS:
+        raise PrecisionExhausted(f"the grid would need {n} points (more than {4 * MAX_BINS})")
+
+
 def discretize(pair: LossPair, grid: Grid, bits: int, tail: float,
                window: tuple[float, float] | None = None,
                lower: bool = True) -> tuple[DiscretePLD, DiscretePLD | None]:
@@ -636,26 +690,38 @@ def discretize(pair: LossPair, grid: Grid, bits: int, tail: float,
     ihi = math.ceil((Fraction(zhi) - grid.offset) / h) + 1
     ihi = ilo + COARSE * max(1, math.ceil((ihi - ilo) / COARSE))
     n = ihi - ilo + 1
+    _check_size(n)
     with arb_precision(PREC):
         off, hb = _arb(grid.offset), _arb(h)
 
         def z_of(j: Fraction) -> flint.arb:  # grid index j (integer or half-integer), exact
             return off + _arb(j) * hb
 
-        cache: dict[Fraction, tuple[flint.arb, flint.arb]] = {}
+        cache: dict[Fraction, tuple[flint.arb, ...]] = {}
 
-        def cdf(j: Fraction) -> tuple[flint.arb, flint.arb]:
+        def cdf(j: Fraction) -> tuple[flint.arb, ...]:
             hit = cache.get(j)
             if hit is None:
-                hit = cache[j] = pair.cdf(z_of(j))
+                hit = cache[j] = pair.cdf_sf(z_of(j))
             return hit
+
+        def masses(a: Fraction, b: Fraction) -> tuple[flint.arb, flint.arb]:
+            """P- and Q-mass of the losses in (z_a, z_b]: both CDF and survival differences
+            enclose them; the intersection keeps the accurate one (small numbers)."""
+            fa, fb = cdf(a), cdf(b)
+            out = []
+            for i in (0, 1):
+                x, y = fb[i] - fa[i], fa[i + 2] - fb[i + 2]
+                out.append(x.intersection(y) if x.overlaps(y) else (x if x.rad() < y.rad()
+                                                                     else y))
+            return out[0], out[1]
 
         # coarse cells, then the boundaries (integers: upper; with half points: lower)
         cuts = [Fraction(i) for i in range(ilo, ihi + 1, COARSE)]
         upper_cuts: list[Fraction] = []
         lower_cuts: list[Fraction] = []
         for a, b in itertools.pairwise(cuts):
-            fine = float((cdf(b)[0] - cdf(a)[0]).mid()) > max(FINE_MASS, tail)
+            fine = float(masses(a, b)[0].mid()) > max(FINE_MASS, tail)
             if fine:
                 upper_cuts.extend(a + t for t in range(int(b - a)))
                 lower_cuts.append(a)
@@ -670,31 +736,29 @@ def discretize(pair: LossPair, grid: Grid, bits: int, tail: float,
         ez = [z_of(Fraction(ilo)).exp()]
         for _ in range(n):
             ez.append(ez[-1] * eh)
-        one = flint.arb(1)
         p_inf = pair.p_inf()
 
         # --- upper: connect the dots on each cell [z_a, z_b] ---
         up = [0] * n
         for a, b in itertools.pairwise(upper_cuts):
             ia, ib = int(a) - ilo, int(b) - ilo
-            (fpa, fqa), (fpb, fqb) = cdf(a), cdf(b)
-            pb, qb = fpb - fpa, fqb - fqa
+            pb, qb = masses(a, b)
             width = ez[ib] - ez[ia]
             p_hi = ez[ib] * (pb - ez[ia] * qb) / width
             p_lo = ez[ia] * (ez[ib] * qb - pb) / width
             up[ia] += _units(p_lo, bits, True)
             up[ib] += _units(p_hi, bits, True)
         up[0] += _units(cdf(cuts[0])[0], bits, True)  # below the window: moved up to z_ilo
-        up_inf = _units(one - cdf(cuts[-1])[0] + p_inf, bits, True)  # above: to +inf
+        up_inf = _units(cdf(cuts[-1])[2] + p_inf, bits, True)  # above: to +inf
 
         lo: list[int] | None = None
         if lower:
             # --- lower: merged bins poured into atoms at grid points ---
             p_bins, q_bins = [], []
             for a, b in itertools.pairwise(lower_cuts):
-                (fpa, fqa), (fpb, fqb) = cdf(a), cdf(b)
-                p_bins.append(fpb - fpa)
-                q_bins.append(fqb - fqa)
+                pb, qb = masses(a, b)
+                p_bins.append(pb)
+                q_bins.append(qb)
             # pour upward and downward (both are valid lower PLDs); keep the one whose mass
             # sits higher (a heuristic choice: edges where mass piles up favour one direction)
             cands = [_lower_masses(p_bins, q_bins, ez[:n], bits, grid.z(ilo), h, downward=d)
@@ -747,12 +811,14 @@ def _lower_masses(p: Sequence[flint.arb], q: Sequence[flint.arb], ez: Sequence[f
         return min(max(math.ceil(x - 1e-9), 0), n - 1)
 
     def emit(pp: flint.arb, qq: flint.arb, i: int) -> None:
-        """Emit the pool at the highest grid point <= i certified below its loss."""
-        while i >= 0:
-            if _certain_le(ez[i] * qq, pp):
-                out[i] += _units(pp, bits, False)
+        """Emit the pool at the highest grid point <= i (at most 4 below) certified below its
+        loss; drop it if there is none (dropping mass keeps a lower bound)."""
+        if not _certain_lt(zero, pp):
+            return
+        for j in range(i, max(i - 5, -1), -1):
+            if _certain_le(ez[j] * qq, pp):
+                out[j] += _units(pp, bits, False)
                 return
-            i -= 1
 
     if not downward:
         j = 0
@@ -803,10 +869,10 @@ def _lower_masses(p: Sequence[flint.arb], q: Sequence[flint.arb], ez: Sequence[f
             pool_p, pool_q = pool_p + p[j], pool_q + q[j]
             j -= 1
             continue
-        zt = ez[t]
-        while t >= 0 and not _certain_le(ez[t] * pool_q, pool_p):
+        stop = max(t - 5, -1)
+        while t > stop and not _certain_le(ez[t] * pool_q, pool_p):
             t -= 1
-        if t < 0:
+        if t <= stop:
             pool_p, pool_q = pool_p + p[j], pool_q + q[j]
             j -= 1
             continue
@@ -964,6 +1030,7 @@ def _delta_pass(pairs: Sequence[LossPair], k: int, eps: Number, h: Fraction,
 
 
 MAX_BINS = 400_000  # one-step grid points per direction
+FIRST_BINS = 20_000  # at most this many in the first pass
 
 
 def _initial_step(pairs: Sequence[LossPair], k: int, rel_width: float = 1e-3) -> Fraction:
@@ -971,7 +1038,10 @@ def _initial_step(pairs: Sequence[LossPair], k: int, rel_width: float = 1e-3) ->
     step from the measured width), coarser for coarser targets (the width is second order in
     h)."""
     s = min(_scale(p) for p in pairs)
-    return _dyadic_step(s / 4 * min(4.0, max(1.0, math.sqrt(rel_width / 1e-3))))
+    step = s / 4 * min(4.0, max(1.0, math.sqrt(rel_width / 1e-3)))
+    # a first pass never needs more than FIRST_BINS grid points per direction
+    span = max(_span_estimate(p) for p in pairs)
+    return _dyadic_step(max(step, span / FIRST_BINS))
 
 
 def _refine(pairs: Sequence[LossPair], k: int, run: Any, rel_width: float,

@@ -63,6 +63,7 @@ from theorems.finite import (
 from theorems.mechanisms import gauss_delta, gauss_eps
 from theorems.params import ALPHA, DELTA, DELTA0, EPS, EPS0, EPS_REAL, NEIGHBORING, SIGMA, B, K, Q
 from theorems.privacy_loss import balle_eps, mir_eps
+from theorems.values import exact_params, to_ctx
 
 FAMILY = "subsampling"
 
@@ -76,25 +77,6 @@ MTZ19 = ("Mironov, Talwar & Zhang, Rényi Differential Privacy of the Sampled Ga
 
 def _src(ref: tuple[str, str, str], locator: str) -> Source:
     return Source(ref[0], locator, arxiv=ref[1], version=ref[2])
-
-
-def _exact(*names: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Mark the parameters a formula wants unconverted (exact Fractions; see ``Ctx.run``)."""
-
-    def mark(f: Callable[..., Any]) -> Callable[..., Any]:
-        f.exact_params = names  # type: ignore[attr-defined]
-        return f
-
-    return mark
-
-
-def _num(ctx: Any, v: Any) -> Any:
-    """An exact parameter (Fraction, int, str or Interval) as a number of ``ctx``."""
-    if isinstance(v, Interval):
-        return ctx.interval(v.lo, v.hi)
-    if isinstance(v, Fraction | int | str) and not isinstance(v, bool):
-        return ctx.num(Fraction(v))
-    return v
 
 
 def _arb_param(v: Any) -> Any:
@@ -308,7 +290,7 @@ def _bbg9_claims() -> tuple[Claim, ...]:
         return {"n": n, "m": m, "r": r, "values": tuple(rng.randint(0, 1) for _ in range(n - 1)),
                 "chain": tuple(chain)}
 
-    @_exact("r", "chain")
+    @exact_params("r", "chain")
     def chain_bound_holds(ctx: Any, n: int, m: int, r: Fraction, values: Any,
                           chain: Sequence[Sequence[Fraction]], **_: Any) -> bool:
         """Exact rational check: with ``e^eps0 = r^2`` every adjacent pair of the chain is
@@ -474,7 +456,7 @@ def _adv_eps(ctx: Any, e: Any, k: int, slack: Any) -> Any:
     return k * e**2 / 2 + e * ctx.sqrt(2 * k * ctx.log(1 / slack))
 
 
-@_exact("delta", "delta0", "q")
+@exact_params("delta", "delta0", "q")
 def subsample_comp_eps(ctx: Any, eps0: Any, q: Any, k: int, delta: Any, delta0: Any) -> Any:
     """k steps of a q-Poisson-subsampled (eps0, delta0)-DP mechanism are
     ``(k eps'^2/2 + eps' sqrt(2k log(1/delta')), delta)``-DP with ``eps' = log(1 + q(e^eps0 -
@@ -487,8 +469,8 @@ def subsample_comp_eps(ctx: Any, eps0: Any, q: Any, k: int, delta: Any, delta0: 
                                    f"{float(slack):.6g}")
         slack_n = ctx.num(slack)
     else:
-        slack_n = _num(ctx, delta) - k * _num(ctx, q) * _num(ctx, delta0)
-    return _adv_eps(ctx, amp_eps(ctx, eps0, _num(ctx, q)), k, slack_n)
+        slack_n = to_ctx(ctx, delta) - k * to_ctx(ctx, q) * to_ctx(ctx, delta0)
+    return _adv_eps(ctx, amp_eps(ctx, eps0, to_ctx(ctx, q)), k, slack_n)
 
 
 def _kfold_sub_rr_delta(ctx: Any, eps0: Any, q: Any, k: int, eps: Any) -> Any:
@@ -510,12 +492,12 @@ def _kfold_sub_rr_delta(ctx: Any, eps0: Any, q: Any, k: int, eps: Any) -> Any:
 
 
 def _subcomp_claims() -> tuple[Claim, ...]:
-    @_exact("delta", "delta0", "q")
+    @exact_params("delta", "delta0", "q")
     def via_adv(ctx: Any, eps0: Any, q: Any, k: int, delta: Any, delta0: Any, **_: Any) -> Any:
         slack = Fraction(delta) - k * Fraction(q) * Fraction(delta0)
         return _adv_eps(ctx, amp_eps(ctx, eps0, ctx.num(Fraction(q))), k, ctx.num(slack))
 
-    @_exact("delta", "q")
+    @exact_params("delta", "q")
     def exact_delta(ctx: Any, eps0: Any, q: Any, k: int, delta: Any, **_: Any) -> Any:
         eps = subsample_comp_eps(ctx, eps0, q, k, delta, Fraction(0))
         return _kfold_sub_rr_delta(ctx, eps0, ctx.num(Fraction(q)), k, eps)
@@ -535,7 +517,7 @@ def _subcomp_claims() -> tuple[Claim, ...]:
         Claim(2, "Soundness (derived): for a pure eps0-RR base, the exact k-fold composition of "
                  "the subsampled RR pair (binomial enumeration, both orders) has delta <= delta "
                  "at the returned eps.",
-              (Compare(exact_delta, "le", lambda ctx, delta, **_: _num(ctx, delta), soundness,
+              (Compare(exact_delta, "le", lambda ctx, delta, **_: to_ctx(ctx, delta), soundness,
                        "oracle", lhs_name="exact delta of the k-fold subsampled RR at eps",
                        rhs_name="delta"),)),
     )
@@ -912,10 +894,10 @@ def _mtz_claims() -> tuple[Claim, ...]:
         return sgm_rdp_binomial(ctx, q, sigma, _as_int(ctx, alpha) or 2)
 
     def at_opt(f: Any) -> Any:
-        @_exact("q", "sigma", "delta")
+        @exact_params("q", "sigma", "delta")
         def g(ctx: Any, q: Any, sigma: Any, k: int, delta: Any, **_: Any) -> Any:
             a = _optimal_order(ctx, q, sigma, k, delta)
-            return f(ctx, _num(ctx, q), _num(ctx, sigma), ctx.num(a))
+            return f(ctx, to_ctx(ctx, q), to_ctx(ctx, sigma), ctx.num(a))
         return g
 
     frac_points = Points(({"q": "0.01", "sigma": "1", "alpha": "2.5"},))
@@ -1108,7 +1090,7 @@ DEFAULT_REL_WIDTH = 1e-3
 MAX_SECONDS = 100.0
 
 
-@_exact("q", "sigma", "delta")
+@exact_params("q", "sigma", "delta")
 def pld_eps(ctx: Any, q: Any, sigma: Any, k: int, delta: Any,
             neighboring: str = "add_remove") -> Any:
     """Certified eps(delta) of k steps of the Poisson-subsampled Gaussian: the ball ``[lo,
@@ -1117,7 +1099,7 @@ def pld_eps(ctx: Any, q: Any, sigma: Any, k: int, delta: Any,
     return _pld_eps_enclosure(ctx, q, sigma, k, delta, neighboring, DEFAULT_REL_WIDTH).ball()
 
 
-@_exact("q", "sigma", "eps")
+@exact_params("q", "sigma", "eps")
 def pld_delta(ctx: Any, q: Any, sigma: Any, k: int, eps: Any,
               neighboring: str = "add_remove") -> Any:
     """Certified delta(eps) of k steps of the Poisson-subsampled Gaussian (max over the
@@ -1156,7 +1138,7 @@ def _pld_eps_hi(rel_width: float) -> Callable[..., Any]:
     """The certified upper end of the PLD enclosure on a grid meant for ``rel_width`` (only the
     upper PLD is composed)."""
 
-    @_exact("q", "sigma", "delta")
+    @exact_params("q", "sigma", "delta")
     def hi(ctx: Any, q: Any, sigma: Any, k: int, delta: Any, **_: Any) -> Any:
         enc = _pld_eps_enclosure(ctx, q, sigma, k, delta, "add_remove", rel_width,
                                  upper_only=True)
@@ -1174,31 +1156,31 @@ def _contains(outer: flint.arb, inner: flint.arb) -> bool | None:
 
 
 def _pld_claims() -> tuple[Claim, ...]:
-    @_exact("q", "sigma", "delta")
+    @exact_params("q", "sigma", "delta")
     def q1_gauss(ctx: Any, q: Any, sigma: Any, k: int, delta: Any, **_: Any) -> bool | None:
         enc = pld_eps(ctx, q, sigma, k, delta)
-        exact = gauss_eps(ctx, _num(ctx, sigma) / ctx.sqrt(ctx.num(k)), _num(ctx, delta))
+        exact = gauss_eps(ctx, to_ctx(ctx, sigma) / ctx.sqrt(ctx.num(k)), to_ctx(ctx, delta))
         return _contains(enc, flint.arb(exact))
 
-    @_exact("q", "sigma", "eps")
+    @exact_params("q", "sigma", "eps")
     def q1_gauss_delta(ctx: Any, q: Any, sigma: Any, k: int, eps: Any, **_: Any) -> bool | None:
         enc = pld_delta(ctx, q, sigma, k, eps)
-        exact = gauss_delta(ctx, _num(ctx, sigma) / ctx.sqrt(ctx.num(k)), _num(ctx, eps))
+        exact = gauss_delta(ctx, to_ctx(ctx, sigma) / ctx.sqrt(ctx.num(k)), to_ctx(ctx, eps))
         return _contains(enc, flint.arb(exact))
 
-    @_exact("q", "sigma", "delta")
+    @exact_params("q", "sigma", "delta")
     def k1_exact(ctx: Any, q: Any, sigma: Any, k: int, delta: Any, **_: Any) -> bool | None:
         enc = pld_eps(ctx, q, sigma, k, delta)
-        exact = sgm1_eps(ctx, _num(ctx, q), _num(ctx, sigma), _num(ctx, delta))
+        exact = sgm1_eps(ctx, to_ctx(ctx, q), to_ctx(ctx, sigma), to_ctx(ctx, delta))
         return _contains(enc, flint.arb(exact))
 
-    @_exact("q", "sigma", "eps")
+    @exact_params("q", "sigma", "eps")
     def k1_exact_delta(ctx: Any, q: Any, sigma: Any, k: int, eps: Any, **_: Any) -> bool | None:
         enc = pld_delta(ctx, q, sigma, k, eps)
-        exact = sgm1_delta(ctx, _num(ctx, q), _num(ctx, sigma), _num(ctx, eps))
+        exact = sgm1_delta(ctx, to_ctx(ctx, q), to_ctx(ctx, sigma), to_ctx(ctx, eps))
         return _contains(enc, flint.arb(exact))
 
-    @_exact("q", "sigma", "delta", "h")
+    @exact_params("q", "sigma", "delta", "h")
     def narrows(ctx: Any, q: Any, sigma: Any, k: int, delta: Any, h: Any, **_: Any) -> bool:
         encs = [_pld_eps_enclosure(ctx, q, sigma, k, delta, "add_remove", 1.0,
                                    Fraction(h) / 2**i) for i in range(3)]
@@ -1499,6 +1481,10 @@ SGM_1STEP_EXACT = Theorem(
                   "least eps >= 0 with max(add, remove) <= delta"),
     ),
     claims=_sgm1_claims(),
+    notes="Claim 3 is searched by the property route only: interval branch and bound on the "
+          "closed forms (3000 boxes, about 40 s) certified no box where the remove direction "
+          "is positive (the Gaussian profile's box enclosures cancel), and the faces q = 1 and "
+          "eps = 0, where both directions are equal, cannot be certified as <= by balls.",
 )
 
 MTZ_SGM_RDP = Theorem(

@@ -1,0 +1,83 @@
+"""The Accountant protocol: what ``dpverify audit`` asks of an accountant.
+
+An accountant is any object with
+
+- ``name: str`` — how it is shown in reports;
+- ``epsilon(scenario, delta) -> float`` — the epsilon it claims for the scenario at ``delta``;
+- ``delta(scenario, epsilon) -> float`` — the delta it claims at ``epsilon``.
+
+``scenario`` is a :class:`verifiers.accountants.scenario.Scenario`: read it as attributes
+(``scenario.events[0].sigma``) or exactly as its JSON (``scenario["events"][0]["sigma"]``;
+``scenario.to_dict()`` gives a plain dict). A scenario (or a query) the accountant does not
+support raises :class:`NotImplementedError` — the audit records ``UNSUPPORTED`` with its message.
+Any other exception, a NaN, a negative value, an infinite value where a finite one is due, or a
+call that outlives the per-call timeout is recorded as ``ERROR``; the audit goes on.
+
+``dpverify audit --accountant module:object`` loads ``object`` from ``module`` (the current
+directory is on the import path); ``object`` may be an accountant instance, or a class or
+zero-argument factory that returns one.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from typing import Any, Protocol, runtime_checkable
+
+from theorems.core import InvalidParameter
+
+
+@runtime_checkable
+class Accountant(Protocol):
+    """The stable accountant protocol (see the module docstring)."""
+
+    name: str
+
+    def epsilon(self, scenario: Any, delta: float) -> float: ...
+
+    def delta(self, scenario: Any, epsilon: float) -> float: ...
+
+
+def _looks_like_accountant(obj: Any) -> bool:
+    return (callable(getattr(obj, "epsilon", None)) and callable(getattr(obj, "delta", None))
+            and not isinstance(obj, type))
+
+
+def load_accountant(spec: str) -> Any:
+    """An accountant from ``module:object`` (an instance, a class, or a factory)."""
+    module_name, sep, attr = spec.partition(":")
+    if not sep or not module_name or not attr:
+        raise InvalidParameter(f"--accountant must be a built-in name or module:object; "
+                               f"got {spec!r}")
+    if "" not in sys.path and "." not in sys.path:
+        sys.path.insert(0, "")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as e:
+        raise InvalidParameter(f"cannot import module {module_name!r} for --accountant "
+                               f"{spec}: {e}") from None
+    obj: Any = module
+    for part in attr.split("."):
+        if not hasattr(obj, part):
+            raise InvalidParameter(f"module {module_name!r} has no attribute {attr!r} "
+                                   f"(--accountant {spec})")
+        obj = getattr(obj, part)
+    if not _looks_like_accountant(obj):
+        if callable(obj):
+            try:
+                obj = obj()
+            except Exception as e:
+                raise InvalidParameter(f"--accountant {spec}: calling {attr}() failed: "
+                                       f"{type(e).__name__}: {e}") from None
+        if not _looks_like_accountant(obj):
+            raise InvalidParameter(f"--accountant {spec} is not an accountant: it needs "
+                                   "epsilon(scenario, delta) and delta(scenario, epsilon)")
+    if not isinstance(getattr(obj, "name", None), str) or not obj.name:
+        try:
+            obj.name = spec
+        except Exception:
+            raise InvalidParameter(f"--accountant {spec} needs a name: str attribute") from None
+    return obj
+
+
+__all__ = ["Accountant", "load_accountant"]
