@@ -248,10 +248,11 @@ def test_laplace_exact_zero_at_eps0() -> None:
 
 
 def test_sgm_one_step_helper_matches_quadrature() -> None:
-    """The local SGM-1STEP-EXACT helper (DRS-GDP claim 3) against a quadrature written here, and
-    the catalogue's 0.19945."""
+    """SGM-1STEP-EXACT as DRS-GDP claim 3 uses it, against a quadrature written here, and the
+    catalogue's 0.19945."""
     from theorems.ctx import ArbCtx
-    from theorems.mechanisms import _sgm_delta, _sgm_eps
+    from theorems.subsampling import sgm1_delta as _sgm_delta
+    from theorems.subsampling import sgm1_eps as _sgm_eps
 
     q, s = F("0.01"), mp.mpf(1)
 

@@ -573,84 +573,6 @@ def gdp_mu_clt(ctx: Any, q: Any, sigma: Any, k: int) -> Any:
 # Local helpers for cross-entry claims (the entries themselves are encoded elsewhere)
 
 
-def _sgm_hockey_stick(ctx: Any, q: Any, sigma: Any, eps: Any, direction: str) -> Any:
-    """One order of the dominating pair of the Poisson-subsampled Gaussian under add/remove
-    (catalogue SGM-1STEP-EXACT, derived from [BBG18] arXiv 1807.01647v2): ``P = (1-q)N(0, s^2)
-    + qN(1, s^2)``, ``Q = N(0, s^2)``; ``direction="add"`` is ``H_{e^eps}(P||Q)``, ``"remove"``
-    is ``H_{e^eps}(Q||P)``.
-
-    The ratio ``p/q = 1 - q + q e^{(2y - 1)/(2 s^2)}`` is increasing in y, so each hockey-stick
-    is a half-line integral with its threshold in closed form:
-
-    - ``H(P||Q)``: ``y1 = s^2 log((e^eps - 1 + q)/q) + 1/2``, value ``(1-q) Phi(-y1/s) + q
-      Phi((1 - y1)/s) - e^eps Phi(-y1/s)`` (and ``1 - e^eps`` when ``e^eps <= 1 - q``);
-    - ``H(Q||P)``: ``y2 = s^2 log((e^{-eps} - 1 + q)/q) + 1/2``, value ``Phi(y2/s) - e^eps
-      ((1-q) Phi(y2/s) + q Phi((y2 - 1)/s))`` when ``e^{-eps} > 1 - q``, else 0.
-    """
-    s = sigma
-    ee = ctx.exp(eps)
-
-    def add() -> Any:
-        y1 = s**2 * ctx.log((ctx.expm1(eps) + q) / q) + ctx.num(1) / 2
-        return (1 - q) * ctx.ncdf(-y1 / s) + q * ctx.ncdf((1 - y1) / s) - ee * ctx.ncdf(-y1 / s)
-
-    def remove() -> Any:
-        y2 = s**2 * ctx.log((ctx.expm1(-eps) + q) / q) + ctx.num(1) / 2
-        return ctx.ncdf(y2 / s) - ee * ((1 - q) * ctx.ncdf(y2 / s) + q * ctx.ncdf((y2 - 1) / s))
-
-    if direction == "add":
-        return ctx.piecewise_lt(-q, ctx.expm1(eps), add, lambda: -ctx.expm1(eps))
-    return ctx.piecewise_lt(-q, ctx.expm1(-eps), remove, lambda: ctx.zero)
-
-
-def _sgm_delta(ctx: Any, q: Any, sigma: Any, eps: Any) -> Any:
-    """Exact one-step privacy profile of the Poisson-subsampled Gaussian under add/remove: the
-    maximum of :func:`_sgm_hockey_stick` over both orders (catalogue SGM-1STEP-EXACT)."""
-    return ctx.max(_sgm_hockey_stick(ctx, q, sigma, eps, "add"),
-                   _sgm_hockey_stick(ctx, q, sigma, eps, "remove"))
-
-
-def _sgm_eps(ctx: Any, q: Any, sigma: Any, delta: Any) -> Any:
-    """Least eps >= 0 with ``_sgm_delta(q, sigma, eps) <= delta`` (catalogue SGM-1STEP-EXACT.eps;
-    the profile is decreasing in eps)."""
-    return ctx.solve(lambda e: _sgm_delta(ctx, q, sigma, e), delta, lo=0, hi=1)
-
-
-def _sgm_hockey_stick_quad(ctx: Any, q: Any, sigma: Any, eps: Any, direction: str) -> Any:
-    """The same hockey-stick by quadrature of ``(p - e^eps q)_+`` (``"add"``) or ``(q - e^eps
-    p)_+`` (``"remove"``) over the outputs (mpmath only). The thresholds of
-    :func:`_sgm_hockey_stick` serve only as breakpoints: the positive part is taken pointwise."""
-    s = sigma
-
-    def dens(y: Any, m: Any) -> Any:
-        return npdf(ctx, (y - m) / s) / s
-
-    def mix(y: Any) -> Any:
-        return (1 - q) * dens(y, 0) + q * dens(y, 1)
-
-    ee = ctx.exp(eps)
-    w = _gauss_cutoff(ctx) * s
-    t = (ctx.expm1(eps) + q) / q if direction == "add" else (ctx.expm1(-eps) + q) / q
-    kinks = []
-    if t > 0:
-        y = s**2 * ctx.log(t) + ctx.num(1) / 2
-        if -w < y < 1 + w:
-            kinks.append(y)
-    pts = sorted({-w, ctx.zero, ctx.one, 1 + w, *kinks})
-    fs = float(s)
-
-    def small(y: Any) -> float:  # both densities decay like e^{-x^2/2} outside [0, 1]
-        fy = float(y)
-        x = (-fy if fy < 0 else (fy - 1 if fy > 1 else 0.0)) / fs
-        return x * x / 2 / _LOG2
-
-    if direction == "add":
-        return ctx.quad(lambda y: _absolute_accuracy(
-            ctx, small(y), lambda: ctx.pos(mix(y) - ee * dens(y, 0))), pts)
-    return ctx.quad(lambda y: _absolute_accuracy(
-        ctx, small(y), lambda: ctx.pos(dens(y, 0) - ee * mix(y))), pts)
-
-
 def _rr_rdp_tau(ctx: Any, eps0: Any, alpha: Any) -> Any:
     """Sharp RDP curve of eps0-DP, attained by randomized response ([SteinkeBlog24], Thm 4 as
     numbered in the catalogue; = ``D_alpha(RR(eps0))``, [Mir17] arXiv 1702.07476v3, Def. 3):
@@ -1123,14 +1045,22 @@ def _drs_claims() -> tuple[Claim, ...]:
     def eps_clt(ctx: Any, q: Any, sigma: Any, k: int, delta: Any, **_: Any) -> Any:
         return gdp_eps(ctx, gdp_mu_clt(ctx, q, sigma, k), delta)
 
+    # SGM-1STEP-EXACT is owned by theorems.subsampling, which imports this module: lazy imports
     def eps_exact(ctx: Any, q: Any, sigma: Any, delta: Any, **_: Any) -> Any:
-        return _sgm_eps(ctx, q, sigma, delta)
+        from theorems.subsampling import sgm1_eps
+
+        return sgm1_eps(ctx, q, sigma, delta)
 
     def sgm_closed(ctx: Any, q: Any, sigma: Any, eps: Any, direction: str, **_: Any) -> Any:
-        return _sgm_hockey_stick(ctx, q, sigma, eps, direction)
+        from theorems.subsampling import sgm1_delta
+
+        return sgm1_delta(ctx, q, sigma, eps, direction)
 
     def sgm_quad(ctx: Any, q: Any, sigma: Any, eps: Any, direction: str, **_: Any) -> Any:
-        return _sgm_hockey_stick_quad(ctx, q, sigma, eps, direction)
+        from theorems.subsampling import sgm1_add_quad, sgm1_remove_quad
+
+        quad = sgm1_add_quad if direction == "add" else sgm1_remove_quad
+        return quad(ctx, q, sigma, eps)
 
     eps_box = Box(reals={"mu": ("0.05", "10"), "delta": ("1e-12", "0.5"), "h": ("1e-6", "1")},
                   log_scale=frozenset({"mu", "delta", "h"}))
@@ -1174,8 +1104,8 @@ def _drs_claims() -> tuple[Claim, ...]:
             3,
             "The CLT is not an upper bound (derived): at q = 0.01, sigma = 1, k = 1, delta = "
             "1e-5, eps(mu_clt, delta) ≈ 0.0368 is below the exact one-step eps 0.19945 of "
-            "SGM-1STEP-EXACT (computed here from the dominating pair in both orders, with "
-            "Phi; its closed form is checked against output-space quadrature).",
+            "SGM-1STEP-EXACT (the dominating pair in both orders; its closed form is checked "
+            "against output-space quadrature).",
             (
                 Compare(eps_clt, "lt", eps_exact, clt_point, "numeric",
                         lhs_name="eps(mu_clt, 1e-5)", rhs_name="exact one-step eps"),

@@ -73,7 +73,7 @@ from theorems.finite import (
     randomized_response,
     renyi,
 )
-from theorems.mechanisms import gauss_delta, gauss_eps, laplace_rdp_tau
+from theorems.mechanisms import gauss_delta, gauss_eps, gauss_rdp_tau, laplace_rdp_tau
 from theorems.params import ALPHA, DELTA, EPS, EPS0, EPS_REAL, RHO, SIGMA, TAU, K
 
 FAMILY = "privacy_loss"
@@ -150,13 +150,6 @@ def _bracket_increasing_root(ctx: Any, g: Any, start: Any) -> Any:
         else:
             break
     return ctx.bracket_value(lo, hi)
-
-
-def gauss_rdp(ctx: Any, sigma: Any, alpha: Any) -> Any:
-    """``alpha/(2 sigma^2)``: the RDP curve of the Gaussian mechanism (private copy of
-    MIR-RDP-GAUSS, [Mir17] arXiv 1702.07476v3, Prop. 7; = [BS16] Prop. 1.6 read at order
-    alpha)."""
-    return alpha / (2 * sigma**2)
 
 
 # ------------------------------------------------------------------------------------------
@@ -632,8 +625,8 @@ def _float_of(ctx: Any) -> Any:
 
 
 def _sum_of_curves(ctx: Any, sigma1: Any, sigma2: Any, b: Any, alpha: Any) -> Any:
-    return (gauss_rdp(ctx, sigma1, alpha) + laplace_rdp_tau(ctx, b, alpha, ctx.one)
-            + gauss_rdp(ctx, sigma2, alpha))
+    return (gauss_rdp_tau(ctx, sigma1, alpha) + laplace_rdp_tau(ctx, b, alpha, ctx.one)
+            + gauss_rdp_tau(ctx, sigma2, alpha))
 
 
 STK_ADAPT_POST = Theorem(
