@@ -16,11 +16,11 @@ import time
 from fractions import Fraction
 from typing import Any
 
-from theorems import bounded_range as br
-from theorems import get
-from theorems.core import bind
-from theorems.ctx import ArbCtx, FloatCtx, arb_precision
-from verifiers.numeric import evaluate
+from dpverify.theorems import bounded_range as br
+from dpverify.theorems import get
+from dpverify.theorems.core import bind
+from dpverify.theorems.ctx import ArbCtx, FloatCtx, arb_precision
+from dpverify.verifiers.numeric import evaluate
 
 
 def _timed(fn: Any, repeat: int = 1) -> tuple[float, Any]:

@@ -16,10 +16,10 @@ import time
 from fractions import Fraction
 from typing import Any
 
-from theorems import get
-from theorems.core import bind
-from theorems.ctx import ArbCtx
-from verifiers.numeric import evaluate
+from dpverify.theorems import get
+from dpverify.theorems.core import bind
+from dpverify.theorems.ctx import ArbCtx
+from dpverify.verifiers.numeric import evaluate
 
 
 def _timed(fn: Any, repeat: int = 3) -> tuple[float, Any]:
@@ -42,7 +42,7 @@ def bench_eval(target: str, digits: int, **params: str) -> None:
 
 
 def bench_mv(k: int, seed: int = 0) -> None:
-    from theorems.composition import mv_delta_pure
+    from dpverify.theorems.composition import mv_delta_pure
 
     rng = random.Random(seed)
     eps_list = tuple(Fraction(rng.randint(50, 1000), 997) for _ in range(k))
@@ -53,7 +53,7 @@ def bench_mv(k: int, seed: int = 0) -> None:
 
 
 def bench_lattice() -> None:
-    from theorems.composition import mv_approx_delta_upper, mv_delta_pure
+    from dpverify.theorems.composition import mv_approx_delta_upper, mv_delta_pure
 
     rng = random.Random(1)
     ctx = ArbCtx(140)
@@ -69,9 +69,9 @@ def bench_lattice() -> None:
 
 
 def bench_branch_and_bound() -> None:
-    from theorems import composition as c
-    from verifiers.interval import verify_box
-    from verifiers.verdict import Budget
+    from dpverify.theorems import composition as c
+    from dpverify.verifiers.interval import verify_box
+    from dpverify.verifiers.verdict import Budget
 
     for claim, bound in (("KOV-34 claim 1", c._kov34_bound), ("KOV-OPT claim 4", c._stk_bound),
                          ("DRV-ADV claim 1", c._drv_bound), ("BASIC claim 3", c._basic_bound)):

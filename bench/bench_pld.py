@@ -19,9 +19,9 @@ import warnings
 from fractions import Fraction
 from typing import Any
 
-from theorems import pld
-from theorems.core import parse_number
-from theorems.subsampling import SCENARIOS
+from dpverify.theorems.core import parse_number
+from dpverify.theorems.numerics import pld
+from dpverify.theorems.subsampling import SCENARIOS
 
 
 def certified(q: Fraction, sigma: Fraction, k: int, delta: Fraction,

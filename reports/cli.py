@@ -19,15 +19,15 @@ import traceback
 from pathlib import Path
 from typing import Any, NoReturn
 
-from theorems.core import DpVerifyError, InvalidParameter
-from theorems.ctx import PrecisionExhausted
+from dpverify.theorems.ctx import PrecisionExhausted
+from dpverify.theorems.errors import DpVerifyError, InvalidParameter, UsageError
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 DEFAULT_OUT = "reports/catalogue"
+# The committed catalogue snapshot, shipped as package data: `show` reads it from any directory.
+SNAPSHOT = Path(__file__).resolve().parent / "catalogue" / "latest.json"
 
 
-class UsageError(DpVerifyError):
-    pass
 
 
 class _Parser(argparse.ArgumentParser):
@@ -46,7 +46,7 @@ def _color(text: str, code: str, stream: Any) -> str:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    from theorems import all_theorems, families
+    from dpverify.theorems import all_theorems, families
 
     if args.family and args.family not in families():
         raise InvalidParameter(f"family must be one of {', '.join(families())}; got {args.family}")
@@ -65,10 +65,12 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def _last_verdicts(run_path: str | None, theorem_id: str) -> dict[int, dict[str, Any]]:
-    from reports.io import load_run
+    from dpverify.reports.io import load_run
 
-    path = Path(run_path or Path(DEFAULT_OUT) / "latest.json")
+    path = Path(run_path) if run_path else SNAPSHOT
     if not path.exists():
+        if run_path:
+            raise InvalidParameter(f"--run {run_path}: no such file")
         return {}
     doc = load_run(path)
     for th in doc["theorems"]:
@@ -78,7 +80,7 @@ def _last_verdicts(run_path: str | None, theorem_id: str) -> dict[int, dict[str,
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    from theorems import get
+    from dpverify.theorems import get
 
     th = get(args.id)
     last = _last_verdicts(args.run, th.id)
@@ -140,9 +142,9 @@ def _parse_assignments(items: list[str]) -> dict[str, str]:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    from theorems import get
-    from theorems.core import bind
-    from verifiers.numeric import evaluate
+    from dpverify.theorems import get
+    from dpverify.theorems.core import bind
+    from dpverify.verifiers.numeric import evaluate
 
     theorem_name, _, evaluator_name = args.target.partition(".")
     th = get(theorem_name)
@@ -178,11 +180,11 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from reports import html, markdown
-    from reports.io import dump_json, write_atomic
-    from theorems import get
-    from verifiers.dispatch import PROFILES
-    from verifiers.runner import Progress, assemble, execute, plan
+    from dpverify.reports import html, markdown
+    from dpverify.reports.io import dump_json, write_atomic
+    from dpverify.theorems import get
+    from dpverify.verifiers.dispatch import PROFILES
+    from dpverify.verifiers.runner import Progress, assemble, execute, plan
 
     if args.jobs < 0:
         raise InvalidParameter(f"--jobs must be >= 0 (0: one per core); got {args.jobs}")
@@ -214,8 +216,8 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from reports.io import load_run, write_atomic
-    from reports.schema import SCHEMA_ID, validate
+    from dpverify.reports.io import load_run, write_atomic
+    from dpverify.reports.schema import SCHEMA_ID, validate
 
     doc = load_run(args.run)
     problems = validate(doc)
@@ -224,11 +226,11 @@ def cmd_report(args: argparse.Namespace) -> int:
         raise InvalidParameter(f"{args.run} is not a valid {SCHEMA_ID} run document: "
                                f"{problems[0]}{more}")
     if args.format == "md":
-        from reports.markdown import render
+        from dpverify.reports.markdown import render
     elif args.format == "html":
-        from reports.html import render
+        from dpverify.reports.html import render
     else:
-        from reports.junit import render
+        from dpverify.reports.junit import render
     text = render(doc)
     if args.output:
         write_atomic(args.output, text)
@@ -244,9 +246,9 @@ def cmd_report(args: argparse.Namespace) -> int:
 def cmd_hdp(args: argparse.Namespace) -> int:
     """The HDP calculator (GCE-HDPCALC): the guarantee for a hypothesis set given by a
     membership constraint, next to classic and parallel composition."""
-    from theorems.core import Evaluator
-    from theorems.hypothesis_dp import hdp_query, hdp_rows
-    from verifiers.numeric import evaluate
+    from dpverify.theorems.core import Evaluator
+    from dpverify.theorems.hypothesis_dp import hdp_query, hdp_rows
+    from dpverify.verifiers.numeric import evaluate
 
     if args.digits < 1 or args.digits > 100:
         raise InvalidParameter(f"--digits must be in [1, 100]; got {args.digits}")
@@ -294,10 +296,10 @@ def cmd_audit(args: argparse.Namespace) -> int:
     Exit 1 when a record is UNSOUND or ERROR (without --baseline), or when a verdict weakens or
     a claimed value moves beyond --tolerance against the baseline (with --baseline).
     """
-    from reports import audit_report
-    from reports.io import write_atomic
-    from verifiers.accountants.adapters import BUILTIN, builtin
-    from verifiers.accountants.audit import (
+    from dpverify.reports import audit_report
+    from dpverify.reports.io import write_atomic
+    from dpverify.verifiers.accountants.adapters import BUILTIN, builtin
+    from dpverify.verifiers.accountants.audit import (
         Audit,
         AuditOptions,
         Named,
@@ -305,8 +307,8 @@ def cmd_audit(args: argparse.Namespace) -> int:
         exit_code,
         load_records,
     )
-    from verifiers.accountants.protocol import load_accountant
-    from verifiers.accountants.sets import scenario_set
+    from dpverify.verifiers.accountants.protocol import load_accountant
+    from dpverify.verifiers.accountants.sets import scenario_set
 
     cases, ref_opts = scenario_set(args.scenarios)
     if args.id:

@@ -35,7 +35,7 @@ from fractions import Fraction
 from functools import cache
 from typing import Any
 
-from reports.markdown import status_line
+from dpverify.reports.markdown import status_line
 
 LOG = logging.getLogger("dpverify.reports")
 
@@ -372,7 +372,7 @@ def _rc() -> Any:
 
 @cache
 def _mp_ctx(bits: int) -> Any:
-    from theorems.ctx import MpCtx
+    from dpverify.theorems.ctx import MpCtx
 
     return MpCtx(bits)  # building an mpmath context costs ~1 ms: one per precision
 
@@ -386,7 +386,7 @@ def _mp_value(formula: Callable[..., Any], params: Mapping[str, Any], bits: int 
 
 
 def _privacy_curves(drawn: Plots) -> Figure:
-    from theorems.mechanisms import gauss_delta
+    from dpverify.theorems.mechanisms import gauss_delta
 
     xs = [Fraction(CURVE_EPS_MAX * i, CURVE_POINTS - 1) for i in range(CURVE_POINTS)]
     curves: list[tuple[str, str, list[float], list[float]]] = []
@@ -430,7 +430,7 @@ FIG1_LABELS = {"basic": "basic", "dp_optcomp": "DP-OptComp (KOV, eps0)",
 def _hospital_figure(index: int) -> Figure:
     """[GCE] Sec. V-A1: the guarantee for 'each person in at most m of n databases' against m,
     beside classic composition over all n databases and parallel composition."""
-    from theorems.hypothesis_dp import hospital_series
+    from dpverify.theorems.hypothesis_dp import hospital_series
 
     h = HOSPITAL
     series = hospital_series(h["eps0"], h["n"], h["delta"], h["m"])
@@ -458,7 +458,7 @@ def _hospital_figure(index: int) -> Figure:
 
 def _figure1_figure(index: int) -> Figure:
     """[DDR] Fig. 1: how many eps0-BR queries fit in a budget, per composition bound."""
-    from theorems.bounded_range import figure1_series
+    from dpverify.theorems.bounded_range import figure1_series
 
     series = figure1_series(FIG1_EPS0, FIG1_BUDGETS, FIG1_DELTA)
     xs = [float(b) for b in FIG1_BUDGETS]
@@ -484,8 +484,8 @@ def _figure1_figure(index: int) -> Figure:
 
 def _laplace_curves(xs: list[Fraction], drawn: Plots) -> list[tuple[str, str, list[float],
                                                                      list[float]]]:
-    from theorems import get
-    from theorems.core import Real, UnknownName, bind
+    from dpverify.theorems import get
+    from dpverify.theorems.core import Real, UnknownName, bind
 
     try:
         th = get("STK-LAPLACE")
@@ -520,7 +520,7 @@ def _laplace_curves(xs: list[Fraction], drawn: Plots) -> list[tuple[str, str, li
 
 def _exact_point(shown: Mapping[str, Any]) -> dict[str, Any]:
     """Invert ``verifiers.numeric.show_point``: exact strings back to Fractions."""
-    from theorems.core import DpVerifyError, parse_number
+    from dpverify.theorems.core import DpVerifyError, parse_number
 
     def one(k: str, v: Any) -> Any:
         if isinstance(v, bool) or v is None:
@@ -600,7 +600,7 @@ class _Violation:
 
 def _scan_values(region: Any, name: str, x: Fraction | int, n: int) -> tuple[list[Any], bool]:
     """Values of ``name`` to scan: the Box's range when the check has one, else around x."""
-    from theorems.claims import Box
+    from dpverify.theorems.claims import Box
 
     if isinstance(x, int):
         lo, hi = max(1, x // 3), max(x * 2, x + 6)
@@ -671,8 +671,8 @@ def _bisect(violation: _Violation, cx: Mapping[str, Any], name: str, a: Fraction
 
 def _margin_figure(tid: str, c: dict[str, Any], verdict: dict[str, Any], deadline: float,
                    index: int) -> Figure:
-    from theorems import get
-    from theorems.claims import Compare
+    from dpverify.theorems import get
+    from dpverify.theorems.claims import Compare
 
     theorem = get(tid)
     claim = next((cl for cl in theorem.claims if cl.number == c["number"]), None)

@@ -37,7 +37,7 @@ def dump_json(doc: Any) -> str:
 
 
 def load_run(path: str | os.PathLike[str]) -> dict[str, Any]:
-    from theorems.core import InvalidParameter
+    from dpverify.theorems.core import InvalidParameter
 
     try:
         with open(path, encoding="utf-8") as f:

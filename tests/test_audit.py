@@ -24,8 +24,8 @@ from typing import Any
 import mpmath as mp
 import pytest
 
-from theorems.core import InvalidParameter
-from verifiers.accountants.audit import (
+from dpverify.theorems.core import InvalidParameter
+from dpverify.verifiers.accountants.audit import (
     AuditOptions,
     Named,
     audit,
@@ -35,8 +35,8 @@ from verifiers.accountants.audit import (
     judge,
     load_records,
 )
-from verifiers.accountants.reference import Bound, Reference, reference_for
-from verifiers.accountants.scenario import (
+from dpverify.verifiers.accountants.reference import Bound, Reference, reference_for
+from dpverify.verifiers.accountants.scenario import (
     Event,
     Sampling,
     Scenario,
@@ -636,7 +636,7 @@ class IgnoresCount(ExactAccountant):
 
 
 def test_cli_audit_json_md_html_and_baseline(tmp_path: Any, capsys: Any) -> None:
-    from reports.cli import main
+    from dpverify.reports.cli import main
 
     f = tmp_path / "sc.json"
     f.write_text(json.dumps(FAKE_FILE))
@@ -680,14 +680,14 @@ def test_cli_audit_json_md_html_and_baseline(tmp_path: Any, capsys: Any) -> None
     (["audit", "--timeout", "0"], "--timeout must be > 0"),
 ])
 def test_cli_audit_usage_errors(argv: list[str], message: str, capsys: Any) -> None:
-    from reports.cli import main
+    from dpverify.reports.cli import main
 
     assert main(argv) == 2
     assert message in capsys.readouterr().err
 
 
 def test_reports_render() -> None:
-    from reports import audit_report
+    from dpverify.reports import audit_report
 
     recs = audit([EXACT, IgnoresCount()], [CLOSED[0], CLOSED[4]], FAST)
     meta = {"scenarios": "test", "timeout": 30, "loose_factor": 1.5, "rtol": 1e-6,
@@ -708,9 +708,9 @@ def test_plugin_is_registered_and_light() -> None:
     from importlib.metadata import entry_points
 
     eps = [e for e in entry_points(group="pytest11") if e.name == "dpverify"]
-    assert eps and eps[0].value == "verifiers.pytest_plugin"
-    code = ("import sys, verifiers.pytest_plugin; "
-            "print(any(m.startswith(('flint', 'mpmath', 'verifiers.accountants')) "
+    assert eps and eps[0].value == "dpverify.verifiers.pytest_plugin"
+    code = ("import sys, dpverify.verifiers.pytest_plugin; "
+            "print(any(m.startswith(('flint', 'mpmath', 'dpverify.verifiers.accountants')) "
             "for m in sys.modules))")
     import subprocess
 
@@ -732,7 +732,7 @@ def test_plugin_fixture_fails_an_unsound_accountant(dpverify_audit: Any) -> None
 
 
 def test_plugin_strict_fails_loose() -> None:
-    from verifiers.pytest_plugin import assert_sound
+    from dpverify.verifiers.pytest_plugin import assert_sound
 
     class Loose(ExactAccountant):
         name = "loose"
@@ -750,7 +750,7 @@ def test_plugin_strict_fails_loose() -> None:
 
 
 def _one(name: str, c: ScenarioCase, kind: str = "epsilon") -> dict[str, Any]:
-    from verifiers.accountants.adapters import builtin
+    from dpverify.verifiers.accountants.adapters import builtin
 
     recs = audit([Named(name, builtin(name))], [c], FAST)
     return next(r for r in recs if r["query"].startswith(kind))

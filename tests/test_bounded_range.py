@@ -16,11 +16,11 @@ from fractions import Fraction as F
 import mpmath
 import pytest
 
-from theorems import bounded_range as br
-from theorems import get
-from theorems.core import InvalidParameter, bind
-from theorems.ctx import ArbCtx, MpCtx
-from verifiers.numeric import evaluate
+from dpverify.theorems import bounded_range as br
+from dpverify.theorems import get
+from dpverify.theorems.core import InvalidParameter, bind
+from dpverify.theorems.ctx import ArbCtx, MpCtx
+from dpverify.verifiers.numeric import evaluate
 
 MP = mpmath.mp
 
@@ -197,7 +197,7 @@ def test_t3_t_opt_is_the_argmax() -> None:
 
 
 def test_t3_float_path_matches() -> None:
-    from theorems.ctx import FloatCtx
+    from dpverify.theorems.ctx import FloatCtx
 
     exact = ev("DDR-T3.delta", 20, eps0="0.1", k="300", eps="2")
     fp = FloatCtx().run(br.t3_delta, eps0=F("0.1"), k=300, eps=F(2))

@@ -20,13 +20,13 @@ from xml.etree import ElementTree as ET
 
 import pytest
 
-import theorems
-from reports import cli
-from reports.cli import main
-from reports.io import write_atomic
-from reports.schema import validate
-from theorems.claims import Claim, Compare, Points
-from theorems.core import Source, Theorem
+import dpverify.theorems as theorems
+from dpverify.reports import cli
+from dpverify.reports.cli import main
+from dpverify.reports.io import write_atomic
+from dpverify.reports.schema import validate
+from dpverify.theorems.claims import Claim, Compare, Points
+from dpverify.theorems.core import Source, Theorem
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -91,7 +91,7 @@ def planted(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture
 def no_plots(monkeypatch: pytest.MonkeyPatch) -> None:
     """Skip the HTML plots where a test is about something else (they cost ~1 s a page)."""
-    from reports import html
+    from dpverify.reports import html
 
     monkeypatch.setattr(html, "_draw_plots", lambda doc, deadline: html.Plots())
 
@@ -190,7 +190,7 @@ def test_exit_2_on_bad_input_with_a_one_line_message(argv, message, capsys, tmp_
 def test_bad_input_in_a_real_process():
     """The installed entry point: exit status 2, one line on stderr, nothing on stdout."""
     proc = subprocess.run(
-        [sys.executable, "-m", "reports.cli", "eval", "BW-ANALYTIC-GAUSS.eps", "sigma=1",
+        [sys.executable, "-m", "dpverify", "eval", "BW-ANALYTIC-GAUSS.eps", "sigma=1",
          "delta=1.5"], capture_output=True, text=True, cwd=REPO, timeout=60)
     assert proc.returncode == 2
     assert proc.stdout == ""
@@ -247,10 +247,21 @@ def test_json_output_of_list(capsys):
 
 
 def test_json_output_of_show(capsys, tmp_path):
-    assert main(["show", "STK-GAUSS-EXACT", "--format", "json",
-                 "--run", str(tmp_path / "none.json")]) == 0
+    assert main(["show", "STK-GAUSS-EXACT", "--format", "json"]) == 0
     doc = _single_json(capsys.readouterr().out)
     assert isinstance(doc, dict) and doc["id"] == "BW-ANALYTIC-GAUSS"
+
+
+def test_show_refuses_a_missing_run_file(capsys, tmp_path):
+    assert main(["show", "KOV-EPS", "--run", str(tmp_path / "none.json")]) == 2
+    assert "none.json" in capsys.readouterr().err
+
+
+def test_show_reads_the_packaged_snapshot_from_any_directory(tmp_path):
+    out = subprocess.run([sys.executable, "-m", "dpverify", "show", "KOV-DELTA"], cwd=tmp_path,
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "[last: proved]" in out.stdout and "[not run yet]" not in out.stdout
 
 
 # ------------------------------------------------------------------------------------------
@@ -299,7 +310,7 @@ def test_write_atomic_survives_a_process_killed_mid_write(tmp_path):
     write_atomic(target, "old\n")
     script = textwrap.dedent(f"""
         import os
-        from reports.io import write_atomic
+        from dpverify.reports.io import write_atomic
         os.fsync = lambda fd: os._exit(9)  # the process dies between write and rename
         write_atomic({str(target)!r}, "new\\n" * 100000)
     """)
@@ -313,7 +324,7 @@ def test_a_failing_renderer_leaves_the_previous_reports_intact(planted, no_plots
     assert _run(tmp_path, "PLANTED-OK") == 0
     before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
     assert set(before) == {"latest.json", "latest.md", "latest.html"}
-    from reports import html
+    from dpverify.reports import html
 
     def crash(doc, **kw):
         raise RuntimeError("renderer crashed (planted)")
@@ -330,7 +341,7 @@ def test_a_failing_renderer_leaves_the_previous_reports_intact(planted, no_plots
 @pytest.fixture(scope="module")
 def run_file(tmp_path_factory) -> Path:
     """A run of two planted theorems (one wrong), made once for the report tests."""
-    from reports import html
+    from dpverify.reports import html
 
     out = tmp_path_factory.mktemp("run")
     by_id, aliases = theorems._registry()
@@ -382,7 +393,7 @@ def test_report_html_is_self_contained_with_plots(planted, run_file, tmp_path, c
 
 
 def test_html_plot_failures_become_notes(planted, run_file, monkeypatch):
-    from reports import html
+    from dpverify.reports import html
 
     def broken(*a, **kw):
         raise RuntimeError("plot engine down (planted)")

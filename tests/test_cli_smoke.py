@@ -1,6 +1,6 @@
 import json
 
-from reports.cli import main
+from dpverify.reports.cli import main
 
 
 def test_eval_json_gaussian(capsys):

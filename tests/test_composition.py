@@ -19,12 +19,12 @@ from fractions import Fraction
 import mpmath
 import pytest
 
-from reports.cli import main
-from theorems import get
-from theorems.composition import MV_MAX_ENUM_K, _lattice_delta, mv_delta_pure
-from theorems.core import InvalidParameter, bind
-from theorems.ctx import ArbCtx
-from verifiers.numeric import evaluate
+from dpverify.reports.cli import main
+from dpverify.theorems import get
+from dpverify.theorems.composition import MV_MAX_ENUM_K, _lattice_delta, mv_delta_pure
+from dpverify.theorems.core import InvalidParameter, bind
+from dpverify.theorems.ctx import ArbCtx
+from dpverify.verifiers.numeric import evaluate
 
 mp = mpmath.mp
 DPS = 70

@@ -4,8 +4,8 @@ from fractions import Fraction
 
 import pytest
 
-from theorems import all_theorems, get, resolve
-from theorems.core import (
+from dpverify.theorems import all_theorems, get, resolve
+from dpverify.theorems.core import (
     Choice,
     Int,
     InvalidParameter,
@@ -16,7 +16,7 @@ from theorems.core import (
     fmt_fraction,
     parse_number,
 )
-from theorems.index import INDEX
+from dpverify.theorems.index import INDEX
 
 
 @pytest.mark.parametrize(

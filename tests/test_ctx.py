@@ -5,7 +5,7 @@ from fractions import Fraction
 import flint
 import mpmath
 
-from theorems.ctx import ArbCtx, FloatCtx, Interval, MpCtx, SymCtx, arb_endpoints
+from dpverify.theorems.ctx import ArbCtx, FloatCtx, Interval, MpCtx, SymCtx, arb_endpoints
 
 
 def formula(ctx, x, y):

@@ -15,14 +15,14 @@ from fractions import Fraction
 import mpmath
 import pytest
 
-import theorems
-from reports.cli import main
-from theorems import foundations as fd
-from theorems.core import bind
-from theorems.ctx import ArbCtx, MpCtx, arb_endpoints
-from verifiers.dispatch import PROFILES
-from verifiers.numeric import decide, evaluate
-from verifiers.runner import assemble, execute, plan
+import dpverify.theorems as theorems
+from dpverify.reports.cli import main
+from dpverify.theorems import foundations as fd
+from dpverify.theorems.core import bind
+from dpverify.theorems.ctx import ArbCtx, MpCtx, arb_endpoints
+from dpverify.verifiers.dispatch import PROFILES
+from dpverify.verifiers.numeric import decide, evaluate
+from dpverify.verifiers.runner import assemble, execute, plan
 
 IDS = ("DEF-DP", "BLOG-LAP", "DR-CLASSIC-GAUSS", "BLOG-EXP", "SMITH-ADAPT-COMP", "PAR",
        "SMITH-POST", "SMITH-GROUP", "SMITH-BAYES", "SMITH-NAME-SHAME", "SMITH-LLOYD", "BLOG-DEF")
@@ -262,7 +262,7 @@ def test_blog_gauss_counterexample_lies_above_eps_star(quick_run):
 
 
 def test_quick_run_has_no_unexpected_outcome(quick_run):
-    have_smt = importlib.util.find_spec("verifiers.smt") is not None
+    have_smt = importlib.util.find_spec("dpverify.verifiers.smt") is not None
     for th in quick_run["theorems"]:
         for claim in th["claims"]:
             where = (th["id"], claim["number"], claim["headline"])

@@ -22,13 +22,14 @@ from fractions import Fraction
 import mpmath
 import pytest
 
-from reports.cli import main
-from theorems import gce, get
-from theorems.core import InvalidParameter, bind
-from theorems.hypothesis_dp import THEOREMS, hdp_query, hdp_rows, hospital_series
-from verifiers.dispatch import PROFILES, run_check
-from verifiers.numeric import evaluate
-from verifiers.verdict import Status
+from dpverify.reports.cli import main
+from dpverify.theorems import get
+from dpverify.theorems.core import InvalidParameter, bind
+from dpverify.theorems.hypothesis_dp import THEOREMS, hdp_query, hdp_rows, hospital_series
+from dpverify.theorems.numerics import gce
+from dpverify.verifiers.dispatch import PROFILES, run_check
+from dpverify.verifiers.numeric import evaluate
+from dpverify.verifiers.verdict import Status
 
 mp = mpmath.MPContext()
 mp.dps = 75
@@ -525,7 +526,7 @@ def test_hospital_series() -> None:
 
 
 def test_uniform_prior_falls_back_to_cor6_when_large() -> None:
-    from theorems.core import Evaluator
+    from dpverify.theorems.core import Evaluator
 
     q = hdp_query(",".join(["0.1"] * 80), "uniform-nonzero", delta="1e-6")
     row = hdp_rows(q)[0]

@@ -10,12 +10,12 @@ import mpmath
 import pytest
 import sympy as sp
 
-from theorems.claims import Box, Compare
-from theorems.ctx import Interval, arb_precision
-from theorems.mechanisms import gauss_delta
-from verifiers.dispatch import PROFILES, run_check
-from verifiers.interval import DualCtx, Iv, compile_interval, verify_box
-from verifiers.verdict import Budget, Status
+from dpverify.theorems.claims import Box, Compare
+from dpverify.theorems.ctx import Interval, arb_precision
+from dpverify.theorems.mechanisms import gauss_delta
+from dpverify.verifiers.dispatch import PROFILES, run_check
+from dpverify.verifiers.interval import DualCtx, Iv, compile_interval, verify_box
+from dpverify.verifiers.verdict import Budget, Status
 
 
 def check_box(lhs, op, rhs, box, boxes=3000, seconds=30.0):

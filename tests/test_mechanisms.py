@@ -15,10 +15,10 @@ from fractions import Fraction
 import mpmath
 import pytest
 
-from reports.cli import main
-from theorems import get
-from theorems.core import bind
-from verifiers.numeric import evaluate
+from dpverify.reports.cli import main
+from dpverify.theorems import get
+from dpverify.theorems.core import bind
+from dpverify.verifiers.numeric import evaluate
 
 MY_IDS = ("STK-PLD-GAUSS", "STK-HT", "STK-APPROX-PLD", "BW-ANALYTIC-GAUSS", "STK-LAPLACE",
           "DRS-GDP", "MIR-RDP-GAUSS", "MIR-RDP-LAP")
@@ -223,8 +223,8 @@ def test_catalogue_golden_eps() -> None:
 def test_laplace_closed_form_matches_pld_atoms() -> None:
     """The catalogue's Laplace profile against the PLD written here: atom +eps0 (mass 1/2), atom
     -eps0 (mass e^{-eps0}/2), continuous loss (1 - 2y)/b for y in (0, 1)."""
-    from theorems.ctx import MpCtx
-    from theorems.mechanisms import laplace_delta
+    from dpverify.theorems.ctx import MpCtx
+    from dpverify.theorems.mechanisms import laplace_delta
 
     ctx = MpCtx(200)
     for eps0, eps in (("1", "0.3"), ("2", "0"), ("0.5", "0.49"), ("3", "3.5"), ("1", "-0.7")):
@@ -250,9 +250,9 @@ def test_laplace_exact_zero_at_eps0() -> None:
 def test_sgm_one_step_helper_matches_quadrature() -> None:
     """SGM-1STEP-EXACT as DRS-GDP claim 3 uses it, against a quadrature written here, and the
     catalogue's 0.19945."""
-    from theorems.ctx import ArbCtx
-    from theorems.subsampling import sgm1_delta as _sgm_delta
-    from theorems.subsampling import sgm1_eps as _sgm_eps
+    from dpverify.theorems.ctx import ArbCtx
+    from dpverify.theorems.subsampling import sgm1_delta as _sgm_delta
+    from dpverify.theorems.subsampling import sgm1_eps as _sgm_eps
 
     q, s = F("0.01"), mp.mpf(1)
 
@@ -321,7 +321,7 @@ def test_eval_json_30_digits_with_enclosure(capsys) -> None:
 
 
 def test_catalogue_order_and_claim_numbers() -> None:
-    from theorems.mechanisms import THEOREMS
+    from dpverify.theorems.mechanisms import THEOREMS
 
     assert tuple(t.id for t in THEOREMS) == MY_IDS
     expected_claims = {"STK-PLD-GAUSS": 3, "STK-HT": 2, "STK-APPROX-PLD": 5,
@@ -333,11 +333,11 @@ def test_catalogue_order_and_claim_numbers() -> None:
 
 def test_stationarity_smt_is_proved_and_has_power() -> None:
     """STK-HT claim 2's SMT problems are proved; moving the threshold breaks them."""
-    smt = pytest.importorskip("verifiers.smt")
+    smt = pytest.importorskip("dpverify.verifiers.smt")
     import sympy as sp
 
-    from theorems.claims import Smt, SmtProblem
-    from verifiers.verdict import Budget, Status
+    from dpverify.theorems.claims import Smt, SmtProblem
+    from dpverify.verifiers.verdict import Budget, Status
 
     claim = next(c for c in get("STK-HT").claims if c.number == 2)
     checks = [c for c in claim.checks if isinstance(c, Smt)]
@@ -362,7 +362,7 @@ def test_stationarity_smt_is_proved_and_has_power() -> None:
 
 
 def test_quick_run_has_no_unexpected_outcome(tmp_path) -> None:
-    pytest.importorskip("verifiers.smt")
+    pytest.importorskip("dpverify.verifiers.smt")
     code = main(["run", *MY_IDS, "--jobs", "2", "--out", str(tmp_path), "--format", "json"])
     doc = json.loads((tmp_path / "latest.json").read_text())
     bad = [(t["id"], c["number"], c["headline"]) for t in doc["theorems"] for c in t["claims"]

@@ -17,10 +17,11 @@ import flint
 import mpmath
 import pytest
 
+from dpverify.theorems import get
+from dpverify.theorems.core import bind
+from dpverify.theorems.numerics import pld
+from dpverify.verifiers.numeric import evaluate
 from tests.test_subsampling import sgm_add_quad, sgm_remove_quad
-from theorems import get, pld
-from theorems.core import bind
-from verifiers.numeric import evaluate
 
 mp = mpmath.MPContext()
 mp.dps = 40

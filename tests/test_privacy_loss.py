@@ -17,13 +17,13 @@ import pytest
 import sympy as sp
 import z3
 
-import theorems.privacy_loss as pl
-from reports.cli import main
-from theorems import get
-from theorems.claims import Smt
-from theorems.core import bind
-from theorems.ctx import ArbCtx, MpCtx, arb_endpoints
-from verifiers.numeric import evaluate
+import dpverify.theorems.privacy_loss as pl
+from dpverify.reports.cli import main
+from dpverify.theorems import get
+from dpverify.theorems.claims import Smt
+from dpverify.theorems.core import bind
+from dpverify.theorems.ctx import ArbCtx, MpCtx, arb_endpoints
+from dpverify.verifiers.numeric import evaluate
 
 DPS = 70
 

@@ -3,7 +3,7 @@
 import json
 from pathlib import Path
 
-from reports.html import _figure1_figure, _hospital_figure, render
+from dpverify.reports.html import _figure1_figure, _hospital_figure, render
 
 SNAPSHOT = Path(__file__).resolve().parent.parent / "reports" / "catalogue" / "latest.json"
 

@@ -2,9 +2,9 @@
 
 import time
 
-from verifiers.dispatch import PROFILES, task_seed
-from verifiers.runner import Task, _execute_pool, exit_code, plan
-from verifiers.verdict import Outcome, Status, headline, outcome
+from dpverify.verifiers.dispatch import PROFILES, task_seed
+from dpverify.verifiers.runner import Task, _execute_pool, exit_code, plan
+from dpverify.verifiers.verdict import Outcome, Status, headline, outcome
 
 
 def test_seeds_are_stable_and_distinct():
@@ -32,7 +32,7 @@ def test_headline_and_outcome_rules():
 
 
 def test_a_task_over_its_time_budget_is_killed_and_inconclusive(monkeypatch):
-    import verifiers.runner as runner
+    import dpverify.verifiers.runner as runner
 
     def slow_check(*args, **kwargs):
         time.sleep(60)
@@ -50,7 +50,7 @@ def test_a_task_over_its_time_budget_is_killed_and_inconclusive(monkeypatch):
 def test_a_worker_crash_is_an_error(monkeypatch):
     import os
 
-    import verifiers.runner as runner
+    import dpverify.verifiers.runner as runner
 
     monkeypatch.setattr(runner, "run_check", lambda *a, **k: os._exit(7))
     verdicts = list(_execute_pool([Task("BW-ANALYTIC-GAUSS", 2, 0, "numeric")],

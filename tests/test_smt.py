@@ -7,15 +7,15 @@ from fractions import Fraction
 import pytest
 import sympy as sp
 
-from theorems.claims import Smt, SmtProblem
-from verifiers.smt import (
+from dpverify.theorems.claims import Smt, SmtProblem
+from dpverify.verifiers.smt import (
     clear_denominators,
     polynomial_le,
     positive_symbols,
     substitute_exp,
     verify,
 )
-from verifiers.verdict import Budget, Status
+from dpverify.verifiers.verdict import Budget, Status
 
 u, L, eps, x, q, d = sp.symbols("u L eps x q d", real=True)
 

@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from reports.schema import validate
+from dpverify.reports.schema import validate
 
 SNAPSHOT = Path(__file__).resolve().parents[1] / "reports" / "catalogue" / "latest.json"
 
@@ -106,8 +106,8 @@ def test_the_comparison_catches_weakening_and_disappearance():
 
 
 def test_the_catalogue_is_not_weaker_than_its_snapshot():
-    from verifiers.dispatch import PROFILES
-    from verifiers.runner import assemble, execute, plan
+    from dpverify.verifiers.dispatch import PROFILES
+    from dpverify.verifiers.runner import assemble, execute, plan
 
     snapshot = _load_snapshot()
     profile = PROFILES["quick"]

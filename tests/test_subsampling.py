@@ -17,11 +17,11 @@ from fractions import Fraction
 import mpmath
 import pytest
 
-from reports.cli import main
-from theorems import get
-from theorems.core import bind
-from theorems.subsampling import STANDARD_ORDERS
-from verifiers.numeric import evaluate
+from dpverify.reports.cli import main
+from dpverify.theorems import get
+from dpverify.theorems.core import bind
+from dpverify.theorems.subsampling import STANDARD_ORDERS
+from dpverify.verifiers.numeric import evaluate
 
 MY_IDS = ("BBG-T8", "BBG-T9", "BBG-T10", "STK-ADDREM-VS-REPL", "STK-SUBSAMPLE-COMP",
           "SGM-1STEP-EXACT", "MTZ-SGM-RDP", "STK-ANALYTIC-RDP", "SGM-PLD-COMP", "STK-HOWTO")
@@ -273,8 +273,8 @@ def test_catalogue_worked_values() -> None:
 def test_fractional_series_equals_quadrature(alpha: str) -> None:
     """MTZ-SGM-RDP claim 5 at every fractional order of the standard grid (the claim itself
     checks one order to keep the quick profile fast)."""
-    from theorems.ctx import MpCtx
-    from theorems.subsampling import sgm_rdp_series
+    from dpverify.theorems.ctx import MpCtx
+    from dpverify.theorems.subsampling import sgm_rdp_series
 
     ctx = MpCtx(200)
     series = ctx.run(sgm_rdp_series, q=Fraction(1, 100), sigma=Fraction(1), alpha=Fraction(alpha))

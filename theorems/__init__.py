@@ -1,79 +1,79 @@
 """The theorem registry: every catalogue id and alias resolves here.
 
-``all_theorems()`` lists the catalogue in index order; encoded entries come from the family
-modules, the others are indexed placeholders (``encoded=False``, no evaluators, no claims) so
-that ``dpverify show`` can say honestly that an entry is not encoded yet. Ids are checked for
-uniqueness and against the catalogue index at import.
+Registration cannot be forgotten: the registry imports every module of ``dpverify.theorems``
+that is not a layer below the families (core, claims, params, values, index, errors, refs,
+ctx, numerics, formulas) — each family package and its submodules — and collects every
+module-level :class:`~dpverify.theorems.core.Theorem` value. It fails loudly at first use when
+two values share an id, when an id is not in the catalogue index, and when an index id has no
+encoded entry. ``all_theorems()`` lists the catalogue in index order.
 """
 
 from __future__ import annotations
 
 import importlib
+import pkgutil
+from collections.abc import Iterator
 from functools import cache
+from types import ModuleType
 
-from theorems.core import Source, Theorem, UnknownName
-from theorems.index import INDEX
+from dpverify.theorems.core import Theorem, UnknownName
+from dpverify.theorems.index import INDEX
 
-# Family modules, in catalogue order. Each exports THEOREMS: tuple[Theorem, ...].
-FAMILY_MODULES: tuple[str, ...] = (
-    "theorems.foundations",
-    "theorems.composition",
-    "theorems.bounded_range",
-    "theorems.hypothesis_dp",
-    "theorems.mechanisms",
-    "theorems.privacy_loss",
-    "theorems.subsampling",
-)
-
-_TYPE_WORDS = ("EXACT", "TIGHT", "BOUND", "APPROX", "DEFINITION", "ALGORITHM")
+# Modules of the layers below the families: they define no Theorem values.
+LAYER_MODULES = frozenset({"core", "claims", "params", "values", "index", "errors", "refs",
+                           "ctx", "numerics", "formulas"})
 
 
-def _placeholder(row: tuple[str, str, str, str, str, str, tuple[str, ...]]) -> Theorem:
-    id_, title, family, source, typ, evaluators, aliases = row
-    types = tuple(t for t in _TYPE_WORDS if t in typ) or ("EXACT",)
-    return Theorem(
-        id=id_,
-        title=title,
-        family=family,
-        source=Source(source, locator=source),
-        types=types,
-        confidence=(),
-        statement="(not encoded yet: see the catalogue entry)",
-        domain="",
-        aliases=aliases,
-        notes=f"catalogue evaluators: {evaluators}",
-        encoded=False,
-    )
+def _family_modules() -> Iterator[ModuleType]:
+    for info in pkgutil.iter_modules(__path__):
+        if info.name in LAYER_MODULES or info.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        yield module
+        if info.ispkg:
+            for sub in pkgutil.walk_packages(module.__path__, prefix=f"{module.__name__}."):
+                yield importlib.import_module(sub.name)
 
 
 @cache
 def _registry() -> tuple[dict[str, Theorem], dict[str, str]]:
     encoded: dict[str, Theorem] = {}
-    for module_name in FAMILY_MODULES:
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as e:
-            if e.name != module_name:
-                raise
-            continue
-        for th in module.THEOREMS:
-            if th.id in encoded:
-                raise ValueError(f"duplicate theorem id {th.id}")
-            encoded[th.id] = th
-    index_ids = {row[0] for row in INDEX}
-    unknown = set(encoded) - index_ids
+    where: dict[str, str] = {}
+    for module in _family_modules():
+        for value in vars(module).values():
+            if not isinstance(value, Theorem) or encoded.get(value.id) is value:
+                continue
+            if value.id in encoded:
+                raise ValueError(f"theorem id {value.id} is defined twice: in {where[value.id]} "
+                                 f"and in {module.__name__}")
+            encoded[value.id] = value
+            where[value.id] = module.__name__
+    index_ids = [row[0] for row in INDEX]
+    unknown = set(encoded) - set(index_ids)
     if unknown:
         raise ValueError(f"theorem ids not in the catalogue index: {sorted(unknown)}")
+    missing = [i for i in index_ids if i not in encoded]
+    if missing:
+        raise ValueError(f"catalogue ids with no encoded Theorem: {missing}")
     by_id: dict[str, Theorem] = {}
     aliases: dict[str, str] = {}
     for row in INDEX:
-        th = encoded.get(row[0]) or _placeholder(row)
+        th = encoded[row[0]]
         by_id[th.id] = th
         for alias in set(th.aliases) | set(row[6]):
-            if alias in aliases or alias in index_ids:
+            if alias in aliases or alias in by_id or alias in index_ids:
                 raise ValueError(f"alias {alias} is not unique")
             aliases[alias] = th.id
     return by_id, aliases
+
+
+def module_of(theorem_id: str) -> str:
+    """The module that defines a theorem (one hop from an id to its code)."""
+    target = get(theorem_id)
+    for module in _family_modules():
+        if any(v is target for v in vars(module).values()):
+            return module.__name__
+    raise UnknownName(theorem_id)  # unreachable: every registered value came from a module
 
 
 def all_theorems() -> list[Theorem]:
@@ -104,4 +104,4 @@ def families() -> list[str]:
     return seen
 
 
-__all__ = ["all_theorems", "families", "get", "resolve"]
+__all__ = ["all_theorems", "families", "get", "module_of", "resolve"]

@@ -58,8 +58,7 @@ from typing import Any
 
 import flint
 
-from theorems import finite
-from theorems.claims import (
+from dpverify.theorems.claims import (
     Box,
     Claim,
     Compare,
@@ -72,9 +71,9 @@ from theorems.claims import (
     grid,
     points,
 )
-from theorems.composition import kov_delta_pure, mv_delta_pure
-from theorems.core import Evaluator, InvalidParameter, Real, Source, Theorem, fmt_fraction
-from theorems.ctx import (
+from dpverify.theorems.composition import kov_delta_pure, mv_delta_pure
+from dpverify.theorems.core import Evaluator, InvalidParameter, Real, Source, Theorem, fmt_fraction
+from dpverify.theorems.ctx import (
     ArbCtx,
     FloatCtx,
     Interval,
@@ -84,8 +83,9 @@ from theorems.ctx import (
     arb_precision,
     arb_to_fraction,
 )
-from theorems.params import DELTA, EPS, EPS0_POS, EPS_LIST, EPS_REAL, K
-from theorems.values import approx_float, exact_params, float_bounds, is_exact, to_ctx
+from dpverify.theorems.numerics import finite
+from dpverify.theorems.params import DELTA, EPS, EPS0_POS, EPS_LIST, EPS_REAL, K
+from dpverify.theorems.values import approx_float, exact_params, float_bounds, is_exact, to_ctx
 
 FAMILY = "bounded_range"
 

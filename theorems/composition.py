@@ -58,7 +58,7 @@ from typing import Any
 
 import flint
 
-from theorems.claims import (
+from dpverify.theorems.claims import (
     Box,
     Claim,
     Compare,
@@ -71,10 +71,10 @@ from theorems.claims import (
     grid,
     points,
 )
-from theorems.core import Evaluator, InvalidParameter, Real, Source, Theorem, fmt_fraction
-from theorems.ctx import Interval, PrecisionExhausted, Unsupported
-from theorems.finite import hockey_stick, product, randomized_response
-from theorems.params import (
+from dpverify.theorems.core import Evaluator, InvalidParameter, Real, Source, Theorem, fmt_fraction
+from dpverify.theorems.ctx import Interval, PrecisionExhausted, Unsupported
+from dpverify.theorems.numerics.finite import hockey_stick, product, randomized_response
+from dpverify.theorems.params import (
     DELTA,
     DELTA0,
     DELTA_LIST,
@@ -86,7 +86,7 @@ from theorems.params import (
     RHO,
     K,
 )
-from theorems.values import approx_float, exact_params, float_bounds, is_exact, to_ctx
+from dpverify.theorems.values import approx_float, exact_params, float_bounds, is_exact, to_ctx
 
 FAMILY = "composition"
 
@@ -929,7 +929,7 @@ def adaptive_kov_bound(ctx: Any, r: Any, delta0: Any, k: int, eps: Any, **_: Any
 
 def _registry_formula(theorem_id: str, evaluator: str) -> Callable[..., Any]:
     """The formula of another catalogue entry, by its public name (looked up when used)."""
-    from theorems import get
+    from dpverify.theorems import get
 
     th = get(theorem_id)
     if not th.encoded:
@@ -1289,7 +1289,7 @@ def _stk_le_drv_problem() -> SmtProblem:
     the two formulas evaluated symbolically."""
     import sympy as sp
 
-    from theorems.ctx import SymCtx
+    from dpverify.theorems.ctx import SymCtx
 
     ctx = SymCtx()
     eps0, x, lg, k = sp.symbols("eps0 x L k", positive=True)
@@ -1396,7 +1396,7 @@ def _zcdp_conv_problem() -> SmtProblem:
     mechanisms, both sides from the formulas evaluated symbolically."""
     import sympy as sp
 
-    from theorems.ctx import SymCtx
+    from dpverify.theorems.ctx import SymCtx
 
     ctx = SymCtx()
     e1, e2, e3, lg = sp.symbols("e1 e2 e3 L", positive=True)
@@ -1709,8 +1709,8 @@ def _rr_degradation_problem() -> SmtProblem:
     :func:`theorems.finite.push_forward`, denominators cleared."""
     import sympy as sp
 
-    from theorems.ctx import SymCtx
-    from theorems.finite import push_forward
+    from dpverify.theorems.ctx import SymCtx
+    from dpverify.theorems.numerics.finite import push_forward
 
     ctx = SymCtx()
     e, ep = sp.symbols("eps0 eps0p", positive=True)
@@ -2317,7 +2317,7 @@ def _rr_step_moments_problem(which: str) -> SmtProblem:
     tanh(eps0/2)`` with ``t (x + 1) = x - 1``."""
     import sympy as sp
 
-    from theorems.ctx import SymCtx
+    from dpverify.theorems.ctx import SymCtx
 
     ctx = SymCtx()
     e0 = sp.Symbol("eps0", positive=True)

@@ -20,23 +20,14 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from dpverify.theorems.errors import DpVerifyError as DpVerifyError
+from dpverify.theorems.errors import InvalidParameter as InvalidParameter
+from dpverify.theorems.errors import UnknownName as UnknownName
+
 # --------------------------------------------------------------------------------------------
 # Errors
 
 
-class DpVerifyError(Exception):
-    """Base class of every error dpverify raises on purpose."""
-
-
-class InvalidParameter(DpVerifyError, ValueError):
-    """A parameter is missing, unknown or outside its domain; the message names it."""
-
-
-class UnknownName(DpVerifyError, KeyError):
-    """An unknown theorem id or evaluator name."""
-
-    def __str__(self) -> str:  # KeyError quotes its message; we want it plain
-        return str(self.args[0]) if self.args else ""
 
 
 # --------------------------------------------------------------------------------------------

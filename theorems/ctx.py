@@ -31,16 +31,8 @@ from typing import Any
 import flint
 import mpmath
 
-from theorems.core import DpVerifyError
-
-
-class Unsupported(DpVerifyError):
-    """The formula uses an operation this context cannot perform (e.g. quadrature in arb)."""
-
-
-class PrecisionExhausted(DpVerifyError):
-    """Rising precision did not make an enclosure narrow enough."""
-
+from dpverify.theorems.errors import PrecisionExhausted as PrecisionExhausted
+from dpverify.theorems.errors import Unsupported as Unsupported
 
 Number = Any  # the context's number type
 

@@ -59,7 +59,7 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
-from theorems.claims import (
+from dpverify.theorems.claims import (
     Box,
     Claim,
     Compare,
@@ -71,17 +71,9 @@ from theorems.claims import (
     Tol,
     grid,
 )
-from theorems.core import Evaluator, InvalidParameter, Source, Theorem, parse_number
-from theorems.ctx import PrecisionExhausted
-from theorems.finite import (
-    hockey_stick,
-    hockey_stick_events,
-    max_log_ratio,
-    push_forward,
-    random_distribution,
-    random_pair,
-)
-from theorems.mechanisms import (
+from dpverify.theorems.core import Evaluator, InvalidParameter, Source, Theorem, parse_number
+from dpverify.theorems.ctx import PrecisionExhausted
+from dpverify.theorems.mechanisms import (
     gauss_delta,
     gauss_delta_output_quad,
     gauss_delta_pld_quad,
@@ -89,7 +81,15 @@ from theorems.mechanisms import (
     gdp_delta,
     laplace_delta,
 )
-from theorems.params import (
+from dpverify.theorems.numerics.finite import (
+    hockey_stick,
+    hockey_stick_events,
+    max_log_ratio,
+    push_forward,
+    random_distribution,
+    random_pair,
+)
+from dpverify.theorems.params import (
     DELTA,
     DELTA0,
     EPS,
@@ -1523,7 +1523,7 @@ def _lloyd_problem(which: str) -> Callable[[], SmtProblem]:
     def build() -> SmtProblem:
         import sympy as sp
 
-        from theorems.ctx import SymCtx
+        from dpverify.theorems.ctx import SymCtx
 
         ctx = SymCtx()
         eps, k, b, s = sp.symbols("eps k b s", real=True)

@@ -50,12 +50,30 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from theorems import gce
-from theorems.claims import Box, Claim, Compare, Generated, Points, Predicate, Smt, SmtProblem, Tol
-from theorems.composition import kov_delta, kov_eps, mv_delta, mv_delta_pure, mv_eps
-from theorems.core import Evaluator, InvalidParameter, Real, RealList, Source, Theorem, fmt_fraction
-from theorems.ctx import Unsupported
-from theorems.params import (
+from dpverify.theorems.claims import (
+    Box,
+    Claim,
+    Compare,
+    Generated,
+    Points,
+    Predicate,
+    Smt,
+    SmtProblem,
+    Tol,
+)
+from dpverify.theorems.composition import kov_delta, kov_eps, mv_delta, mv_delta_pure, mv_eps
+from dpverify.theorems.core import (
+    Evaluator,
+    InvalidParameter,
+    Real,
+    RealList,
+    Source,
+    Theorem,
+    fmt_fraction,
+)
+from dpverify.theorems.ctx import Unsupported
+from dpverify.theorems.numerics import gce
+from dpverify.theorems.params import (
     DELTA,
     DELTA0,
     DELTA_LIST,
@@ -67,7 +85,7 @@ from theorems.params import (
     M,
     N,
 )
-from theorems.values import approx_float, exact_params, is_exact, to_ctx
+from dpverify.theorems.values import approx_float, exact_params, is_exact, to_ctx
 
 FAMILY = "hypothesis_dp"
 GCE_PAPER = ("V. Hartmann, V. Bindschaedler, R. West, On the Choice of Databases in "
@@ -630,7 +648,7 @@ class HdpRow:
 def _c6_row(q: HdpQuery, what: str) -> HdpRow:
     """The uniform prior with simple composition inside Thm 3 (GCE-C6), for inputs too large
     for the MV-OPT variant: the single pair (C6.eps, C6.delta)."""
-    from theorems.ctx import MpCtx
+    from dpverify.theorems.ctx import MpCtx
 
     label = "HDP (this hypothesis set)"
     what = what.replace("Thm 3 with MV-OPT at a common eps (GCE-T3)",
@@ -724,8 +742,8 @@ def hospital_series(eps0: Any, n: int, delta: Any, m_values: Sequence[int],
     beside classic composition over all n (optimal ``KOV-EPS.eps(eps0, 0, n, delta)`` and
     basic ``n eps0``) and parallel composition (``s eps0``). Values are floats (mpmath at
     113 bits, then rounded)."""
-    from theorems.core import parse_number
-    from theorems.ctx import MpCtx
+    from dpverify.theorems.core import parse_number
+    from dpverify.theorems.ctx import MpCtx
 
     e0 = EPS0_POS.check(parse_number(str(eps0), "eps0"))
     d = DELTA.check(parse_number(str(delta), "delta"))
@@ -1790,7 +1808,7 @@ def _e34_identity_problem() -> SmtProblem:
     built from the product's formulas in the sym context."""
     import sympy as sp
 
-    from theorems.ctx import SymCtx
+    from dpverify.theorems.ctx import SymCtx
 
     eps0 = sp.Symbol("eps0", positive=True)
     x = sp.Symbol("x", positive=True)
@@ -2181,7 +2199,7 @@ def _c7_n1_problem() -> SmtProblem:
     the product's formulas in the sym context."""
     import sympy as sp
 
-    from theorems.ctx import SymCtx
+    from dpverify.theorems.ctx import SymCtx
 
     ctx = SymCtx()
     eps0 = sp.Symbol("eps0", positive=True)

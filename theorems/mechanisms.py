@@ -51,8 +51,7 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
-from theorems import finite
-from theorems.claims import (
+from dpverify.theorems.claims import (
     Box,
     Claim,
     Compare,
@@ -63,8 +62,9 @@ from theorems.claims import (
     Tol,
     grid,
 )
-from theorems.core import Evaluator, Source, Theorem
-from theorems.params import (
+from dpverify.theorems.core import Evaluator, Source, Theorem
+from dpverify.theorems.numerics import finite
+from dpverify.theorems.params import (
     ALPHA,
     DELTA,
     EPS,
@@ -1047,17 +1047,17 @@ def _drs_claims() -> tuple[Claim, ...]:
 
     # SGM-1STEP-EXACT is owned by theorems.subsampling, which imports this module: lazy imports
     def eps_exact(ctx: Any, q: Any, sigma: Any, delta: Any, **_: Any) -> Any:
-        from theorems.subsampling import sgm1_eps
+        from dpverify.theorems.subsampling import sgm1_eps
 
         return sgm1_eps(ctx, q, sigma, delta)
 
     def sgm_closed(ctx: Any, q: Any, sigma: Any, eps: Any, direction: str, **_: Any) -> Any:
-        from theorems.subsampling import sgm1_delta
+        from dpverify.theorems.subsampling import sgm1_delta
 
         return sgm1_delta(ctx, q, sigma, eps, direction)
 
     def sgm_quad(ctx: Any, q: Any, sigma: Any, eps: Any, direction: str, **_: Any) -> Any:
-        from theorems.subsampling import sgm1_add_quad, sgm1_remove_quad
+        from dpverify.theorems.subsampling import sgm1_add_quad, sgm1_remove_quad
 
         quad = sgm1_add_quad if direction == "add" else sgm1_remove_quad
         return quad(ctx, q, sigma, eps)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from theorems.core import Choice, Int, Real, RealList
+from dpverify.theorems.core import Choice, Int, Real, RealList
 
 EPS0 = Real("eps0", lo=0, doc="per-mechanism epsilon")
 EPS0_POS = Real("eps0", lo=0, lo_open=True, doc="per-mechanism epsilon")

@@ -45,7 +45,7 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
-from theorems.claims import (
+from dpverify.theorems.claims import (
     Box,
     Claim,
     Compare,
@@ -58,9 +58,10 @@ from theorems.claims import (
     grid,
     points,
 )
-from theorems.core import Evaluator, Source, Theorem
-from theorems.ctx import PrecisionExhausted, Unsupported
-from theorems.finite import (
+from dpverify.theorems.core import Evaluator, Source, Theorem
+from dpverify.theorems.ctx import PrecisionExhausted, Unsupported
+from dpverify.theorems.mechanisms import gauss_delta, gauss_eps, gauss_rdp_tau, laplace_rdp_tau
+from dpverify.theorems.numerics.finite import (
     hockey_stick,
     hockey_stick_events,
     max_log_ratio,
@@ -73,8 +74,7 @@ from theorems.finite import (
     randomized_response,
     renyi,
 )
-from theorems.mechanisms import gauss_delta, gauss_eps, gauss_rdp_tau, laplace_rdp_tau
-from theorems.params import ALPHA, DELTA, EPS, EPS0, EPS_REAL, RHO, SIGMA, TAU, K
+from dpverify.theorems.params import ALPHA, DELTA, EPS, EPS0, EPS_REAL, RHO, SIGMA, TAU, K
 
 FAMILY = "privacy_loss"
 
@@ -1427,7 +1427,7 @@ def sgm_eps_exact(ctx: Any, q: Any, sigma: Any, delta: Any) -> Any:
     """The exact eps of one Poisson-subsampled Gaussian step under add/remove (catalogue
     SGM-1STEP-EXACT, derived from [BBG] arXiv 1807.01647v2): least eps >= 0 whose profile,
     the maximum over both orders of the dominating pair, is at most delta."""
-    from theorems.subsampling import sgm1_eps
+    from dpverify.theorems.subsampling import sgm1_eps
 
     return sgm1_eps(ctx, q, sigma, delta)
 
@@ -1435,7 +1435,7 @@ def sgm_eps_exact(ctx: Any, q: Any, sigma: Any, delta: Any) -> Any:
 def sgm_eps_rdp(ctx: Any, q: Any, sigma: Any, delta: Any) -> Any:
     """One step: MTZ-SGM-RDP at the integer orders 2..128 ([MTZ19] arXiv 1908.10530, Sec. 3.3,
     binomial expansion), converted by BALLE20-CONV and minimised over the orders."""
-    from theorems.subsampling import sgm_rdp_binomial
+    from dpverify.theorems.subsampling import sgm_rdp_binomial
 
     return ctx.min(*(balle_eps(ctx, ctx.num(a), sgm_rdp_binomial(ctx, q, sigma, a), delta)
                      for a in range(2, 129)))

@@ -48,11 +48,22 @@ from typing import Any
 
 import flint
 
-from theorems import pld
-from theorems.claims import Box, Claim, Compare, Generated, Points, Predicate, Smt, SmtProblem, Tol
-from theorems.core import Choice, Evaluator, Int, InvalidParameter, Source, Theorem
-from theorems.ctx import Interval, MpCtx, PrecisionExhausted, Unsupported
-from theorems.finite import (
+from dpverify.theorems.claims import (
+    Box,
+    Claim,
+    Compare,
+    Generated,
+    Points,
+    Predicate,
+    Smt,
+    SmtProblem,
+    Tol,
+)
+from dpverify.theorems.core import Choice, Evaluator, Int, InvalidParameter, Source, Theorem
+from dpverify.theorems.ctx import Interval, MpCtx, PrecisionExhausted, Unsupported
+from dpverify.theorems.mechanisms import gauss_delta, gauss_eps
+from dpverify.theorems.numerics import pld
+from dpverify.theorems.numerics.finite import (
     hockey_stick,
     max_log_ratio,
     random_distribution,
@@ -60,10 +71,21 @@ from theorems.finite import (
     randomized_response,
     renyi,
 )
-from theorems.mechanisms import gauss_delta, gauss_eps
-from theorems.params import ALPHA, DELTA, DELTA0, EPS, EPS0, EPS_REAL, NEIGHBORING, SIGMA, B, K, Q
-from theorems.privacy_loss import balle_eps, mir_eps
-from theorems.values import exact_params, to_ctx
+from dpverify.theorems.params import (
+    ALPHA,
+    DELTA,
+    DELTA0,
+    EPS,
+    EPS0,
+    EPS_REAL,
+    NEIGHBORING,
+    SIGMA,
+    B,
+    K,
+    Q,
+)
+from dpverify.theorems.privacy_loss import balle_eps, mir_eps
+from dpverify.theorems.values import exact_params, to_ctx
 
 FAMILY = "subsampling"
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import flint
 
-from theorems.ctx import Interval, PrecisionExhausted, Unsupported
+from dpverify.theorems.ctx import Interval, PrecisionExhausted, Unsupported
 
 
 def exact_params(*names: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:

@@ -17,11 +17,11 @@ import time
 import traceback
 from dataclasses import dataclass
 
-from theorems import get
-from theorems.claims import Box, Claim, Compare, Generated, Points, Predicate, Smt
-from theorems.core import Theorem
-from theorems.ctx import Unsupported
-from verifiers.verdict import Budget, Status, Verdict
+from dpverify.theorems import get
+from dpverify.theorems.claims import Box, Claim, Compare, Generated, Points, Predicate, Smt
+from dpverify.theorems.core import Theorem
+from dpverify.theorems.ctx import Unsupported
+from dpverify.verifiers.verdict import Budget, Status, Verdict
 
 
 @dataclass(frozen=True)
@@ -99,24 +99,24 @@ def run_claim_check(theorem: Theorem, claim: Claim | int, check_index: int, prof
 def _dispatch(check: Compare | Predicate | Smt, budget: Budget, seed: int,
               profile: Profile) -> tuple[Status, str, dict]:
     if isinstance(check, Smt):
-        from verifiers import smt
+        from dpverify.verifiers import smt
 
         return smt.verify(check, budget)
     region = check.region
     if isinstance(region, Points):
-        from verifiers.numeric import verify_points
+        from dpverify.verifiers.numeric import verify_points
 
         return verify_points(check, region, budget)
     if isinstance(region, Generated):
-        from verifiers.oracle import verify_generated
+        from dpverify.verifiers.oracle import verify_generated
 
         return verify_generated(check, region, budget, seed, profile.oracle_instances)
     if isinstance(region, Box):
         if check.route == "interval":
-            from verifiers.interval import verify_box
+            from dpverify.verifiers.interval import verify_box
 
             return verify_box(check, region, budget)
-        from verifiers.property import verify_box as search_box
+        from dpverify.verifiers.property import verify_box as search_box
 
         return search_box(check, region, budget, seed)
     raise TypeError(f"unknown region {type(region).__name__}")

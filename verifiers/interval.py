@@ -61,8 +61,8 @@ from typing import Any
 
 import flint
 
-from theorems.claims import Box, Compare, Predicate
-from theorems.ctx import (
+from dpverify.theorems.claims import Box, Compare, Predicate
+from dpverify.theorems.ctx import (
     ArbCtx,
     Ctx,
     Interval,
@@ -71,8 +71,8 @@ from theorems.ctx import (
     Unsupported,
     arb_precision,
 )
-from verifiers.numeric import _decide_arb, decide, show_point
-from verifiers.verdict import Budget, Status
+from dpverify.verifiers.numeric import _decide_arb, decide, show_point
+from dpverify.verifiers.verdict import Budget, Status
 
 START_BITS = 96
 SIMPLIFY_MAX_NODES = 250  # expand (and simplify) only expressions this small (tree nodes)

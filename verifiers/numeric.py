@@ -24,9 +24,9 @@ from typing import Any
 
 import flint
 
-from theorems.claims import Compare, Points, Predicate, Tol
-from theorems.core import Evaluator, fmt_fraction
-from theorems.ctx import (
+from dpverify.theorems.claims import Compare, Points, Predicate, Tol
+from dpverify.theorems.core import Evaluator, fmt_fraction
+from dpverify.theorems.ctx import (
     ArbCtx,
     MpCtx,
     PrecisionExhausted,
@@ -36,7 +36,7 @@ from theorems.ctx import (
     arb_to_fraction,
     digits_to_bits,
 )
-from verifiers.verdict import Budget, Status
+from dpverify.verifiers.verdict import Budget, Status
 
 GUARD_BITS = 32
 
@@ -83,7 +83,7 @@ def _show_any(v: Any) -> Any:
 
 def exact_point(point: Mapping[str, Any]) -> dict[str, Any]:
     """Convert string values of a point (``"1e-5"``) to exact Fractions; keep the rest."""
-    from theorems.core import parse_number
+    from dpverify.theorems.core import parse_number
 
     out: dict[str, Any] = {}
     for k, v in point.items():

@@ -17,9 +17,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from theorems.claims import Compare, Generated, Predicate
-from verifiers.numeric import decide, show_point
-from verifiers.verdict import Budget, Status
+from dpverify.theorems.claims import Compare, Generated, Predicate
+from dpverify.verifiers.numeric import decide, show_point
+from dpverify.verifiers.verdict import Budget, Status
 
 
 def verify_generated(

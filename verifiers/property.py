@@ -19,9 +19,9 @@ from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
 from hypothesis.errors import Unsatisfiable
 
-from theorems.claims import Box, Compare, Predicate
-from verifiers.numeric import decide, show_point
-from verifiers.verdict import Budget, Status
+from dpverify.theorems.claims import Box, Compare, Predicate
+from dpverify.verifiers.numeric import decide, show_point
+from dpverify.verifiers.verdict import Budget, Status
 
 PROFILES = {"ci": 40, "thorough": 1000}
 

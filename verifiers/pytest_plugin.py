@@ -40,8 +40,8 @@ def pytest_configure(config: Any) -> None:
 
 
 def _cases(scenarios: Any) -> tuple[list[Any], dict[str, Any], str]:
-    from verifiers.accountants.scenario import ScenarioCase, parse_cases
-    from verifiers.accountants.sets import scenario_set
+    from dpverify.verifiers.accountants.scenario import ScenarioCase, parse_cases
+    from dpverify.verifiers.accountants.sets import scenario_set
 
     if isinstance(scenarios, str):
         cases, opts = scenario_set(scenarios)
@@ -55,7 +55,7 @@ def _cases(scenarios: Any) -> tuple[list[Any], dict[str, Any], str]:
 def audit_accountant(accountant: Any, scenarios: Any = "quick", *, ids: Any = None,
                      timeout: float = 60.0, loose_factor: float = 1.5) -> list[dict[str, Any]]:
     """Run the audit of one accountant and return its records."""
-    from verifiers.accountants.audit import Audit, AuditOptions, Named
+    from dpverify.verifiers.accountants.audit import Audit, AuditOptions, Named
 
     cases, opts, label = _cases(scenarios)
     if ids:

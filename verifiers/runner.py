@@ -27,9 +27,9 @@ from importlib import metadata
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
-from theorems import all_theorems, get
-from verifiers.dispatch import Profile, run_check, task_id
-from verifiers.verdict import Outcome, Status, Verdict, headline, outcome
+from dpverify.theorems import all_theorems, get
+from dpverify.verifiers.dispatch import Profile, run_check, task_id
+from dpverify.verifiers.verdict import Outcome, Status, Verdict, headline, outcome
 
 SCHEMA = "dpverify-run/1"
 KILL_GRACE_SECONDS = 5.0

@@ -40,16 +40,15 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from theorems.claims import Smt, SmtProblem
-from theorems.core import DpVerifyError, fmt_fraction
-from verifiers.verdict import Budget, Status
+from dpverify.theorems.claims import Smt, SmtProblem
+from dpverify.theorems.core import fmt_fraction
+from dpverify.theorems.errors import TranslationError as TranslationError
+from dpverify.verifiers.verdict import Budget, Status
 
 APPROX_DIGITS = 40
 RECHECK_BITS = 256
 
 
-class TranslationError(DpVerifyError, ValueError):
-    """A sympy expression outside the polynomial fragment that z3 is given."""
 
 
 # ==========================================================================================
@@ -339,8 +338,8 @@ def _sign_at(diff: Any, exact: Mapping[Any, Any] | None, balls: Mapping[str, Any
             return 0
     import flint
 
-    from theorems.ctx import arb_precision
-    from verifiers.interval import compile_interval
+    from dpverify.theorems.ctx import arb_precision
+    from dpverify.verifiers.interval import compile_interval
 
     try:
         fn = compile_interval(diff)
@@ -556,7 +555,7 @@ def _confirm(check: Smt, problem: SmtProblem, hyps: list[tuple[str, Any, Any]],
     import flint
     import sympy as sp
 
-    from verifiers.interval import Iv
+    from dpverify.verifiers.interval import Iv
 
     shown = {n: fmt_fraction(q) if exact else _show_algebraic(q, alg)
              for n, (q, exact, alg) in model.items()}
@@ -593,7 +592,7 @@ def _confirm(check: Smt, problem: SmtProblem, hyps: list[tuple[str, Any, Any]],
         if mp_note.startswith("disagrees"):
             failures.append(f"mpmath {mp_note}")
     if check.check_model is not None and not failures:
-        from theorems.ctx import MpCtx
+        from dpverify.theorems.ctx import MpCtx
 
         point = {n: (int(q) if problem.variables[n] == "int" else q) for n, q in values.items()}
         try:

@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from dpverify.theorems.errors import BudgetExpired as BudgetExpired
+
 
 class Status(StrEnum):
     PROVED = "proved"
@@ -124,5 +126,3 @@ class Budget:
         return max(0.0, self.seconds - (time.monotonic() - self.started))
 
 
-class BudgetExpired(Exception):
-    """Raised inside a verifier when its budget runs out (becomes ``inconclusive``)."""

@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 
+from dpverify.verifiers.accountants.audit import AuditOptions, audit, exit_code
 from tests.test_audit import CLOSED, ExactAccountant, IgnoresCount, S, case
-from verifiers.accountants.audit import AuditOptions, audit, exit_code
 
 OPTS = AuditOptions(timeout=20, rel_width=1e-2, ref_seconds=10)
 G10, GHET, GREPL, LAP1, RR10, PUREHET, APPROX = CLOSED
@@ -191,7 +191,7 @@ def test_loose_is_reported_with_its_ratio_and_the_factor_is_configurable() -> No
 
 
 def test_the_exact_accountant_passes_the_quick_set() -> None:
-    from verifiers.accountants.sets import scenario_set
+    from dpverify.verifiers.accountants.sets import scenario_set
 
     cases, _ = scenario_set("quick")
     recs = audit([ExactAccountant()], cases,

@@ -15,18 +15,18 @@ from fractions import Fraction
 import mpmath
 import pytest
 
-from tests.test_composition import eps_bisect
-from theorems.claims import Box, Claim, Compare
-from theorems.composition import (
+from dpverify.theorems.claims import Box, Claim, Compare
+from dpverify.theorems.composition import (
     _delta_of_u,
     _drv_bound,
     _kov_delta_at,
     _order_box,
     kov_eps,
 )
-from theorems.core import Source, Theorem
-from verifiers.dispatch import PROFILES, run_claim_check
-from verifiers.verdict import Status
+from dpverify.theorems.core import Source, Theorem
+from dpverify.verifiers.dispatch import PROFILES, run_claim_check
+from dpverify.verifiers.verdict import Status
+from tests.test_composition import eps_bisect
 
 
 def _planted(check: Compare) -> Theorem:

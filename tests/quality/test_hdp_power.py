@@ -20,12 +20,12 @@ from collections import deque
 from fractions import Fraction
 from typing import Any
 
-from theorems import gce
-from theorems.claims import Claim
-from theorems.core import Source, Theorem
-from theorems.hypothesis_dp import a3_claims, v1_claims, v1_delta
-from verifiers.dispatch import PROFILES, run_claim_check
-from verifiers.verdict import Status, Verdict
+from dpverify.theorems.claims import Claim
+from dpverify.theorems.core import Source, Theorem
+from dpverify.theorems.hypothesis_dp import a3_claims, v1_claims, v1_delta
+from dpverify.theorems.numerics import gce
+from dpverify.verifiers.dispatch import PROFILES, run_claim_check
+from dpverify.verifiers.verdict import Status, Verdict
 
 QUICK = PROFILES["quick"]
 

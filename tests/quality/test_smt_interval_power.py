@@ -8,10 +8,10 @@ from fractions import Fraction
 import pytest
 import sympy as sp
 
-from theorems.claims import Box, Compare, Smt, SmtProblem
-from verifiers.interval import verify_box
-from verifiers.smt import polynomial_le, verify
-from verifiers.verdict import Budget, Status
+from dpverify.theorems.claims import Box, Compare, Smt, SmtProblem
+from dpverify.verifiers.interval import verify_box
+from dpverify.verifiers.smt import polynomial_le, verify
+from dpverify.verifiers.verdict import Budget, Status
 
 EPS0_BOX = Box(reals={"eps0": ("0", "50")})
 EPS_BOX = Box(reals={"eps": ("0", "50")})
@@ -49,7 +49,7 @@ def test_interval_route_power(name, lhs, rhs, box, expected):
     assert status is expected, summary
     if expected is Status.FAILED:
         # the counterexample violates the claim in an independent mpmath evaluation
-        from theorems.ctx import MpCtx
+        from dpverify.theorems.ctx import MpCtx
 
         point = {k: Fraction(v) for k, v in ev["counterexample"].items()}
         ctx = MpCtx(200)

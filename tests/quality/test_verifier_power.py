@@ -27,12 +27,12 @@ from typing import Any
 
 import pytest
 
-from theorems.claims import Box, Claim, Compare, Generated, Points, Tol
-from theorems.core import Source, Theorem
-from theorems.finite import hockey_stick, hockey_stick_events, random_pair
-from theorems.mechanisms import gauss_delta
-from verifiers.dispatch import PROFILES, run_check, run_claim_check
-from verifiers.verdict import Status, Verdict
+from dpverify.theorems.claims import Box, Claim, Compare, Generated, Points, Tol
+from dpverify.theorems.core import Source, Theorem
+from dpverify.theorems.mechanisms import gauss_delta
+from dpverify.theorems.numerics.finite import hockey_stick, hockey_stick_events, random_pair
+from dpverify.verifiers.dispatch import PROFILES, run_check, run_claim_check
+from dpverify.verifiers.verdict import Status, Verdict
 
 QUICK = PROFILES["quick"]
 SEEDS = (1, 2, 3)

@@ -50,8 +50,8 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
-from theorems.core import InvalidParameter
-from verifiers.accountants.scenario import Scenario
+from dpverify.theorems.core import InvalidParameter
+from dpverify.verifiers.accountants.scenario import Scenario
 
 EXTRA = {"dp_accounting": "accountants", "prv_accountant": "accountants",
          "autodp": "accountants", "opacus": "opacus"}

@@ -33,15 +33,15 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from theorems.core import DpVerifyError, InvalidParameter
-from verifiers.accountants.reference import (
+from dpverify.theorems.core import DpVerifyError, InvalidParameter
+from dpverify.verifiers.accountants.reference import (
     DEFAULT_REL_WIDTH,
     DEFAULT_SECONDS,
     Bound,
     reference_for,
     unsupported_reason,
 )
-from verifiers.accountants.scenario import ScenarioCase, fmt_number, query_name
+from dpverify.verifiers.accountants.scenario import ScenarioCase, fmt_number, query_name
 
 VERDICTS = ("SOUND", "LOOSE", "UNSUPPORTED", "INCONCLUSIVE", "ERROR", "UNSOUND")
 # strength for --baseline: a verdict weakens when its rank falls

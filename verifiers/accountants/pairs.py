@@ -24,8 +24,8 @@ from typing import Any
 
 import flint
 
-from theorems.ctx import PrecisionExhausted
-from theorems.pld import LossPair, _span
+from dpverify.theorems.ctx import PrecisionExhausted
+from dpverify.theorems.numerics.pld import LossPair, _span
 
 # theorems.pld's LossPair.cdf accepts arb balls as thresholds (it converts with its _arb, which
 # passes balls through); the base pairs below decide every comparison on the ball or raise

@@ -24,7 +24,7 @@ import importlib
 import sys
 from typing import Any, Protocol, runtime_checkable
 
-from theorems.core import InvalidParameter
+from dpverify.theorems.core import InvalidParameter
 
 
 @runtime_checkable

@@ -53,10 +53,10 @@ from typing import Any
 
 import flint
 
-from theorems.core import InvalidParameter
-from theorems.ctx import ArbCtx, PrecisionExhausted, arb_endpoints, arb_precision
-from verifiers.accountants.pairs import SubsampledPair, span
-from verifiers.accountants.scenario import Event, Scenario, exact
+from dpverify.theorems.core import InvalidParameter
+from dpverify.theorems.ctx import ArbCtx, PrecisionExhausted, arb_endpoints, arb_precision
+from dpverify.verifiers.accountants.pairs import SubsampledPair, span
+from dpverify.verifiers.accountants.scenario import Event, Scenario, exact
 
 INF = math.inf
 Value = Fraction | float  # a Fraction, or math.inf
@@ -265,19 +265,19 @@ class Reference:
             m = self._max_loss()
             return Bound(m, m, f"{name}: delta = 1 - prod(1 - delta0)^count exactly")
         if self.route == "gaussian":
-            from theorems.mechanisms import gauss_eps
+            from dpverify.theorems.mechanisms import gauss_eps
 
             lo, hi = _enclose(lambda c: gauss_eps(c, 1 / self._mu(c), c.num(t)), "gauss_eps")
             return Bound(max(lo, Fraction(0)), hi, name)
         if self.route == "laplace":
-            from theorems.mechanisms import laplace_eps
+            from dpverify.theorems.mechanisms import laplace_eps
 
             b, s = self._laplace()
             lo, hi = _enclose(lambda c: laplace_eps(c, c.num(b), c.num(t), c.num(s)),
                               "laplace_eps")
             return Bound(max(lo, Fraction(0)), hi, name)
         if self.route == "kov":
-            from theorems.composition import kov_eps
+            from dpverify.theorems.composition import kov_eps
 
             e0 = _pure_eps(self.scenario.events[0])
             k = self.scenario.total_count()
@@ -285,7 +285,7 @@ class Reference:
                                               delta=t), "kov_eps")
             return Bound(max(lo, Fraction(0)), hi, name)
         if self.route == "mv":
-            from theorems.composition import mv_eps
+            from dpverify.theorems.composition import mv_eps
 
             eps_list = self._eps_list()
             try:
@@ -306,18 +306,18 @@ class Reference:
     def _delta(self, eps: Fraction) -> Bound:
         name = self.describe_route()
         if self.route == "gaussian":
-            from theorems.mechanisms import gauss_delta
+            from dpverify.theorems.mechanisms import gauss_delta
 
             lo, hi = _enclose(lambda c: gauss_delta(c, 1 / self._mu(c), c.num(eps)),
                               "gauss_delta")
         elif self.route == "laplace":
-            from theorems.mechanisms import laplace_delta
+            from dpverify.theorems.mechanisms import laplace_delta
 
             b, s = self._laplace()
             lo, hi = _enclose(lambda c: laplace_delta(c, c.num(b), c.num(eps), c.num(s)),
                               "laplace_delta")
         elif self.route == "kov":
-            from theorems.composition import kov_delta
+            from dpverify.theorems.composition import kov_delta
 
             e0 = _pure_eps(self.scenario.events[0])
             k = self.scenario.total_count()
@@ -326,7 +326,7 @@ class Reference:
         else:
             done = False
             if self.route == "mv":
-                from theorems.composition import mv_delta_pure
+                from dpverify.theorems.composition import mv_delta_pure
 
                 eps_list = self._eps_list()
                 try:
@@ -363,7 +363,7 @@ class Reference:
 
     # -- the PLD engine ------------------------------------------------------------------
     def _directions(self) -> dict[str, list[tuple[Any, int]]]:
-        from theorems.pld import Laplace, RandomizedResponse, SubsampledGaussian
+        from dpverify.theorems.numerics.pld import Laplace, RandomizedResponse, SubsampledGaussian
 
         rel = self.scenario.neighboring
         dirs = ("add", "remove") if rel == "add_remove" else ("replace",)
@@ -418,7 +418,7 @@ class Reference:
 
     def _composed(self, h: Fraction, bits: int, tail: float,
                   directions: dict[str, list[tuple[Any, int]]]) -> list[tuple[Any, Any]]:
-        from theorems.pld import composed_plds
+        from dpverify.theorems.numerics.pld import composed_plds
 
         key = (h, bits, tail)
         hit = self._pld_cache.get(key)

@@ -34,7 +34,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from theorems.core import InvalidParameter
+from dpverify.theorems.core import InvalidParameter
 
 NEIGHBORING = ("add_remove", "replace_one")
 MECHANISMS = ("gaussian", "laplace", "randomized_response", "pure_dp", "approx_dp")

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from theorems.core import InvalidParameter
-from verifiers.accountants.scenario import ScenarioCase, load_cases, parse_cases
+from dpverify.theorems.core import InvalidParameter
+from dpverify.verifiers.accountants.scenario import ScenarioCase, load_cases, parse_cases
 
 Q_C = 0.0042666666666666667  # 256/60000 to 17 significant digits
 

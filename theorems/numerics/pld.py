@@ -64,7 +64,7 @@ from typing import Any
 
 import flint
 
-from theorems.ctx import PrecisionExhausted, arb_precision, arb_to_fraction
+from dpverify.theorems.ctx import PrecisionExhausted, arb_precision, arb_to_fraction
 
 PREC = 128  # working precision of the one-step masses (bits)
 EVAL_PREC = 192  # precision of the delta evaluation of a composed PLD

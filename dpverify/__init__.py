@@ -1,0 +1,191 @@
+"""dpverify: a formally checked verification suite for the composition and amplification
+theorems of differential privacy.
+
+The public surface is this module; everything under ``dpverify.theorems``,
+``dpverify.verifiers`` and ``dpverify.reports`` is private by convention and may change.
+
+>>> import dpverify
+>>> dpverify.get("KOV-EPS").title
+'Optimal eps as a function of delta (exact inverse)'
+>>> e = dpverify.evaluate("BW-ANALYTIC-GAUSS.eps", sigma=1, delta="1e-5")
+>>> e.text
+'4.37717809568122'
+>>> lo, hi = e.enclosure
+>>> lo <= e.value <= hi
+True
+
+Parameters are exact: ints, ``Fraction``s and decimal strings are taken as written; a float is
+taken as the decimal of its ``repr`` (``0.1`` means 1/10), never as its binary expansion.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import mpmath
+
+    from dpverify.theorems.core import Theorem
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Evaluation",
+    "Run",
+    "__version__",
+    "audit",
+    "check_bound",
+    "evaluate",
+    "get",
+    "run",
+    "theorems",
+]
+
+
+def get(theorem_id: str) -> Theorem:
+    """The catalogue entry with this id or alias (``dpverify.errors.UnknownName`` otherwise)."""
+    from dpverify.theorems import get as _get
+
+    return _get(theorem_id)
+
+
+def theorems(family: str | None = None) -> list[Theorem]:
+    """Every catalogue entry in catalogue order, or those of one ``family``."""
+    from dpverify.theorems import all_theorems, families
+    from dpverify.theorems.core import InvalidParameter
+
+    rows = all_theorems()
+    if family is None:
+        return rows
+    known = families()
+    if family not in known:
+        raise InvalidParameter(f"family must be one of {', '.join(known)}; got {family!r}")
+    return [t for t in rows if t.family == family]
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """One formula value: ``value`` (mpmath, correct to ``digits`` significant digits),
+    ``text`` (its decimal), and ``enclosure`` — a rigorous ``(lo, hi)`` pair of exact
+    ``Fraction``s from ball arithmetic, or ``None`` when the formula has no arb route (then
+    the value is mpmath at two precisions that agree to ``digits`` digits)."""
+
+    theorem: str
+    evaluator: str
+    params: Mapping[str, Any]
+    text: str
+    value: mpmath.mpf
+    enclosure: tuple[Fraction, Fraction] | None
+    digits: int
+
+
+def _as_text(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bool):
+        raise TypeError("a parameter value cannot be a bool")
+    if isinstance(value, (list, tuple)):
+        return ",".join(_as_text(v) for v in value)
+    if isinstance(value, Fraction):
+        return f"{value.numerator}/{value.denominator}"
+    return repr(value) if isinstance(value, float) else str(value)
+
+
+def evaluate(target: str, digits: int = 15, **params: Any) -> Evaluation:
+    """Evaluate ``"ID.EVALUATOR"`` (or ``"ID"``: its first evaluator) at ``params``.
+
+    Same contract as ``dpverify eval``: parameters are validated against the evaluator's
+    domain (``InvalidParameter`` names the parameter and the domain).
+    """
+    import mpmath
+
+    from dpverify.theorems import get as _get
+    from dpverify.theorems.core import InvalidParameter, bind
+    from dpverify.verifiers.numeric import evaluate as _evaluate
+
+    if not 1 <= digits <= 1000:
+        raise InvalidParameter(f"digits must be in [1, 1000]; got {digits}")
+    name, _, evaluator_name = target.partition(".")
+    th = _get(name)
+    if not th.encoded:
+        raise InvalidParameter(f"{th.id} is not encoded yet: it has no evaluators to run")
+    ev = th.evaluator(evaluator_name or None)
+    given = {k: _as_text(v) for k, v in params.items()}
+    bound = bind(ev.params, given, f"{th.id}.{ev.name}")
+    result = _evaluate(ev, bound, digits)
+    with mpmath.workdps(digits + 5):
+        value = mpmath.mpf(result.value)
+    enclosure = None
+    if result.enclosure:
+        enclosure = (Fraction(result.enclosure[0]), Fraction(result.enclosure[1]))
+    return Evaluation(th.id, ev.name, bound, result.value, value, enclosure, digits)
+
+
+@dataclass(frozen=True)
+class Run:
+    """A run of the catalogue's claims: the run document (``document``, schema in
+    ``dpverify/reports/schema/``) with the headline verdict of every claim."""
+
+    document: Mapping[str, Any] = field(repr=False)
+
+    @property
+    def exit_code(self) -> int:
+        """0 every claim as expected, 1 a claim came out unexpectedly, 3 a verifier crashed."""
+        return int(self.document["exit_code"])
+
+    @property
+    def headlines(self) -> dict[tuple[str, int], str]:
+        """``(theorem id, claim number) -> headline verdict``."""
+        return {(t["id"], c["number"]): c["headline"]
+                for t in self.document["theorems"] for c in t["claims"]}
+
+
+def run(ids: Iterable[str] | None = None, profile: str = "quick", jobs: int = 0,
+        seed: int | None = None) -> Run:
+    """Check the claims of the catalogue (or of ``ids``) with the ``quick`` or ``thorough``
+    profile; ``jobs=0`` uses one worker per core, ``jobs=1`` runs in-process."""
+    import time
+
+    from dpverify.theorems import get as _get
+    from dpverify.theorems.core import InvalidParameter
+    from dpverify.verifiers.dispatch import PROFILES
+    from dpverify.verifiers.runner import assemble, execute, plan
+
+    if profile not in PROFILES:
+        raise InvalidParameter(f"profile must be one of {', '.join(PROFILES)}; got {profile!r}")
+    if jobs < 0:
+        raise InvalidParameter(f"jobs must be >= 0 (0: one per core); got {jobs}")
+    wanted = [_get(i).id for i in ids] if ids is not None else None
+    tasks = plan(wanted)
+    started = time.monotonic()
+    verdicts = execute(tasks, PROFILES[profile], jobs=jobs, seed=seed)
+    command = "dpverify.run(" + (repr(wanted) if wanted else "") + f", profile={profile!r})"
+    return Run(assemble(tasks, verdicts, PROFILES[profile], command,
+                        time.monotonic() - started, wanted))
+
+
+def audit(accountants: Sequence[Any] | Any, scenarios: str | Sequence[Any] = "quick", *,
+          timeout: float = 60.0, loose_factor: float = 1.5) -> list[dict[str, Any]]:
+    """Audit privacy accountants (objects with ``name``, ``epsilon(scenario, delta)`` and
+    ``delta(scenario, epsilon)``) against certified references; one record per
+    (accountant, scenario, query) with its verdict (UNSOUND, LOOSE, SOUND, ERROR,
+    UNSUPPORTED, INCONCLUSIVE). ``scenarios``: ``"quick"``, ``"thorough"`` or case dicts."""
+    from dpverify.verifiers.pytest_plugin import audit_accountant
+
+    many = accountants if isinstance(accountants, (list, tuple)) else [accountants]
+    records: list[dict[str, Any]] = []
+    for acc in many:
+        records += audit_accountant(acc, scenarios, timeout=timeout, loose_factor=loose_factor)
+    return records
+
+
+def check_bound(target: Any, *, against: str, kind: str = "eps", region: Mapping[str, Any],
+                **options: Any) -> Any:
+    """Validate a privacy bound against a certified reference (issue "check-bound").
+
+    Not available in this release: raises ``NotImplementedError``.
+    """
+    raise NotImplementedError("dpverify.check_bound is not available in this release")
