@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import sys
 from collections.abc import Iterator
 from functools import cache
 from types import ModuleType
@@ -96,6 +97,31 @@ def get(name: str) -> Theorem:
     return _registry()[0][resolve(name)]
 
 
+def by_family(family: str | None = None) -> list[Theorem]:
+    """Every catalogue entry in index order, or those of one ``family``."""
+    from dpverify.theorems.errors import InvalidParameter
+
+    rows = all_theorems()
+    if family is None:
+        return rows
+    known = families()
+    if family not in known:
+        raise InvalidParameter(f"family must be one of {', '.join(known)}; got {family!r}")
+    return [t for t in rows if t.family == family]
+
+
+class _CallableCatalogue(ModuleType):
+    """Importing ``dpverify.theorems.x`` binds the name ``theorems`` of the ``dpverify`` package
+    to this package, shadowing the public function ``dpverify.theorems(family=None)``; calling
+    the package does what the function does, so the public name means one thing always."""
+
+    def __call__(self, family: str | None = None) -> list[Theorem]:
+        return by_family(family)
+
+
+sys.modules[__name__].__class__ = _CallableCatalogue
+
+
 def families() -> list[str]:
     seen: list[str] = []
     for th in all_theorems():
@@ -104,4 +130,4 @@ def families() -> list[str]:
     return seen
 
 
-__all__ = ["all_theorems", "families", "get", "module_of", "resolve"]
+__all__ = ["all_theorems", "by_family", "families", "get", "module_of", "resolve"]
