@@ -181,7 +181,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 def cmd_run(args: argparse.Namespace) -> int:
     from dpverify.reports import html, markdown
-    from dpverify.reports.io import dump_json, write_atomic
+    from dpverify.reports.baseline import weakenings
+    from dpverify.reports.io import dump_json, load_run, write_atomic
     from dpverify.theorems import get
     from dpverify.verifiers.dispatch import PROFILES
     from dpverify.verifiers.runner import Progress, assemble, execute, plan
@@ -189,6 +190,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.jobs < 0:
         raise InvalidParameter(f"--jobs must be >= 0 (0: one per core); got {args.jobs}")
     ids = [get(i).id for i in args.ids] if args.ids else None
+    baseline = load_run(args.baseline) if args.baseline else None
     profile = PROFILES[args.profile]
     tasks = plan(ids, claim=args.claim, routes=args.route)
     if args.claim is not None and not tasks:
@@ -212,6 +214,12 @@ def cmd_run(args: argparse.Namespace) -> int:
         code = {0: "32", 1: "31", 3: "35"}.get(doc["exit_code"], "0")
         print(_color(line, code, sys.stdout))
         print(f"reports: {out / 'latest.json'}, {out / 'latest.md'}, {out / 'latest.html'}")
+    if baseline is not None:
+        weaker = weakenings(baseline, doc)
+        for line in weaker:
+            print(f"dpverify: weaker than the baseline: {line}", file=sys.stderr)
+        if weaker and doc["exit_code"] == 0:
+            return 1
     return doc["exit_code"]
 
 
@@ -405,6 +413,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--route", action="append",
                    choices=("oracle", "numeric", "property", "smt", "interval"))
     s.add_argument("--seed", type=int, help="override the seeds derived from task ids")
+    s.add_argument("--baseline", metavar="OLD.json",
+                   help="exit 1 when a claim's verdict weakens against this earlier run")
     s.add_argument("--timeout", type=float, help="seconds per task (default: the profile's)")
     s.set_defaults(func=cmd_run, argv=None)
 

@@ -48,4 +48,6 @@ def load_run(path: str | os.PathLike[str]) -> dict[str, Any]:
         raise InvalidParameter(f"run file {path} is not valid JSON: {e.msg}") from None
     if not isinstance(doc, dict) or not str(doc.get("schema", "")).startswith("dpverify-run/"):
         raise InvalidParameter(f"{path} is not a dpverify run document (no 'schema' field)")
-    return doc
+    from dpverify.reports.schema import upgrade
+
+    return upgrade(doc)

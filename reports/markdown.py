@@ -14,6 +14,7 @@ from typing import Any
 
 ICON = {
     "proved": "✅ proved",
+    "certified": "🔷 certified",
     "passed": "☑️ passed",
     "failed": "❌ failed",
     "inconclusive": "❔ inconclusive",
@@ -31,7 +32,8 @@ def status_line(doc: dict[str, Any]) -> str:
     verdict = {0: "all claims as expected", 1: "a claim came out unexpectedly",
                3: "a verifier crashed"}.get(doc["exit_code"], "?")
     return (f"**dpverify {doc['profile']} run: {verdict}** — {s['claims']} claims: "
-            f"{h['proved']} proved, {h['passed']} passed, {h['failed']} failed "
+            f"{h['proved']} proved, {h.get('certified', 0)} certified, {h['passed']} passed, "
+            f"{h['failed']} failed "
             f"({o['as_expected']} as expected overall, {o['unexpected']} unexpected), "
             f"{h['inconclusive']} inconclusive, {h['error']} errors; "
             f"{s['theorems_encoded']}/{s['theorems_total']} theorems encoded; "
@@ -67,6 +69,7 @@ def render(doc: dict[str, Any]) -> str:
            f"Command: `{doc['command']}` · created {doc['created']} · schema `{doc['schema']}`",
            ""]
     out += _findings(doc)
+    out += _coverage(doc)
     families: dict[str, list[dict[str, Any]]] = {}
     not_checked: list[str] = []
     for th in doc["theorems"]:
@@ -76,12 +79,14 @@ def render(doc: dict[str, Any]) -> str:
             not_checked.append(th["id"])
     details: list[tuple[str, str]] = []
     for family, theorems in families.items():
-        out += [f"## {family}", "", "| theorem | claim | expected | verdict | routes | summary |",
-                "|---|---|---|---|---|---|"]
+        out += [f"## {family}", "",
+                "| theorem | claim | scope | expected | verdict | routes | summary |",
+                "|---|---|---|---|---|---|---|"]
         for th in theorems:
             for c in th["claims"]:
-                out.append(f"| {_cell(th['id'])} | {c['number']} | {c['expected']} | "
-                           f"{_mark(c)} | {', '.join(c['routes'])} | {_cell(_summary(c))} |")
+                out.append(f"| {_cell(th['id'])} | {c['number']} | {c.get('scope', '')} | "
+                           f"{c['expected']} | {_mark(c)} | {', '.join(c['routes'])} | "
+                           f"{_cell(_summary(c))} |")
                 for v in c["verdicts"]:
                     if v["status"] in ("failed", "error") or "undecided_boxes" in v["evidence"]:
                         details.append((_title(th, c, v), _details(th, c, v)))
@@ -104,6 +109,38 @@ def render(doc: dict[str, Any]) -> str:
             out += [f"{len(omitted)} more blocks omitted to fit a CI job summary (see the "
                     "HTML or JSON report): " + "; ".join(_cell(t) for t in omitted[:200]), ""]
     return "\n".join(out) + "\n"
+
+
+REGION_ROUTES = ("smt", "interval")
+
+
+def _coverage(doc: dict[str, Any]) -> list[str]:
+    """Universal claims by headline, and those not proved over a region with the reason."""
+    counts: dict[str, int] = {}
+    why: list[str] = []
+    for th in doc["theorems"]:
+        for c in th["claims"]:
+            if c.get("scope", "universal") != "universal" or c["expected"] != "holds":
+                continue
+            counts[c["headline"]] = counts.get(c["headline"], 0) + 1
+            if c["headline"] == "proved":
+                continue
+            tried = [f"{v['route']}: {v['summary']}" for v in c["verdicts"]
+                     if v["route"] in REGION_ROUTES]
+            reason = "; ".join(tried) if tried else "no region proof attempted"
+            why.append(f"- {_cell(th['id'])} claim {c['number']} ({c['headline']}): "
+                       f"{_cell(reason[:SUMMARY_CHARS])}")
+    total = sum(counts.values())
+    if not total:
+        return []
+    shown = ", ".join(f"{counts[k]} {k}" for k in ICON if k in counts)
+    lines = ["## Coverage", "",
+             f"{total} universal claims (expected to hold): {shown}; "
+             f"{100 * counts.get('proved', 0) / total:.0f} % proved over a stated region.", ""]
+    if why:
+        lines += ["<details><summary>Not proved, and why</summary>", "", *why, "",
+                  "</details>", ""]
+    return lines
 
 
 def _findings(doc: dict[str, Any]) -> list[str]:

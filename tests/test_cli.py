@@ -114,7 +114,7 @@ def test_exit_0_when_every_claim_is_as_expected(planted, no_plots, tmp_path, cap
     assert _run(tmp_path, "PLANTED-OK") == 0
     doc = json.loads((tmp_path / "latest.json").read_text())
     claims = {c["number"]: c for c in doc["theorems"][0]["claims"]}
-    assert claims[1]["headline"] == "proved"
+    assert claims[1]["headline"] == "certified"  # arb at its listed points: not a proof
     assert (claims[2]["headline"], claims[2]["outcome"]) == ("failed", "as_expected")
     assert doc["exit_code"] == 0
     assert validate(doc) == []
@@ -233,7 +233,7 @@ def test_json_output_of_run(planted, no_plots, tmp_path, capsys):
     assert _run(tmp_path, "PLANTED-OK", fmt="json") == 0
     captured = capsys.readouterr()
     doc = _single_json(captured.out)
-    assert isinstance(doc, dict) and doc["schema"] == "dpverify-run/1"
+    assert isinstance(doc, dict) and doc["schema"] == "dpverify-run/2"
     assert validate(doc) == []
     assert "checks done" in captured.err  # progress goes to stderr, never stdout
 
@@ -360,7 +360,7 @@ def test_report_markdown(run_file, capsys):
     md = capsys.readouterr().out
     assert md.startswith("# dpverify verification report")
     assert "a claim came out unexpectedly" in md
-    assert "| PLANTED-WRONG | 1 | holds | ❌ failed ⚠️ **unexpected** |" in md
+    assert "| PLANTED-WRONG | 1 | universal | holds | ❌ failed ⚠️ **unexpected** |" in md
     assert "<details><summary>PLANTED-WRONG claim 1 (numeric): failed</summary>" in md
     assert "Reproduce: `dpverify run PLANTED-WRONG --claim 1" in md
 

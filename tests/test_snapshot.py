@@ -4,9 +4,9 @@ stronger.
 The quick profile is run over the whole catalogue (``verifiers.runner`` plan / execute with two
 workers / assemble) and every claim's headline is compared with the snapshot's: a claim whose
 headline is weaker than in the snapshot, or a claim of the snapshot that disappeared, fails the
-test. Strength: ``proved > passed > inconclusive = not_applicable > failed = error`` for a
-claim expected to hold; for a catalogue erratum (``expected="refuted"``) the counterexample is
-the desired verdict, so ``failed`` is the strongest there.
+test. Strength: ``proved > certified > passed > inconclusive > not_applicable > error > failed`` for
+a claim expected to hold; for a catalogue erratum (``expected="refuted"``) the counterexample
+is the desired verdict: any move away from the expected outcome is a regression.
 
 Regenerate the snapshot with ``dpverify run`` (default ``--out reports/catalogue``) after an
 intended change.
@@ -14,57 +14,30 @@ intended change.
 
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from dpverify.reports.baseline import weakenings
+from dpverify.reports.io import load_run
 from dpverify.reports.schema import validate
+from dpverify.verifiers.verdict import Status, outcome
 
 SNAPSHOT = Path(__file__).resolve().parents[1] / "reports" / "catalogue" / "latest.json"
 
-_HOLDS_RANK = {"proved": 3, "passed": 2, "inconclusive": 1, "not_applicable": 1, "failed": 0,
-               "error": 0}
-_REFUTED_RANK = {"failed": 3, "inconclusive": 1, "not_applicable": 1, "passed": 0,
-                 "proved": 0, "error": 0}
-
-
-def strength(expected: str, headline: str) -> int:
-    """How strongly a headline supports the claim's expected outcome (higher is better)."""
-    table = _REFUTED_RANK if expected == "refuted" else _HOLDS_RANK
-    return table[headline]
-
-
-def _claims(doc: dict[str, Any]) -> dict[tuple[str, int], dict[str, Any]]:
-    return {(th["id"], c["number"]): c for th in doc["theorems"] for c in th["claims"]}
-
-
 def regressions(snapshot: dict[str, Any], current: dict[str, Any]) -> list[str]:
-    """Claims weaker now than in the snapshot, and claims of the snapshot that disappeared."""
-    now = _claims(current)
-    problems = []
-    for key, old in _claims(snapshot).items():
-        tid, number = key
-        new = now.get(key)
-        if new is None:
-            problems.append(f"{tid} claim {number} is in the snapshot but not in the run")
-            continue
-        if strength(new["expected"], new["headline"]) < strength(old["expected"],
-                                                                 old["headline"]):
-            summary = "; ".join(v["summary"] for v in new["verdicts"])
-            problems.append(
-                f"{tid} claim {number} (expected {new['expected']}): {old['headline']} in the "
-                f"snapshot, {new['headline']} now — {summary}")
-    return problems
+    """Claims weaker now than in the snapshot, and claims of the snapshot that disappeared
+    (the gate of ``dpverify run --baseline``)."""
+    return weakenings(snapshot, current)
 
 
 def _load_snapshot() -> dict[str, Any]:
     if not SNAPSHOT.exists():
         pytest.fail(f"the catalogue snapshot {SNAPSHOT} is missing: run `dpverify run` "
                     "(it writes reports/catalogue/latest.json) and commit it", pytrace=False)
-    doc = json.loads(SNAPSHOT.read_text(encoding="utf-8"))
+    doc = load_run(SNAPSHOT)  # a version-1 snapshot is read as version 2
     problems = validate(doc)
     assert not problems, f"the snapshot does not match the run schema: {problems[:5]}"
     assert doc["profile"] == "quick", (
@@ -82,6 +55,7 @@ def test_the_comparison_catches_weakening_and_disappearance():
         for tid, n, expected, headline in claims:
             theorems.setdefault(tid, []).append(
                 {"number": n, "expected": expected, "headline": headline,
+                 "outcome": outcome(expected, Status(headline)).value,
                  "verdicts": [{"summary": f"{headline} (test)"}]})
         return {"theorems": [{"id": t, "claims": cs} for t, cs in theorems.items()]}
 
@@ -92,14 +66,15 @@ def test_the_comparison_catches_weakening_and_disappearance():
                    ("B", 1, "refuted", "failed"), ("B", 2, "holds", "passed"),
                    ("C", 1, "holds", "passed"))
     assert regressions(old, stronger) == []
-    weaker = doc(("A", 1, "holds", "passed"), ("A", 2, "holds", "failed"),
+    weaker = doc(("A", 1, "holds", "certified"), ("A", 2, "holds", "failed"),
                  ("B", 1, "refuted", "passed"), ("B", 2, "holds", "not_applicable"))
     found = regressions(old, weaker)
-    assert [p.split(" (")[0] for p in found] == ["A claim 1", "A claim 2", "B claim 1"]
-    assert regressions(old, doc(("A", 1, "holds", "proved"))) == [
-        "A claim 2 is in the snapshot but not in the run",
-        "B claim 1 is in the snapshot but not in the run",
-        "B claim 2 is in the snapshot but not in the run"]
+    assert [p.split(":")[0] for p in found] == ["A claim 1", "A claim 2", "B claim 1",
+                                                "B claim 2"]
+    assert regressions(old, doc(("A", 1, "holds", "proved"), ("B", 9, "holds", "proved"))) == [
+        "A claim 2: missing (was passed)",
+        "B claim 1: missing (was failed)",
+        "B claim 2: missing (was inconclusive)"]
     assert regressions(old, doc(("A", 1, "holds", "proved"), ("A", 2, "holds", "error"),
                                 ("B", 1, "refuted", "failed"),
                                 ("B", 2, "holds", "inconclusive")))[0].startswith("A claim 2")

@@ -33,6 +33,7 @@ from typing import Any, Literal
 Op = Literal["le", "lt", "eq", "ge", "gt"]
 Route = Literal["oracle", "numeric", "property", "smt", "interval"]
 Expected = Literal["holds", "refuted"]
+Scope = Literal["universal", "instance"]
 Term = Callable[..., Any]
 
 ROUTES: tuple[str, ...] = ("oracle", "numeric", "property", "smt", "interval")
@@ -48,6 +49,9 @@ class Points:
     """Explicit points; values are exact strings (``"1e-5"``, ``"256/60000"``) or ints."""
 
     points: tuple[Mapping[str, Any], ...]
+    # True only when these points are the claim's ENTIRE (finite) domain: then certifying every
+    # point is a proof by exhaustive enumeration; otherwise it certifies these points only.
+    covers_domain: bool = False
 
     def __len__(self) -> int:
         return len(self.points)
@@ -196,6 +200,9 @@ class Claim:
     text: str
     checks: tuple[Check, ...]
     expected: Expected = "holds"
+    # "universal": a statement for all parameters of a domain; "instance": a value or a
+    # comparison at stated points (a paper's table, a worked example).
+    scope: Scope = "universal"
 
     def routes(self) -> tuple[str, ...]:
         seen: list[str] = []

@@ -8,8 +8,10 @@ reproduce it exactly.
 
 Main results
 ------------
-- :func:`verify_generated`: ``passed`` when every instance is certified, ``failed`` with the
-  instance otherwise, ``inconclusive`` when an instance stays undecided or time runs out.
+- :func:`verify_generated`: ``certified`` (at these instances only: they are listed, and the
+  seed regenerates them) when every instance is certified in arb, ``passed`` when some were
+  only decided in mpmath at two precisions, ``failed`` with the instance otherwise,
+  ``inconclusive`` when an instance stays undecided or time runs out.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import random
 from typing import Any
 
 from dpverify.theorems.claims import Compare, Generated, Predicate
-from dpverify.verifiers.numeric import decide, show_point
+from dpverify.verifiers.numeric import MAX_LISTED, decide, show_point
 from dpverify.verifiers.verdict import Budget, Status
 
 
@@ -28,6 +30,8 @@ def verify_generated(
     count = region.count if limit is None else min(region.count, limit)
     rng = random.Random(seed)
     undecided = 0
+    all_certified = True
+    instances: list[dict[str, Any]] = []
     for i in range(count):
         if budget.expired():
             return (Status.INCONCLUSIVE, f"time budget ran out after {i} of {count} instances",
@@ -46,10 +50,18 @@ def verify_generated(
             }
         if d.holds is None:
             undecided += 1
+            continue
+        all_certified &= d.certified
+        if len(instances) < MAX_LISTED:
+            instances.append(show_point(point))
     evidence = {"instances_checked": count, "instances_undecided": undecided, "seed": seed,
-                "generator": region.description}
+                "generator": region.description, "instances": instances}
     if undecided:
         return (Status.INCONCLUSIVE,
                 f"{undecided} of {count} instances undecided at the precision ceiling", evidence)
+    if all_certified:
+        return (Status.CERTIFIED,
+                f"certified on the {count} generated instances only ({region.description}; "
+                f"seed {seed}), each in arb ball arithmetic", evidence)
     return (Status.PASSED,
-            f"holds on all {count} {region.description} (each certified in arb)", evidence)
+            f"holds on all {count} {region.description} (mpmath at two precisions)", evidence)

@@ -31,7 +31,7 @@ from dpverify.theorems import all_theorems, get
 from dpverify.verifiers.dispatch import Profile, run_check, task_id
 from dpverify.verifiers.verdict import Outcome, Status, Verdict, headline, outcome
 
-SCHEMA = "dpverify-run/1"
+SCHEMA = "dpverify-run/2"
 KILL_GRACE_SECONDS = 5.0
 
 
@@ -210,6 +210,7 @@ def assemble(tasks: list[Task], verdicts: list[Verdict], profile: Profile, comma
                 "number": c.number,
                 "text": c.text,
                 "expected": c.expected,
+                "scope": c.scope,
                 "routes": list(c.routes()),
                 "headline": head.value,
                 "outcome": oc.value,

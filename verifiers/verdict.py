@@ -2,9 +2,13 @@
 
 Main results
 ------------
-- :class:`Status`: ``proved`` (SMT unsat, or a rigorous enclosure over the whole region),
-  ``passed`` (tested, no counterexample), ``failed`` (with a counterexample), ``inconclusive``
-  (time or precision ran out), ``not_applicable``, ``error`` (a verifier crashed).
+- :class:`Status`: ``proved`` (holds at every point of a stated region: SMT unsat over the whole
+  domain, branch and bound certifying every sub-box of a box, or exhaustive enumeration of a
+  finite domain that is the claim's entire domain; the evidence carries ``region``),
+  ``certified`` (rigorous at the listed points or generated instances only; the evidence names
+  them), ``passed`` (searched, no counterexample), ``failed`` (with a certified
+  counterexample), ``inconclusive`` (time or precision ran out), ``not_applicable``, ``error``
+  (a verifier crashed).
 - :func:`headline`: a claim's verdict over its checks — any ``failed`` wins, then ``error``,
   otherwise the strongest.
 - :func:`outcome`: whether a claim's headline is what its ``expected`` outcome says.
@@ -22,6 +26,7 @@ from dpverify.theorems.errors import BudgetExpired as BudgetExpired
 
 class Status(StrEnum):
     PROVED = "proved"
+    CERTIFIED = "certified"
     PASSED = "passed"
     FAILED = "failed"
     INCONCLUSIVE = "inconclusive"
@@ -31,7 +36,8 @@ class Status(StrEnum):
 
 # Strength of a verdict that supports a claim; failed and error are handled first.
 STRENGTH = {
-    Status.PROVED: 4,
+    Status.PROVED: 5,
+    Status.CERTIFIED: 4,
     Status.PASSED: 3,
     Status.INCONCLUSIVE: 2,
     Status.NOT_APPLICABLE: 1,
@@ -91,6 +97,15 @@ def headline(statuses: list[Status]) -> Status:
     if Status.ERROR in statuses:
         return Status.ERROR
     return max(statuses, key=lambda s: STRENGTH[s])
+
+
+def weakened(old: str, new: str) -> bool:
+    """Whether a headline moved down the strength order (proved > certified > passed >
+    inconclusive > not_applicable > error > failed); ``failed`` -> anything is not a weakening
+    of the verdict (the claim's outcome says whether that is expected)."""
+    if old == Status.FAILED.value:
+        return False
+    return STRENGTH[Status(new)] < STRENGTH[Status(old)]
 
 
 class Outcome(StrEnum):

@@ -1,5 +1,5 @@
-"""The schema of the run document (``run-v1.schema.json``, JSON Schema draft 2020-12) and a
-small validator for it.
+"""The schema of the run document (``run-v2.schema.json``, JSON Schema draft 2020-12), a
+small validator for it, and a reader that upgrades version-1 documents.
 
 The validator interprets the subset of JSON Schema that the schema file uses — ``type``,
 ``enum``, ``const``, ``required``, ``properties``, ``additionalProperties``, ``items``,
@@ -12,6 +12,11 @@ the claims listed, and each verdict belongs to the claim that holds it.
 Main results
 ------------
 - :func:`validate`: the list of problems of a document (empty when it is valid).
+- :func:`upgrade`: a ``dpverify-run/1`` document read as version 2. Version 1 had no
+  ``certified``: its ``proved`` covered both region proofs and arb-certified point lists; a
+  point-list ``proved`` (evidence with ``points_total`` or ``instances_checked``, no ``region``)
+  becomes ``certified``, every claim gets ``scope: universal`` (version 1 did not record it),
+  and headlines and counts are recomputed.
 - :func:`load_schema`: the schema as a dict.
 """
 
@@ -24,8 +29,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-SCHEMA_ID = "dpverify-run/1"
-SCHEMA_PATH = Path(__file__).with_name("run-v1.schema.json")
+SCHEMA_ID = "dpverify-run/2"
+SCHEMA_V1 = "dpverify-run/1"
+SCHEMA_PATH = Path(__file__).with_name("run-v2.schema.json")
 
 # Keywords the validator understands; annotations are accepted and ignored.
 _ASSERTIONS = {"type", "enum", "const", "required", "properties", "additionalProperties",
@@ -50,7 +56,7 @@ def load_schema() -> dict[str, Any]:
 
 
 def validate(doc: Any) -> list[str]:
-    """Problems of ``doc`` as a ``dpverify-run/1`` document, each ``"<json path>: <what>"``."""
+    """Problems of ``doc`` as a ``dpverify-run/2`` document, each ``"<json path>: <what>"``."""
     schema = load_schema()
     problems: list[str] = []
     _check(doc, schema, schema, "$", problems)
@@ -163,4 +169,37 @@ def _cross_checks(doc: dict[str, Any]) -> list[str]:
     return problems
 
 
-__all__ = ["SCHEMA_ID", "SCHEMA_PATH", "load_schema", "validate"]
+_STRENGTH = ("failed", "error", "not_applicable", "inconclusive", "passed", "certified",
+             "proved")
+
+
+def _headline(statuses: list[str]) -> str:
+    for first in ("failed", "error"):
+        if first in statuses:
+            return first
+    return max(statuses, key=_STRENGTH.index) if statuses else "not_applicable"
+
+
+def upgrade(doc: dict[str, Any]) -> dict[str, Any]:
+    """A version-1 run document as version 2 (a copy); a version-2 document unchanged."""
+    if doc.get("schema") != SCHEMA_V1:
+        return doc
+    out = json.loads(json.dumps(doc))
+    out["schema"] = SCHEMA_ID
+    headlines = {s: 0 for s in _STRENGTH}
+    for th in out.get("theorems", []):
+        for claim in th.get("claims", []):
+            claim.setdefault("scope", "universal")
+            for v in claim.get("verdicts", []):
+                ev = v.get("evidence") or {}
+                pointwise = "points_total" in ev or "instances_checked" in ev
+                if v.get("status") == "proved" and pointwise and "region" not in ev:
+                    v["status"] = "certified"
+            claim["headline"] = _headline([v["status"] for v in claim.get("verdicts", [])])
+            headlines[claim["headline"]] += 1
+    if isinstance(out.get("summary"), dict):
+        out["summary"]["headlines"] = {s: headlines[s] for s in reversed(_STRENGTH)}
+    return out
+
+
+__all__ = ["SCHEMA_ID", "SCHEMA_PATH", "load_schema", "upgrade", "validate"]

@@ -56,10 +56,13 @@ def _assert_failed(v: Verdict) -> None:
 def _assert_passed(route: str, v: Verdict) -> None:
     """No false alarm, and not a vacuous pass: every point/instance/example was decided."""
     if route == "numeric":
-        assert v.status is Status.PROVED, v.summary  # every point certified in arb
+        # every point certified in arb: certified at these points, not a proof over a region
+        assert v.status is Status.CERTIFIED, v.summary
         assert v.evidence["points_checked"] == v.evidence["points_total"] > 0
+        assert len(v.evidence["points"]) == v.evidence["points_total"]
     elif route == "oracle":
-        assert v.status is Status.PASSED, v.summary
+        assert v.status is Status.CERTIFIED, v.summary
+        assert len(v.evidence["instances"]) == 40
         assert v.evidence["instances_checked"] == 40 and v.evidence["instances_undecided"] == 0
     else:
         assert v.status is Status.PASSED, v.summary
@@ -241,7 +244,7 @@ def test_hockey_stick_with_positive_part_has_no_false_alarm():
 def test_run_check_still_routes_registered_theorems():
     v = run_check("BW-ANALYTIC-GAUSS", 2, 0, QUICK)
     assert (v.theorem, v.claim, v.check, v.route) == ("BW-ANALYTIC-GAUSS", 2, 0, "numeric")
-    assert v.status is Status.PROVED, v.summary
+    assert v.status is Status.CERTIFIED, v.summary
 
 
 def test_run_claim_check_takes_a_claim_or_its_number():
