@@ -42,6 +42,7 @@ from dpverify.theorems.numerics.branch_bound import (
     bb_maximize,
     monotone_span,
 )
+from dpverify.theorems.numerics.lattice import lattice_init, lattice_step
 from dpverify.theorems.numerics.search import golden_section_max
 from dpverify.theorems.values import exact_params, float_bounds, to_ctx
 
@@ -277,21 +278,6 @@ def adaptive2_strategy_delta(ctx: Any, eps0: Fraction, x: Fraction, prec: int) -
     return finite.hockey_stick(ctx, P, Q, ctx.num(x))
 
 
-def _np() -> Any:
-    try:
-        import numpy
-    except ImportError:  # pragma: no cover - numpy comes with matplotlib
-        raise Unsupported("the DDR-L32 lattice needs numpy") from None
-    return numpy
-
-
-_U = 2.0 ** -53
-
-
-def _up(x: float) -> float:
-    return math.nextafter(x, math.inf)
-
-
 _LATTICES: dict[tuple[Fraction, int, int], dict[str, Any]] = {}
 
 
@@ -318,74 +304,20 @@ def _l32_lattice(eps0: Fraction, k: int, n: int, prec: int) -> tuple[list[Any], 
         st = _lattice_init(eps0, n, prec)
         _LATTICES[key] = st
     while st["level"] < k:
-        _lattice_step(st)
+        lattice_step(st)
     return st["out"][k]
 
 
 def _lattice_init(eps0: Fraction, n: int, prec: int) -> dict[str, Any]:
-    np = _np()
+    """Level 0 of the DDR-L32 lattice: the GRR probabilities ``p_{eps0,t}`` and ``1 - p_{eps0,t}``
+    at ``t = i eps0/n`` in arb."""
     ctx = ArbCtx(prec)
     with arb_precision(prec):
         h = eps0 / n
         E0 = ctx.num(eps0)
         p_arb = [grr_p(ctx, E0, ctx.num(i * h)) for i in range(n + 1)]
         q_arb = [grr_1mp(ctx, E0, ctx.num(i * h)) for i in range(n + 1)]
-        p_arb[0], q_arb[0] = flint.arb(1), flint.arb(0)
-        p_arb[n], q_arb[n] = flint.arb(0), flint.arb(1)
-        R = (L32_MAX_K + 2) * n  # index range [-R, R] covers every lookup
-        # exact boundary values: delta_A(j, x) = 1 - e^x for x <= -j eps0, 0 for x >= j eps0
-        left_arb = [-ctx.expm1(ctx.num(m * h)) for m in range(-R, 1)]
-        left_up = np.zeros(2 * R + 1)
-        left_up[:R + 1] = [_up(float(v.upper())) for v in left_arb]
-        lb = left_arb + [flint.arb(0)] * R  # level 0, indexed m + R
-    return {
-        "prec": prec, "n": n, "R": R, "level": 0,
-        "p_arb": p_arb, "q_arb": q_arb,
-        "p_f": np.array([float(v.mid()) for v in p_arb]),
-        "q_f": np.array([float(v.mid()) for v in q_arb]),
-        "p_hi": np.array([_up(float(v.upper())) for v in p_arb]),
-        "q_hi": np.array([_up(float(v.upper())) for v in q_arb]),
-        "left_arb": left_arb, "left_up": left_up,
-        "lb": lb, "lbf": np.array([float(v.mid()) for v in lb]),
-        "ub": np.where(np.arange(-R, R + 1) <= 0, left_up, 0.0),
-        "out": {},
-    }
-
-
-def _lattice_step(st: dict[str, Any]) -> None:
-    """Advance the lattice state by one level of the recursion."""
-    np = _np()
-    n, R, prec = st["n"], st["R"], st["prec"]
-    j = st["level"] + 1
-    p_f, q_f, p_hi, q_hi = st["p_f"], st["q_f"], st["p_hi"], st["q_hi"]
-    p_arb, q_arb = st["p_arb"], st["q_arb"]
-    lbf, ub_prev, lb_prev = st["lbf"], st["ub"], st["lb"]
-    with arb_precision(prec):
-        band = np.arange(-j * n, j * n + 1)
-        idx0 = band + R
-        best = np.full(band.size, -1.0)
-        arg = np.zeros(band.size, dtype=np.int64)
-        ub = np.zeros(band.size)
-        for i in range(n + 1):
-            cand = p_f[i] * lbf[idx0 - i] + q_f[i] * lbf[idx0 - i + n]
-            better = cand > best
-            best = np.where(better, cand, best)
-            arg = np.where(better, i, arg)
-            if i < n:
-                u = p_hi[i] * ub_prev[idx0 - i - 1] + q_hi[i + 1] * ub_prev[idx0 - i - 1 + n]
-                ub = np.maximum(ub, u)
-        ub = np.minimum(ub * (1 + 2.0 ** -50) + 2.0 ** -1000, 1.0)
-        lb_new = list(st["left_arb"]) + [flint.arb(0)] * R  # boundary of level j
-        for pos, idx in enumerate(idx0.tolist()):
-            i = int(arg[pos])
-            lb_new[idx] = p_arb[i] * lb_prev[idx - i] + q_arb[i] * lb_prev[idx - i + n]
-        # the left boundary of level j starts at m = -j n: entries below are exact 1 - e^x
-        full_ub = np.where(np.arange(-R, R + 1) <= -j * n, st["left_up"], 0.0)
-        full_ub[idx0] = ub
-        st["lb"], st["ub"], st["level"] = lb_new, full_ub, j
-        st["lbf"] = np.array([float(v.mid()) for v in lb_new])
-        off = j * n
-        st["out"][j] = (lb_new[R - off:R + off + 1], full_ub[R - off:R + off + 1].copy(), off)
+    return lattice_init(eps0, n, prec, L32_MAX_K, p_arb, q_arb)
 
 
 def _lattice_prec(ctx: Any) -> int:
