@@ -17,4 +17,9 @@ BR/DP parameters of finite pairs, ``ddr_candidates`` and ``ddr_composition`` for
 Figure 1) and the engines in :mod:`dpverify.theorems.numerics` (``branch_bound``, ``search``).
 Evaluators use ``eps0`` for the per-mechanism BR parameter and ``eps`` for the global one (the
 paper's eps and eps_g).
+
+Paper text. Only the opening of [DDR] (abstract and table of contents) could be read through
+the search tool; the statements follow the catalogue's reconstruction, each checked by an
+independent route. The OptKL expression matches public code that cites it as "Proposition 4"
+of the ICML version (http://proceedings.mlr.press/v119/dong20a).
 """

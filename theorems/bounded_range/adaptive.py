@@ -1,5 +1,4 @@
-"""Adaptive BR composition and the cost of adaptivity: DDR-L32, DDR-T4.
-"""
+"""Adaptive BR composition and the cost of adaptivity: DDR-L32, DDR-T4."""
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""Closed-form bounds for adaptive BR composition: DDR-C31 (OptKL), DDR-T5 (MGF), DR19-BR.
-"""
+"""Closed-form bounds for adaptive BR composition: DDR-C31 (OptKL), DDR-T5 (MGF), DR19-BR."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
 """BR versus DP and the exponential mechanism: DDR-D22, DDR-C21, DDR-L21, DDR-T1, DDR-P1,
-DDR-P2, DDR-L21-LAPLACE.
-"""
+DDR-P2, DDR-L21-LAPLACE."""
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""[DDR] Figure 1, how many eps0-BR queries fit in a budget: DDR-FIG1.
-"""
+"""[DDR] Figure 1, how many eps0-BR queries fit in a budget: DDR-FIG1."""
 
 from __future__ import annotations
 

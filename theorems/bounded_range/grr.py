@@ -1,6 +1,5 @@
 """Generalized randomized response and the reduction to it: DDR-D24, DDR-F1, DDR-D26,
-DDR-L41, DDR-L44.
-"""
+DDR-L41, DDR-L44."""
 
 from __future__ import annotations
 

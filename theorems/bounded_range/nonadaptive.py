@@ -1,5 +1,4 @@
-"""Non-adaptive BR composition: DDR-L31, DDR-T2, DDR-T3.
-"""
+"""Non-adaptive BR composition: DDR-L31, DDR-T2, DDR-T3."""
 
 from __future__ import annotations
 

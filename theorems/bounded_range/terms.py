@@ -1,5 +1,4 @@
-"""Shared parameters and claim terms of the bounded_range family (no Theorem values).
-"""
+"""Shared parameters and claim terms of the bounded_range family (no Theorem values)."""
 
 from __future__ import annotations
 

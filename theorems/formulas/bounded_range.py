@@ -163,6 +163,11 @@ def grr_pair(ctx: Any, eps0: Any, t: Any) -> tuple[tuple[Any, Any], tuple[Any, A
             (grr_q(ctx, eps0, t), grr_1mq(ctx, eps0, t)))
 
 
+# Binomial sums. Under RR_{eps0,t}(0)^k the number i of "ones" is Bin(k, pi) with pi = 1 - p_t;
+# the privacy loss of a transcript with i ones is L_i = k t - i eps0, and the law under RR(1)^k
+# is the same count with probability P(i) e^{-L_i}.
+
+
 def _negligible(ctx: Any) -> Any:
     return ctx.num(Fraction(1, 2 ** (int(ctx.prec) + 16)))
 
