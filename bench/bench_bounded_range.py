@@ -16,10 +16,13 @@ import time
 from fractions import Fraction
 from typing import Any
 
-from dpverify.theorems import bounded_range as br
 from dpverify.theorems import get
 from dpverify.theorems.core import bind
 from dpverify.theorems.ctx import ArbCtx, FloatCtx, arb_precision
+from dpverify.theorems.formulas.br_figure1 import _fig1_search, figure1_series
+from dpverify.theorems.formulas.ddr_adaptive import _LATTICES, l32_bounds, l32_delta
+from dpverify.theorems.formulas.ddr_candidates import _T3Search
+from dpverify.theorems.formulas.ddr_composition import t3_delta
 from dpverify.verifiers.numeric import evaluate
 
 
@@ -42,12 +45,12 @@ def bench_t3(eps0: str, k: int, eps: str) -> None:
               f"{res.enclosure[1]}]")
     ctx = ArbCtx(96)
     with arb_precision(96):
-        search = br._T3Search(ctx, Fraction(eps0), k, Fraction(eps))
+        search = _T3Search(ctx, Fraction(eps0), k, Fraction(eps))
         secs, _ = _timed(search.run)
     print(f"      pruned search at 96 bits: {secs:6.2f} s, {search.evaluations} binomial sums "
           f"({len(search.values)} candidates evaluated of "
           f"{k}), block bounds for the rest")
-    secs, v = _timed(lambda: FloatCtx().run(br.t3_delta, eps0=Fraction(eps0), k=k,
+    secs, v = _timed(lambda: FloatCtx().run(t3_delta, eps0=Fraction(eps0), k=k,
                                             eps=Fraction(eps)), repeat=3)
     print(f"      double-precision path: {secs * 1000:7.1f} ms  value {v!r}")
 
@@ -55,19 +58,19 @@ def bench_t3(eps0: str, k: int, eps: str) -> None:
 def bench_l32() -> None:
     ctx = ArbCtx(128)
     for k in (2, 4, 6, 8):
-        br._LATTICES.clear()
+        _LATTICES.clear()
         secs, (lb, ub) = _timed(lambda kk=k: ctx.run(
-            lambda c, **_: br.l32_bounds(c, Fraction(1, 2), kk, Fraction(0))))
+            lambda c, **_: l32_bounds(c, Fraction(1, 2), kk, Fraction(0))))
         print(f"  DDR-L32 lattice (N = 1000) eps0 = 0.5, k = {k}, eps = 0: {secs:6.2f} s  "
               f"[{lb.str(12, radius=False)}, {ub.str(12, radius=False)}]")
-    secs, v = _timed(lambda: ArbCtx(132).run(br.l32_delta, eps0=Fraction(1, 2), k=2,
+    secs, v = _timed(lambda: ArbCtx(132).run(l32_delta, eps0=Fraction(1, 2), k=2,
                                              eps=Fraction(0)))
     print(f"  DDR-L32 k = 2 branch and bound at 132 bits: {secs:6.2f} s  {v.str(30)}")
 
 
 def bench_fig1() -> None:
-    br._fig1_search.cache_clear()
-    secs, s = _timed(lambda: br.figure1_series("0.01", ["20"], "1e-6"))
+    _fig1_search.cache_clear()
+    secs, s = _timed(lambda: figure1_series("0.01", ["20"], "1e-6"))
     print(f"  figure1_series(0.01, [20], 1e-6): {secs:6.2f} s  "
           + ", ".join(f"{k}={v[0]}" for k, v in s.items()))
 

@@ -458,7 +458,7 @@ def _hospital_figure(index: int) -> Figure:
 
 def _figure1_figure(index: int) -> Figure:
     """[DDR] Fig. 1: how many eps0-BR queries fit in a budget, per composition bound."""
-    from dpverify.theorems.bounded_range import figure1_series
+    from dpverify.theorems.formulas.br_figure1 import figure1_series
 
     series = figure1_series(FIG1_EPS0, FIG1_BUDGETS, FIG1_DELTA)
     xs = [float(b) for b in FIG1_BUDGETS]

@@ -1,4 +1,4 @@
-"""Tests of the bounded-range family (theorems.bounded_range).
+"""Tests of the bounded-range family (theorems.bounded_range and its formulas).
 
 Every evaluator is compared with an independent computation written here in mpmath: the GRR
 probabilities from their defining properties, DDR-T3 against a brute-force maximisation over a
@@ -16,10 +16,13 @@ from fractions import Fraction as F
 import mpmath
 import pytest
 
-from dpverify.theorems import bounded_range as br
 from dpverify.theorems import get
 from dpverify.theorems.core import InvalidParameter, bind
 from dpverify.theorems.ctx import ArbCtx, MpCtx
+from dpverify.theorems.formulas.br_figure1 import FIG1_KINDS, figure1_series
+from dpverify.theorems.formulas.ddr_adaptive import adaptive2_strategy_delta, l32_delta_k2
+from dpverify.theorems.formulas.ddr_composition import t3_delta
+from dpverify.theorems.numerics.branch_bound import bb_maximize
 from dpverify.verifiers.numeric import evaluate
 
 MP = mpmath.mp
@@ -200,7 +203,7 @@ def test_t3_float_path_matches() -> None:
     from dpverify.theorems.ctx import FloatCtx
 
     exact = ev("DDR-T3.delta", 20, eps0="0.1", k="300", eps="2")
-    fp = FloatCtx().run(br.t3_delta, eps0=F("0.1"), k=300, eps=F(2))
+    fp = FloatCtx().run(t3_delta, eps0=F("0.1"), k=300, eps=F(2))
     assert close(fp, exact, 1e-10)
 
 
@@ -264,8 +267,8 @@ def test_l32_k1_is_t3_and_lattice_brackets() -> None:
 def test_l32_strategy_tree_matches_recursion() -> None:
     ctx = ArbCtx(128)
     for x in (F(0), F(1, 10)):
-        rec = ctx.run(lambda c, x=x, **_: br.l32_delta_k2(c, F(1, 2), x))
-        tree = ctx.run(lambda c, x=x, **_: br.adaptive2_strategy_delta(c, F(1, 2), x, 128))
+        rec = ctx.run(lambda c, x=x, **_: l32_delta_k2(c, F(1, 2), x))
+        tree = ctx.run(lambda c, x=x, **_: adaptive2_strategy_delta(c, F(1, 2), x, 128))
         assert abs(rec - tree) < 1e-25
 
 
@@ -375,12 +378,12 @@ def test_fig1_counts_against_scans() -> None:
 
 
 def test_figure1_series() -> None:
-    s = br.figure1_series("0.1", ["1", 2.0, F(3)], "1e-6")
-    assert set(s) == set(br.FIG1_KINDS)
+    s = figure1_series("0.1", ["1", 2.0, F(3)], "1e-6")
+    assert set(s) == set(FIG1_KINDS)
     assert s["br_optcomp"] == [22, 81, 168] and s["dp_optcomp"] == [10, 24, 46]
     assert all(isinstance(v, int) for col in s.values() for v in col)
     with pytest.raises(InvalidParameter):
-        br.figure1_series("0.1", ["0"], "1e-6")
+        figure1_series("0.1", ["0"], "1e-6")
 
 
 # ------------------------------------------------------------------------------------------
@@ -419,7 +422,7 @@ def test_bb_maximize_refuses_a_wrong_derivative() -> None:
         return -(x - third) * (x - third), 2 * (x - third), None  # wrong sign
 
     with pytest.raises(AssertionError, match="derivative"):
-        ctx.run(lambda c, **_: br.bb_maximize(c, value, enclose, F(0), F(1)))
+        ctx.run(lambda c, **_: bb_maximize(c, value, enclose, F(0), F(1)))
 
 
 def test_bb_maximize_is_rigorous_on_a_known_maximum() -> None:
@@ -432,13 +435,13 @@ def test_bb_maximize_is_rigorous_on_a_known_maximum() -> None:
     def slope(t: F) -> object:
         return 1 - 2 * ctx.num(t)
 
-    got = ctx.run(lambda c, **_: br.bb_maximize(c, lambda t: ctx.num(t) * (1 - ctx.num(t)),
+    got = ctx.run(lambda c, **_: bb_maximize(c, lambda t: ctx.num(t) * (1 - ctx.num(t)),
                                                  enclose, F(0), F(1), slope))
     assert got.contains(F(1, 4).numerator / F(1, 4).denominator)
     assert got.rad() < 1e-30
 
 
 def test_mp_context_gives_the_same_t3() -> None:
-    v = MpCtx(120).run(br.t3_delta, eps0=F("0.1"), k=120, eps=F(1))
-    a = ArbCtx(120).run(br.t3_delta, eps0=F("0.1"), k=120, eps=F(1))
+    v = MpCtx(120).run(t3_delta, eps0=F("0.1"), k=120, eps=F(1))
+    a = ArbCtx(120).run(t3_delta, eps0=F("0.1"), k=120, eps=F(1))
     assert a.contains(mpmath.mpf(v)) or abs(float(a.mid()) - float(v)) < 1e-30
