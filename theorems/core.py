@@ -259,7 +259,8 @@ class Source:
     version: str | None = None
 
     def cite(self) -> str:
-        ax = f", arXiv {self.arxiv}{self.version or ''}" if self.arxiv else ""
+        version = self.version or " (version not verified)"
+        ax = f", arXiv {self.arxiv}{version}" if self.arxiv else ""
         return f"{self.paper}{ax}, {self.locator}"
 
 
