@@ -32,16 +32,7 @@ import random
 from fractions import Fraction
 from typing import Any
 
-from dpverify.theorems.claims import (
-    Box,
-    Claim,
-    Compare,
-    Generated,
-    Points,
-    Predicate,
-    Tol,
-    grid,
-)
+from dpverify.theorems.claims import Box, Claim, Compare, Generated, Points, Predicate, Tol, grid
 from dpverify.theorems.core import Evaluator, Theorem, parse_number
 from dpverify.theorems.formulas.classic_gaussian import (
     classic_eps_star,
@@ -50,22 +41,13 @@ from dpverify.theorems.formulas.classic_gaussian import (
 )
 from dpverify.theorems.formulas.exponential_mechanism import exp_mech
 from dpverify.theorems.formulas.laplace_calibration import laplace_b, laplace_llr
-from dpverify.theorems.foundations.terms import (
-    EPS_POS,
-    FAMILY,
-    TINY,
-)
+from dpverify.theorems.foundations.terms import EPS_POS, FAMILY, TINY
 from dpverify.theorems.mechanisms import (
     gauss_delta_output_quad,
     laplace_delta,
 )
-from dpverify.theorems.numerics.finite import (
-    max_log_ratio,
-)
-from dpverify.theorems.params import (
-    DELTA,
-    SENSITIVITY,
-)
+from dpverify.theorems.numerics.finite import max_log_ratio
+from dpverify.theorems.params import DELTA, SENSITIVITY
 from dpverify.theorems.refs import BLOG, DR14, MT07, cite
 
 # ==========================================================================================

@@ -25,15 +25,7 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
-from dpverify.theorems.claims import (
-    Box,
-    Claim,
-    Compare,
-    Generated,
-    Points,
-    Predicate,
-    grid,
-)
+from dpverify.theorems.claims import Box, Claim, Compare, Generated, Points, Predicate, grid
 from dpverify.theorems.core import Evaluator, Theorem
 from dpverify.theorems.formulas.group_privacy import group_delta, group_eps
 from dpverify.theorems.formulas.hockey_stick_exact import (
@@ -42,11 +34,7 @@ from dpverify.theorems.formulas.hockey_stick_exact import (
     normalise,
 )
 from dpverify.theorems.formulas.laplace_calibration import laplace_llr
-from dpverify.theorems.foundations.terms import (
-    FAMILY,
-    TINY,
-    nums,
-)
+from dpverify.theorems.foundations.terms import FAMILY, TINY, nums
 from dpverify.theorems.mechanisms import (
     gdp_delta,
 )
@@ -57,11 +45,7 @@ from dpverify.theorems.numerics.finite import (
     random_distribution,
     random_pair,
 )
-from dpverify.theorems.params import (
-    DELTA0,
-    EPS0,
-    K,
-)
+from dpverify.theorems.params import DELTA0, EPS0, K
 from dpverify.theorems.refs import SMITH_LN, cite
 
 # ==========================================================================================

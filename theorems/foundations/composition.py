@@ -34,15 +34,7 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
-from dpverify.theorems.claims import (
-    Claim,
-    Compare,
-    Generated,
-    Points,
-    Smt,
-    SmtProblem,
-    Tol,
-)
+from dpverify.theorems.claims import Claim, Compare, Generated, Points, Smt, SmtProblem, Tol
 from dpverify.theorems.core import Evaluator, Theorem
 from dpverify.theorems.ctx import SymCtx
 from dpverify.theorems.formulas.adaptive_rr import adaptive_rr_transcripts
@@ -53,19 +45,9 @@ from dpverify.theorems.formulas.parallel_composition import (
     par_eps,
     par_multi_database_eps,
 )
-from dpverify.theorems.foundations.terms import (
-    EPS_POS,
-    FAMILY,
-    TINY,
-)
-from dpverify.theorems.numerics.finite import (
-    max_log_ratio,
-)
-from dpverify.theorems.params import (
-    EPS_LIST,
-    NEIGHBORING,
-    K,
-)
+from dpverify.theorems.foundations.terms import EPS_POS, FAMILY, TINY
+from dpverify.theorems.numerics.finite import max_log_ratio
+from dpverify.theorems.params import EPS_LIST, NEIGHBORING, K
 from dpverify.theorems.refs import MCS, SMITH_LN, cite
 
 # ==========================================================================================

@@ -28,14 +28,7 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
-from dpverify.theorems.claims import (
-    Box,
-    Claim,
-    Compare,
-    Generated,
-    Predicate,
-    grid,
-)
+from dpverify.theorems.claims import Box, Claim, Compare, Generated, Predicate, grid
 from dpverify.theorems.core import Evaluator, Theorem
 from dpverify.theorems.formulas.bayes_posterior import (
     BITS3,
@@ -44,31 +37,21 @@ from dpverify.theorems.formulas.bayes_posterior import (
     posterior_ratio_max,
     replace_record,
 )
-from dpverify.theorems.formulas.hockey_stick_exact import (
-    max_ratio_exact,
-)
+from dpverify.theorems.formulas.hockey_stick_exact import max_ratio_exact
 from dpverify.theorems.formulas.name_and_shame import (
     name_shame_delta,
     name_shame_law,
     name_shame_pair,
     name_shame_profile,
 )
-from dpverify.theorems.foundations.terms import (
-    BAYES_EPS_GRID,
-    FAMILY,
-    TINY,
-    seeded,
-)
+from dpverify.theorems.foundations.terms import BAYES_EPS_GRID, FAMILY, TINY, seeded
 from dpverify.theorems.numerics.finite import (
     hockey_stick,
     hockey_stick_events,
     max_log_ratio,
     random_distribution,
 )
-from dpverify.theorems.params import (
-    DELTA0,
-    EPS,
-)
+from dpverify.theorems.params import DELTA0, EPS
 from dpverify.theorems.refs import SMITH_LN, cite
 
 # ==========================================================================================
