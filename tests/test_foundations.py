@@ -1,5 +1,6 @@
-"""Tests of ``theorems.foundations``: structure, golden values by independent routes, bad input,
-and a quick run of every foundations claim with no unexpected outcome.
+"""Tests of the foundations family (``dpverify.theorems.foundations``): structure, golden values
+by independent routes, bad input, and a quick run of every foundations claim with no
+unexpected outcome.
 
 Golden values are computed here by routes independent of the product's formulas: mpmath
 quadrature of the output-space integral for the Gaussian delta, a separate closed-form
@@ -17,9 +18,14 @@ import pytest
 
 import dpverify.theorems as theorems
 from dpverify.reports.cli import main
-from dpverify.theorems import foundations as fd
-from dpverify.theorems.core import bind
+from dpverify.theorems.core import Theorem, bind
 from dpverify.theorems.ctx import ArbCtx, MpCtx, arb_endpoints
+from dpverify.theorems.formulas.adaptive_rr import adaptive_rr_transcripts
+from dpverify.theorems.formulas.classic_gaussian import classic_eps_star
+from dpverify.theorems.formulas.parallel_composition import (
+    clamped_geometric,
+    gce_multi_database_eps,
+)
 from dpverify.verifiers.dispatch import PROFILES
 from dpverify.verifiers.numeric import decide, evaluate
 from dpverify.verifiers.runner import assemble, execute, plan
@@ -28,14 +34,21 @@ IDS = ("DEF-DP", "BLOG-LAP", "DR-CLASSIC-GAUSS", "BLOG-EXP", "SMITH-ADAPT-COMP",
        "SMITH-POST", "SMITH-GROUP", "SMITH-BAYES", "SMITH-NAME-SHAME", "SMITH-LLOYD", "BLOG-DEF")
 
 
+def _family() -> list[Theorem]:
+    """The family's Theorem values, as the registry collects them (index order)."""
+    return [t for t in theorems.all_theorems() if t.family == "foundations"]
+
+
 # ------------------------------------------------------------------------------------------
 # structure
 
 
 def test_catalogue_order_family_and_aliases():
-    assert tuple(t.id for t in fd.THEOREMS) == IDS
-    assert all(t.family == "foundations" and t.encoded for t in fd.THEOREMS)
-    aliases = {t.id: t.aliases for t in fd.THEOREMS if t.aliases}
+    assert tuple(t.id for t in _family()) == IDS
+    assert all(t.encoded for t in _family())
+    assert {theorems.module_of(i).rpartition(".")[0] for i in IDS} == {
+        "dpverify.theorems.foundations"}
+    aliases = {t.id: t.aliases for t in _family() if t.aliases}
     assert aliases == {"DR-CLASSIC-GAUSS": ("BLOG-GAUSS",), "SMITH-ADAPT-COMP": ("BLOG-SEQ",),
                        "PAR": ("BLOG-PAR",), "SMITH-POST": ("BLOG-POST",),
                        "SMITH-NAME-SHAME": ("SMITH-ADDITIVE",)}
@@ -48,7 +61,7 @@ def test_claim_numbers_and_errata():
                         "SMITH-ADAPT-COMP": 1, "PAR": 3, "SMITH-POST": 2, "SMITH-GROUP": 3,
                         "SMITH-BAYES": 3, "SMITH-NAME-SHAME": 2, "SMITH-LLOYD": 1, "BLOG-DEF": 3}
     errata = {"DR-CLASSIC-GAUSS": 7, "BLOG-DEF": 4}
-    for th in fd.THEOREMS:
+    for th in _family():
         numbers = [c.number for c in th.claims]
         expected = list(range(1, catalogue_claims[th.id] + 1))
         if th.id in errata:
@@ -57,17 +70,17 @@ def test_claim_numbers_and_errata():
         for c in th.claims:
             refuted = errata.get(th.id) == c.number
             assert c.expected == ("refuted" if refuted else "holds"), (th.id, c.number)
-    routes = {(th.id, c.number): c.routes() for th in fd.THEOREMS for c in th.claims}
+    routes = {(th.id, c.number): c.routes() for th in _family() for c in th.claims}
     assert routes[("DR-CLASSIC-GAUSS", 2)] == ("interval",)
     assert routes[("SMITH-GROUP", 3)] == ("interval",)
     assert "smt" in routes[("SMITH-LLOYD", 1)] and routes[("BLOG-DEF", 1)] == ("smt",)
 
 
 def test_sources_cite_arxiv_where_available():
-    assert fd.DEF_DP.source.arxiv == "2209.13697"
-    assert "1805.06530v2" in fd.DR_CLASSIC_GAUSS.source.cite()
-    assert "Thm A.1" in fd.DR_CLASSIC_GAUSS.source.locator
-    assert "Lemma 1.7" in fd.SMITH_GROUP.source.locator
+    assert theorems.get("DEF-DP").source.arxiv == "2209.13697"
+    assert "1805.06530v2" in theorems.get("DR-CLASSIC-GAUSS").source.cite()
+    assert "Thm A.1" in theorems.get("DR-CLASSIC-GAUSS").source.locator
+    assert "Lemma 1.7" in theorems.get("SMITH-GROUP").source.locator
 
 
 # ------------------------------------------------------------------------------------------
@@ -127,7 +140,7 @@ def test_eps_star_golden_by_findroot_and_quadrature():
 
 
 def test_eps_star_is_an_enclosure_in_arb():
-    star = ArbCtx(200).run(fd.classic_eps_star, delta=Fraction(1, 10))
+    star = ArbCtx(200).run(classic_eps_star, delta=Fraction(1, 10))
     lo, hi = arb_endpoints(star)
     assert 0 < hi - lo < Fraction(1, 10**50)
     with mpmath.workdps(80):
@@ -160,7 +173,7 @@ def test_multi_database_eps_by_bisection():
             for _ in range(60):  # plain bisection: delta is decreasing in e
                 mid = (lo + hi) / 2
                 lo, hi = (mid, hi) if delta(mid) > mpmath.mpf("1e-6") else (lo, mid)
-            got = mp.run(fd.gce_multi_database_eps, eps0=Fraction(1, 100), m=m,
+            got = mp.run(gce_multi_database_eps, eps0=Fraction(1, 100), m=m,
                          delta=Fraction(1, 10**6), neighboring=neighbouring)
             assert mpmath.almosteq(got, hi, rel_eps=mpmath.mpf(10) ** -15)
             assert abs(float(got) - float(printed)) < 5e-4
@@ -182,16 +195,16 @@ def test_closed_form_evaluators():
 
 def test_finite_objects_are_distributions():
     ctx = MpCtx(100)
-    law = ctx.run(fd.clamped_geometric, eps=Fraction(7, 10), s=1, lo=-2, hi=2)
+    law = ctx.run(clamped_geometric, eps=Fraction(7, 10), s=1, lo=-2, hi=2)
     assert mpmath.almosteq(sum(law), 1, rel_eps=1e-25)
     f = Fraction
-    transcripts = ctx.run(fd.adaptive_rr_transcripts, eps_list=(f(1, 2), f(1)),
+    transcripts = ctx.run(adaptive_rr_transcripts, eps_list=(f(1, 2), f(1)),
                           frac=(f(1), f(1, 3), f(1, 2)), flip=(0, 1, 0), bit=1)
     assert len(transcripts) == 4 and mpmath.almosteq(sum(transcripts), 1, rel_eps=1e-25)
     # a tight tree (frac = 1, no flips) attains sum eps_i exactly
-    p = ctx.run(fd.adaptive_rr_transcripts, eps_list=(f(1, 2), f(1)), frac=(f(1),) * 3,
+    p = ctx.run(adaptive_rr_transcripts, eps_list=(f(1, 2), f(1)), frac=(f(1),) * 3,
                 flip=(0,) * 3, bit=0)
-    q = ctx.run(fd.adaptive_rr_transcripts, eps_list=(f(1, 2), f(1)), frac=(f(1),) * 3,
+    q = ctx.run(adaptive_rr_transcripts, eps_list=(f(1, 2), f(1)), frac=(f(1),) * 3,
                 flip=(0,) * 3, bit=1)
     assert mpmath.almosteq(mpmath.log(p[0] / q[0]), mpmath.mpf(3) / 2, rel_eps=1e-25)
 
@@ -225,12 +238,12 @@ def test_bad_input_is_a_usage_error(capsys, argv, message):
 
 def test_interval_claims_hold_at_sample_points():
     """The interval checks may stay inconclusive; their statements must hold at box points."""
-    gauss = fd.DR_CLASSIC_GAUSS.claims[1].checks[0]
+    gauss = theorems.get("DR-CLASSIC-GAUSS").claims[1].checks[0]
     for eps in ("0.01", "0.37", "1"):
         for delta in ("1e-15", "3e-8", "0.9"):
             d = decide(gauss, {"eps": Fraction(eps), "delta": Fraction(delta)})
             assert d.holds is True and d.certified
-    group = fd.SMITH_GROUP.claims[2].checks[0]
+    group = theorems.get("SMITH-GROUP").claims[2].checks[0]
     for k in (2, 6):
         for mu in ("0.05", "1", "3"):
             for eps in ("0", "2.5", "5"):
@@ -257,7 +270,7 @@ def test_blog_gauss_counterexample_lies_above_eps_star(quick_run):
     v = _claim(quick_run, "DR-CLASSIC-GAUSS", 7)["verdicts"][0]  # the property search
     assert v["status"] == "failed" and v["evidence"]["certified"]
     cex = {k: Fraction(x) for k, x in v["evidence"]["counterexample"].items()}
-    star = MpCtx(100).run(fd.classic_eps_star, delta=cex["delta"])
+    star = MpCtx(100).run(classic_eps_star, delta=cex["delta"])
     assert cex["eps"] > Fraction(str(star))
 
 

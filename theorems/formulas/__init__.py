@@ -1,3 +1,4 @@
-"""Pure mathematics by object: each module writes its formulas once, ``f(ctx, ...)``, against an
-arithmetic context. Imports: core, params, values, errors, refs, ctx, numerics and other formulas
-modules (never a family package)."""
+"""Formulas: the pure mathematics of the catalogue, organised by mathematical object (one
+formula body written once against an arithmetic context: ``f(ctx, **params)``). They state no
+theorem and know no verifier. Imports: core, errors, refs, params, values, ctx, numerics and
+other formulas only."""
