@@ -430,7 +430,7 @@ FIG1_LABELS = {"basic": "basic", "dp_optcomp": "DP-OptComp (KOV, eps0)",
 def _hospital_figure(index: int) -> Figure:
     """[GCE] Sec. V-A1: the guarantee for 'each person in at most m of n databases' against m,
     beside classic composition over all n databases and parallel composition."""
-    from dpverify.theorems.hypothesis_dp import hospital_series
+    from dpverify.theorems.formulas.hdp import hospital_series
 
     h = HOSPITAL
     series = hospital_series(h["eps0"], h["n"], h["delta"], h["m"])
