@@ -42,7 +42,7 @@ def bench_eval(target: str, digits: int, **params: str) -> None:
 
 
 def bench_mv(k: int, seed: int = 0) -> None:
-    from dpverify.theorems.composition import mv_delta_pure
+    from dpverify.theorems.formulas.kov_mv import mv_delta_pure
 
     rng = random.Random(seed)
     eps_list = tuple(Fraction(rng.randint(50, 1000), 997) for _ in range(k))
@@ -53,7 +53,7 @@ def bench_mv(k: int, seed: int = 0) -> None:
 
 
 def bench_lattice() -> None:
-    from dpverify.theorems.composition import mv_approx_delta_upper, mv_delta_pure
+    from dpverify.theorems.formulas.kov_mv import mv_approx_delta_upper, mv_delta_pure
 
     rng = random.Random(1)
     ctx = ArbCtx(140)
@@ -69,13 +69,13 @@ def bench_lattice() -> None:
 
 
 def bench_branch_and_bound() -> None:
-    from dpverify.theorems import composition as c
+    from dpverify.theorems.composition import terms as c
     from dpverify.verifiers.interval import verify_box
     from dpverify.verifiers.verdict import Budget
 
-    for claim, bound in (("KOV-34 claim 1", c._kov34_bound), ("KOV-OPT claim 4", c._stk_bound),
-                         ("DRV-ADV claim 1", c._drv_bound), ("BASIC claim 3", c._basic_bound)):
-        check = c._order_check(bound, claim)
+    for claim, bound in (("KOV-34 claim 1", c.kov34_bound), ("KOV-OPT claim 4", c.stk_bound),
+                         ("DRV-ADV claim 1", c.drv_bound), ("BASIC claim 3", c.basic_bound)):
+        check = c.order_check(bound, claim)
         t0 = time.perf_counter()
         status, _, ev = verify_box(check, check.region, Budget(seconds=600, boxes=200000))
         secs = time.perf_counter() - t0

@@ -255,7 +255,7 @@ def cmd_hdp(args: argparse.Namespace) -> int:
     """The HDP calculator (GCE-HDPCALC): the guarantee for a hypothesis set given by a
     membership constraint, next to classic and parallel composition."""
     from dpverify.theorems.core import Evaluator
-    from dpverify.theorems.hypothesis_dp import hdp_query, hdp_rows
+    from dpverify.theorems.formulas.hdp import hdp_query, hdp_rows
     from dpverify.verifiers.numeric import evaluate
 
     if args.digits < 1 or args.digits > 100:

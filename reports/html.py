@@ -430,7 +430,7 @@ FIG1_LABELS = {"basic": "basic", "dp_optcomp": "DP-OptComp (KOV, eps0)",
 def _hospital_figure(index: int) -> Figure:
     """[GCE] Sec. V-A1: the guarantee for 'each person in at most m of n databases' against m,
     beside classic composition over all n databases and parallel composition."""
-    from dpverify.theorems.hypothesis_dp import hospital_series
+    from dpverify.theorems.formulas.hdp import hospital_series
 
     h = HOSPITAL
     series = hospital_series(h["eps0"], h["n"], h["delta"], h["m"])
@@ -453,7 +453,7 @@ def _hospital_figure(index: int) -> Figure:
                   f"n = {h['n']} databases, eps0 = {h['eps0']} per database, delta = "
                   f"{h['delta']} (add/remove); m = 365 is the paper's example (GCE-PARCMP claim "
                   "1: 0.790 against 3.65 from parallel composition). Computed by "
-                  "theorems.hypothesis_dp.hospital_series in mpmath.")
+                  "theorems.formulas.hdp.hospital_series in mpmath.")
 
 
 def _figure1_figure(index: int) -> Figure:
@@ -479,7 +479,7 @@ def _figure1_figure(index: int) -> Figure:
                   f"recovered). At budget {FIG1_BUDGETS[last]}: BR-OptComp/DP-OptComp = "
                   f"{br / dp:.2f} (paper: about 4x), BR-OptComp/DR19 = {br / dr19:.2f} (paper: "
                   "about 2x at small budgets; see the DDR-FIG1 claims). Double-precision "
-                  "searches of theorems.bounded_range.figure1_series.")
+                  "searches of theorems.formulas.br_figure1.figure1_series.")
 
 
 def _laplace_curves(xs: list[Fraction], drawn: Plots) -> list[tuple[str, str, list[float],

@@ -21,9 +21,10 @@ import pytest
 
 from dpverify.reports.cli import main
 from dpverify.theorems import get
-from dpverify.theorems.composition import MV_MAX_ENUM_K, _lattice_delta, mv_delta_pure
 from dpverify.theorems.core import InvalidParameter, bind
 from dpverify.theorems.ctx import ArbCtx
+from dpverify.theorems.formulas.kov_mv import MV_MAX_ENUM_K, mv_delta_pure
+from dpverify.theorems.numerics.mv_lattice import lattice_delta
 from dpverify.verifiers.numeric import evaluate
 
 mp = mpmath.mp
@@ -308,7 +309,7 @@ def test_mv_lattice_algorithm_equals_enumeration():
     for eps in (Fraction(-1), Fraction(1, 3), Fraction(5, 2)):
         enum = ctx.run(mv_delta_pure, eps_list=eps_list, eps=eps)
         with mpmath.workdps(60):
-            lat = ctx.run(lambda c, eps: _lattice_delta(c, [int(e * 20) for e in eps_list],
+            lat = ctx.run(lambda c, eps: lattice_delta(c, [int(e * 20) for e in eps_list],
                                                         Fraction(1, 20), eps), eps=eps)
         assert abs(enum - lat) < 10**-50
     # 24 mechanisms (beyond enumeration): 12 x 0.1 and 12 x 0.25, exactly by the lattice;

@@ -16,14 +16,9 @@ import mpmath
 import pytest
 
 from dpverify.theorems.claims import Box, Claim, Compare
-from dpverify.theorems.composition import (
-    _delta_of_u,
-    _drv_bound,
-    _kov_delta_at,
-    _order_box,
-    kov_eps,
-)
+from dpverify.theorems.composition.terms import delta_of_u, drv_bound, kov_delta_at, order_box
 from dpverify.theorems.core import Source, Theorem
+from dpverify.theorems.formulas.kov_mv import kov_eps
 from dpverify.verifiers.dispatch import PROFILES, run_claim_check
 from dpverify.verifiers.verdict import Status
 from tests.test_composition import eps_bisect
@@ -52,7 +47,7 @@ def _no_bias(ctx, eps0, k, delta):
 
 
 def test_advanced_composition_without_bias_term_fails():
-    check = Compare(_kov_delta_at(_no_bias), "le", _delta_of_u, _order_box(), "interval",
+    check = Compare(kov_delta_at(_no_bias), "le", delta_of_u, order_box(), "interval",
                     lhs_name="KOV-DELTA at eps0 sqrt(2k ln(1/delta))", rhs_name="delta")
     status, ev = _run(check)
     assert status is Status.FAILED, ev
@@ -66,8 +61,8 @@ def test_advanced_composition_without_bias_term_fails():
 
 
 def test_advanced_composition_with_bias_term_is_proved():
-    box = replace(_order_box(), ints={"k": (1, 12)})
-    check = Compare(_kov_delta_at(_drv_bound), "le", _delta_of_u, box, "interval")
+    box = replace(order_box(), ints={"k": (1, 12)})
+    check = Compare(kov_delta_at(drv_bound), "le", delta_of_u, box, "interval")
     status, ev = _run(check)
     assert status is Status.PROVED, ev
 

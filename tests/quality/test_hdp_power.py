@@ -22,7 +22,9 @@ from typing import Any
 
 from dpverify.theorems.claims import Claim
 from dpverify.theorems.core import Source, Theorem
-from dpverify.theorems.hypothesis_dp import a3_claims, v1_claims, v1_delta
+from dpverify.theorems.formulas.hdp_bounds import v1_delta
+from dpverify.theorems.hypothesis_dp.algorithms import a3_claims
+from dpverify.theorems.hypothesis_dp.worst_pair import v1_claims
 from dpverify.theorems.numerics import gce
 from dpverify.verifiers.dispatch import PROFILES, run_claim_check
 from dpverify.verifiers.verdict import Status, Verdict

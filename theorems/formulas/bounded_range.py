@@ -30,9 +30,9 @@ from typing import Any
 
 import flint
 
-from dpverify.theorems.composition import kov_delta_pure, mv_delta_pure
 from dpverify.theorems.core import InvalidParameter, fmt_fraction
 from dpverify.theorems.ctx import Interval, arb_to_fraction
+from dpverify.theorems.formulas.kov_mv import kov_delta_pure, mv_delta_pure
 from dpverify.theorems.numerics import finite
 from dpverify.theorems.values import approx_float, exact_params, float_bounds, is_exact, to_ctx
 

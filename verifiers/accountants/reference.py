@@ -277,7 +277,7 @@ class Reference:
                               "laplace_eps")
             return Bound(max(lo, Fraction(0)), hi, name)
         if self.route == "kov":
-            from dpverify.theorems.composition import kov_eps
+            from dpverify.theorems.formulas.kov_mv import kov_eps
 
             e0 = _pure_eps(self.scenario.events[0])
             k = self.scenario.total_count()
@@ -285,7 +285,7 @@ class Reference:
                                               delta=t), "kov_eps")
             return Bound(max(lo, Fraction(0)), hi, name)
         if self.route == "mv":
-            from dpverify.theorems.composition import mv_eps
+            from dpverify.theorems.formulas.kov_mv import mv_eps
 
             eps_list = self._eps_list()
             try:
@@ -317,7 +317,7 @@ class Reference:
             lo, hi = _enclose(lambda c: laplace_delta(c, c.num(b), c.num(eps), c.num(s)),
                               "laplace_delta")
         elif self.route == "kov":
-            from dpverify.theorems.composition import kov_delta
+            from dpverify.theorems.formulas.kov_mv import kov_delta
 
             e0 = _pure_eps(self.scenario.events[0])
             k = self.scenario.total_count()
@@ -326,7 +326,7 @@ class Reference:
         else:
             done = False
             if self.route == "mv":
-                from dpverify.theorems.composition import mv_delta_pure
+                from dpverify.theorems.formulas.kov_mv import mv_delta_pure
 
                 eps_list = self._eps_list()
                 try:
