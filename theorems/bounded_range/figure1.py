@@ -9,7 +9,6 @@ from typing import Any
 from dpverify.theorems.bounded_range.terms import BUDGET, EPS0_BR, FAMILY, _t3_term, _tiny
 from dpverify.theorems.claims import Box, Claim, Compare, Points, Predicate, Tol, points
 from dpverify.theorems.core import Evaluator, Theorem
-from dpverify.theorems.formulas.bounded_range import kov_delta_pure
 from dpverify.theorems.formulas.br_bounds import dr19_eps, dr19_eps_kovkl, mgf_eps, optkl_eps
 from dpverify.theorems.formulas.br_figure1 import (
     _FP,
@@ -21,6 +20,7 @@ from dpverify.theorems.formulas.br_figure1 import (
     fig1_k_basic,
 )
 from dpverify.theorems.formulas.ddr_composition import _t3_point, t3_delta
+from dpverify.theorems.formulas.kov_mv import kov_delta_pure
 from dpverify.theorems.params import DELTA
 from dpverify.theorems.refs import DDR, cite
 from dpverify.theorems.values import exact_params

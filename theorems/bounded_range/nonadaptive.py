@@ -23,9 +23,7 @@ from dpverify.theorems.formulas.bounded_range import (
     _decided_lt,
     _delta_at_t,
     het_objective,
-    kov_delta_pure,
     l31_delta_t,
-    mv_delta_pure,
 )
 from dpverify.theorems.formulas.br_figure1 import _FP
 from dpverify.theorems.formulas.ddr_adaptive import l32_delta_k1_recursion
@@ -37,6 +35,7 @@ from dpverify.theorems.formulas.ddr_composition import (
     t3_max_over_t_bb,
     t3_t_opt,
 )
+from dpverify.theorems.formulas.kov_mv import kov_delta_pure, mv_delta_pure
 from dpverify.theorems.numerics.search import golden_section_max
 from dpverify.theorems.params import DELTA, EPS_REAL, K
 from dpverify.theorems.refs import DDR, cite

@@ -12,7 +12,7 @@ import flint
 from dpverify.theorems.claims import Points, Predicate, grid
 from dpverify.theorems.core import Real
 from dpverify.theorems.ctx import arb_to_fraction
-from dpverify.theorems.formulas.bounded_range import _exact_value, _mp_fraction, kov_delta_pure
+from dpverify.theorems.formulas.bounded_range import _exact_value, _mp_fraction
 from dpverify.theorems.formulas.br_bounds import (
     _log_inv,
     _mgf_lam_eps,
@@ -24,6 +24,7 @@ from dpverify.theorems.formulas.br_bounds import (
 )
 from dpverify.theorems.formulas.ddr_adaptive import l32_bounds
 from dpverify.theorems.formulas.ddr_composition import t3_delta
+from dpverify.theorems.formulas.kov_mv import kov_delta_pure
 from dpverify.theorems.params import EPS, EPS0_POS
 from dpverify.theorems.values import approx_float, exact_params
 

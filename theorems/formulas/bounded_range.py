@@ -7,9 +7,6 @@
   :func:`dp_level`; [DDR] Def. 2.2, Cor. 2.1, Lemma 2.1), the range of a quality score
   (:func:`range_of`; [DDR] Prop. 1) and the heterogeneous GRR objective (:func:`het_objective`).
 - Parameter helpers shared by the BR formulas (exact end points, balls, integer powers).
-- The DP composition curves that BR results are compared with, ``kov_delta_pure`` ([KOV] arXiv
-  1311.0776v4, Thm 3.3) and ``mv_delta_pure`` ([MV] arXiv 1507.03113, Thm 1.5), are imported
-  here once for the BR formulas and the bounded_range family.
 
 Evaluators use ``eps0`` for the per-mechanism BR parameter and ``eps`` for the global one (the
 paper's eps and eps_g).
@@ -32,7 +29,6 @@ import flint
 
 from dpverify.theorems.core import InvalidParameter, fmt_fraction
 from dpverify.theorems.ctx import Interval, arb_to_fraction
-from dpverify.theorems.formulas.kov_mv import kov_delta_pure, mv_delta_pure
 from dpverify.theorems.numerics import finite
 from dpverify.theorems.values import approx_float, exact_params, float_bounds, is_exact, to_ctx
 
@@ -350,8 +346,6 @@ def het_objective(ctx: Any, eps_list: Sequence[Any], t_list: Sequence[Any], eps:
     return finite.hockey_stick(ctx, P, Q, eps)
 
 
-# kov_delta_pure and mv_delta_pure are re-exported: the one import of the DP composition curves
-# for the bounded_range formulas and family.
 __all__ = [
     "br_by_pairs",
     "br_window",
@@ -364,10 +358,8 @@ __all__ = [
     "grr_q",
     "grr_q_eval",
     "het_objective",
-    "kov_delta_pure",
     "l31_delta_t",
     "log_ratios",
-    "mv_delta_pure",
     "range_of",
     "sensitivity_of",
 ]

@@ -22,9 +22,10 @@ from typing import Any
 
 from dpverify.theorems.core import InvalidParameter
 from dpverify.theorems.ctx import FloatCtx, PrecisionExhausted, Unsupported
-from dpverify.theorems.formulas.bounded_range import _exact_value, _rigorous, kov_delta_pure
+from dpverify.theorems.formulas.bounded_range import _exact_value, _rigorous
 from dpverify.theorems.formulas.br_bounds import dr19_eps, dr19_eps_kovkl, mgf_eps, optkl_eps
 from dpverify.theorems.formulas.ddr_composition import _t3_point, t3_delta
+from dpverify.theorems.formulas.kov_mv import kov_delta_pure
 from dpverify.theorems.numerics.search import largest_satisfying
 from dpverify.theorems.values import exact_params
 
