@@ -30,6 +30,7 @@ from dpverify.theorems.numerics import gce
 from dpverify.verifiers.dispatch import PROFILES, run_check
 from dpverify.verifiers.numeric import evaluate
 from dpverify.verifiers.verdict import Status
+from tests.common.golden import GoldenCases
 
 mp = mpmath.MPContext()
 mp.dps = 75
@@ -287,37 +288,17 @@ def _cases():
 
 
 CASES = _cases()
-_REF: dict[int, mpmath.mpf] = {}
+GOLDEN = GoldenCases(mp, CASES)
 
 
-def _ref(i: int) -> mpmath.mpf:
-    if i not in _REF:
-        _REF[i] = CASES[i][3]()
-    return _REF[i]
-
-
-def _check(value: str, enclosure, ref, digits: int) -> None:
-    v = mp.mpf(value)
-    lo, hi = (mp.mpf(x) for x in enclosure)
-    assert lo <= ref <= hi, f"enclosure [{lo}, {hi}] misses {ref}"
-    ulp = mp.mpf(10) ** (mp.floor(mp.log10(abs(ref))) - digits + 1)
-    assert abs(v - ref) <= mp.mpf("0.6") * ulp, f"{value} vs {mp.nstr(ref, digits + 5)}"
-
-
-@pytest.mark.parametrize("i", range(len(CASES)),
-                         ids=[f"{c[0]}.{c[1]}({','.join(f'{k}={v}' for k, v in c[2].items())})"
-                              for c in CASES])
+@pytest.mark.parametrize("i", range(len(CASES)), ids=GOLDEN.ids)
 @pytest.mark.parametrize("digits", [15, 50])
 def test_golden_value_by_independent_route(i: int, digits: int) -> None:
-    th, name, params, _ = CASES[i]
-    ev = get(th).evaluator(name)
-    result = evaluate(ev, bind(ev.params, params, f"{th}.{name}"), digits)
-    assert result.enclosure is not None, "every evaluator gives a rigorous enclosure"
-    _check(result.value, result.enclosure, _ref(i), digits)
+    GOLDEN.check(i, digits)
 
 
 def test_every_evaluator_has_a_golden_case() -> None:
-    covered = {(c[0], c[1]) for c in CASES}
+    covered = GOLDEN.covered
     for th in all_theorems():
         if th.family != "hypothesis_dp":
             continue

@@ -19,6 +19,7 @@ from dpverify.reports.cli import main
 from dpverify.theorems import get
 from dpverify.theorems.core import bind
 from dpverify.verifiers.numeric import evaluate
+from tests.common.golden import GoldenCases, check_golden
 
 MY_IDS = ("STK-PLD-GAUSS", "STK-HT", "STK-APPROX-PLD", "BW-ANALYTIC-GAUSS", "STK-LAPLACE",
           "DRS-GDP", "MIR-RDP-GAUSS", "MIR-RDP-LAP")
@@ -165,40 +166,17 @@ def _cases():
 
 
 CASES = _cases()
-_REF_CACHE: dict[int, mpmath.mpf] = {}
+GOLDEN = GoldenCases(mp, CASES)
 
 
-def _ref(i: int) -> mpmath.mpf:
-    if i not in _REF_CACHE:
-        _REF_CACHE[i] = CASES[i][3]()
-    return _REF_CACHE[i]
-
-
-def _check(value: str, enclosure, ref, digits: int) -> None:
-    v = mp.mpf(value)
-    if ref == 0:
-        assert v == 0
-        return
-    lo, hi = (mp.mpf(x) for x in enclosure)
-    assert lo <= ref <= hi, f"enclosure [{lo}, {hi}] misses {ref}"
-    ulp = mp.mpf(10) ** (mp.floor(mp.log10(abs(ref))) - digits + 1)
-    assert abs(v - ref) <= mp.mpf("0.6") * ulp, f"{value} vs {mp.nstr(ref, digits + 5)}"
-
-
-@pytest.mark.parametrize("i", range(len(CASES)),
-                         ids=[f"{c[0]}.{c[1]}({','.join(f'{k}={v}' for k, v in c[2].items())})"
-                              for c in CASES])
+@pytest.mark.parametrize("i", range(len(CASES)), ids=GOLDEN.ids)
 @pytest.mark.parametrize("digits", [15, 50])
 def test_golden_value_by_independent_route(i: int, digits: int) -> None:
-    th, name, params, _ = CASES[i]
-    ev = get(th).evaluator(name)
-    result = evaluate(ev, bind(ev.params, params, f"{th}.{name}"), digits)
-    assert result.enclosure is not None, "every evaluator gives a rigorous enclosure"
-    _check(result.value, result.enclosure, _ref(i), digits)
+    GOLDEN.check(i, digits)
 
 
 def test_every_evaluator_has_a_golden_case() -> None:
-    covered = {(c[0], c[1]) for c in CASES}
+    covered = GOLDEN.covered
     for th in MY_IDS:
         for ev in get(th).evaluators:
             assert (th, ev.name) in covered, f"{th}.{ev.name} has no independent golden value"
@@ -216,8 +194,8 @@ def test_independent_routes_agree() -> None:
 
 def test_catalogue_golden_eps() -> None:
     """BW eps at (sigma, delta) = (1, 1e-5) is 4.377178095681... (catalogue BW claim 2)."""
-    assert mp.nstr(_ref(next(i for i, c in enumerate(CASES)
-                             if c[:2] == ("BW-ANALYTIC-GAUSS", "eps"))), 13) == "4.377178095681"
+    i = next(i for i, c in enumerate(CASES) if c[:2] == ("BW-ANALYTIC-GAUSS", "eps"))
+    assert mp.nstr(GOLDEN.reference(i), 13) == "4.377178095681"
 
 
 def test_laplace_closed_form_matches_pld_atoms() -> None:
@@ -313,7 +291,7 @@ def test_eval_json_30_digits_with_enclosure(capsys) -> None:
                  "--format", "json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     ref = gauss_output_quad(F("0.2"), F("40"))
-    _check(doc["value"], doc["enclosure"], ref, 30)
+    check_golden(mp, doc["value"], doc["enclosure"], ref, 30)
 
 
 # ------------------------------------------------------------------------------------------

@@ -22,6 +22,7 @@ from dpverify.theorems import get
 from dpverify.theorems.core import bind
 from dpverify.theorems.subsampling import STANDARD_ORDERS
 from dpverify.verifiers.numeric import evaluate
+from tests.common.golden import GoldenCases
 
 MY_IDS = ("BBG-T8", "BBG-T9", "BBG-T10", "STK-ADDREM-VS-REPL", "STK-SUBSAMPLE-COMP",
           "SGM-1STEP-EXACT", "MTZ-SGM-RDP", "STK-ANALYTIC-RDP", "SGM-PLD-COMP", "STK-HOWTO")
@@ -223,37 +224,17 @@ def _cases():
 
 
 CASES = _cases()
-_REF_CACHE: dict[int, mpmath.mpf] = {}
+GOLDEN = GoldenCases(mp, CASES)
 
 
-def _ref(i: int) -> mpmath.mpf:
-    if i not in _REF_CACHE:
-        _REF_CACHE[i] = CASES[i][3]()
-    return _REF_CACHE[i]
-
-
-def _check(value: str, enclosure, ref, digits: int) -> None:
-    v = mp.mpf(value)
-    lo, hi = (mp.mpf(x) for x in enclosure)
-    assert lo <= ref <= hi, f"enclosure [{lo}, {hi}] misses {ref}"
-    ulp = mp.mpf(10) ** (mp.floor(mp.log10(abs(ref))) - digits + 1)
-    assert abs(v - ref) <= mp.mpf("0.6") * ulp, f"{value} vs {mp.nstr(ref, digits + 5)}"
-
-
-@pytest.mark.parametrize("i", range(len(CASES)),
-                         ids=[f"{c[0]}.{c[1]}({','.join(f'{k}={v}' for k, v in c[2].items())})"
-                              for c in CASES])
+@pytest.mark.parametrize("i", range(len(CASES)), ids=GOLDEN.ids)
 @pytest.mark.parametrize("digits", [15, 50])
 def test_golden_value_by_independent_route(i: int, digits: int) -> None:
-    th, name, params, _ = CASES[i]
-    ev = get(th).evaluator(name)
-    result = evaluate(ev, bind(ev.params, params, f"{th}.{name}"), digits)
-    assert result.enclosure is not None, "every evaluator gives a rigorous enclosure"
-    _check(result.value, result.enclosure, _ref(i), digits)
+    GOLDEN.check(i, digits)
 
 
 def test_every_evaluator_has_a_golden_case() -> None:
-    covered = {(c[0], c[1]) for c in CASES}
+    covered = GOLDEN.covered
     for th in MY_IDS:
         for ev in get(th).evaluators:
             if ev.enclosure_only:
@@ -264,7 +245,7 @@ def test_every_evaluator_has_a_golden_case() -> None:
 def test_catalogue_worked_values() -> None:
     """SGM-1STEP-EXACT claim 4 (0.19945) and MTZ-SGM-RDP claim 4 (8.936e-4, 3.0879)."""
     i = next(i for i, c in enumerate(CASES) if c[:2] == ("SGM-1STEP-EXACT", "eps"))
-    assert mp.nstr(_ref(i), 5) == "0.19945"
+    assert mp.nstr(GOLDEN.reference(i), 5) == "0.19945"
     assert mp.nstr(sgm_renyi_quad(F("0.01"), mp.mpf(1), mp.mpf(8)), 4) == "0.0008936"
     assert mp.nstr(sgm_binomial(F("0.01"), mp.mpf(1), 16), 5) == "3.0879"
 

@@ -1,0 +1,356 @@
+"""Monotonicity pruning and the mean-value form over a sub-box.
+
+If a partial derivative of ``g`` has a certified sign on the sub-box, the minimum of ``g`` lies
+on one face and the interval of that parameter is replaced by the endpoint; on what remains,
+``g(c) + sum_i g_i(B) (B_i - c_i)`` encloses ``g``. :class:`_Pruner` chooses the derivative
+engine of each integer assignment.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import flint
+
+from dpverify.theorems.claims import Box, Compare
+from dpverify.theorems.ctx import ArbCtx, SymCtx, arb_precision
+from dpverify.verifiers.interval.boxes import _EVAL_ERRORS, START_BITS
+from dpverify.verifiers.interval.derivatives import (
+    MAX_DERIVATIVE_NODES,
+    SIMPLIFY_MAX_NODES,
+    SIMPLIFY_SECONDS,
+    SYMPY_SECONDS,
+    SYMPY_STEP_SECONDS,
+    _DualEngine,
+    _size,
+    _SymEngine,
+    _time_limit,
+)
+from dpverify.verifiers.interval.enclosure import Iv
+
+
+def _sign(v: Iv | None, sense: int, strict: bool) -> bool | None:
+    """Is ``sense * v >= 0`` (``> 0`` if strict) everywhere (True), violated everywhere
+    (False), or undecided (None)?"""
+    if v is None or not v.is_finite():
+        return None
+    w = v if sense > 0 else -v
+    if strict:
+        return True if w.lo > 0 else (False if w.hi <= 0 else None)
+    return True if w.lo >= 0 else (False if w.hi < 0 else None)
+
+
+@dataclass
+class _Trace:
+    """What certified (or refuted) the top-level box."""
+
+    how: str = ""
+    face: dict[str, tuple[Fraction, Fraction]] | None = None
+
+
+class _Memo:
+    """Enclosures and derivative signs of one top-level box, computed once each."""
+
+    def __init__(self, engine: Any, prec: int, deadline: float = math.inf) -> None:
+        self.deadline = deadline
+        self.engine = engine
+        self.names = engine.names
+        self.prec = prec
+        self._enc: dict[tuple[Any, ...], Iv | None] = {}
+        self._sign: dict[tuple[Any, ...], int] = {}
+
+    @staticmethod
+    def key(box: Mapping[str, tuple[Fraction, Fraction]]) -> tuple[Any, ...]:
+        return tuple(box.values())
+
+    def enclose(self, node: Any, box: Mapping[str, tuple[Fraction, Fraction]],
+                prec: int | None = None) -> Iv | None:
+        prec = prec or self.prec
+        k = (node, self.key(box), prec)
+        if k not in self._enc:
+            self._enc[k] = self.engine.enclose(node, box, prec)
+        return self._enc[k]
+
+    def deriv(self, node: Any, name: str) -> Any:
+        return self.engine.deriv(node, name)
+
+    def smooth(self, node: Any, box: Mapping[str, tuple[Fraction, Fraction]]) -> bool:
+        k = ("smooth", node, self.key(box))
+        if k not in self._enc:
+            self._enc[k] = self.engine.smooth(node, box)  # type: ignore[assignment]
+        return bool(self._enc[k])
+
+
+def _bound_sign(m: _Memo, node: Any, box: dict[str, tuple[Fraction, Fraction]],
+                depth: int) -> int:
+    """+1 if ``node >= 0`` on ``box``, -1 if ``node <= 0``, 0 if neither is certified."""
+    k = (node, m.key(box), depth)
+    if k in m._sign:
+        return m._sign[k]
+    m._sign[k] = 0
+    v = m.enclose(node, box)
+    out = 0
+    if v is not None and v.is_finite():
+        if v.lo >= 0:
+            out = 1
+        elif v.hi <= 0:
+            out = -1
+        elif (out := _structural_sign(m, node, box, depth)) != 0:
+            pass
+        elif depth > 0:
+            centre = {n: ((lo + hi) / 2,) * 2 for n, (lo, hi) in box.items()}
+            c = m.enclose(node, centre)
+            guess = 0 if c is None else (1 if c.lo > 0 else (-1 if c.hi < 0 else 0))
+            for sense in ((guess,) if guess else (1, -1)):
+                if _prove(m, node, box, sense, False, depth) is True:
+                    out = sense
+                    break
+    m._sign[k] = out
+    return out
+
+
+def _structural_sign(m: _Memo, node: Any, box: dict[str, tuple[Fraction, Fraction]],
+                     depth: int) -> int:
+    """The sign of a symbolic product from the signs of its factors (``(e^x - 1)^2 >= 0``
+    although its enclosure near ``x = 0`` straddles 0); sums are factored first."""
+    factored = getattr(m.engine, "factored", None)
+    if factored is None:
+        return 0
+    e = factored(node)
+    if e is None:
+        return 0
+    import sympy as sp
+
+    if isinstance(e, sp.Pow) and e.exp.is_Rational:
+        if e.exp.is_Integer and int(e.exp) % 2 == 1:
+            return _bound_sign(m, e.base, box, depth)
+        return 1  # an even power, or a root (nonnegative where defined)
+    if isinstance(e, sp.exp):
+        return 1
+    if isinstance(e, sp.Mul):
+        sign = 1
+        for f in e.args:
+            s = _bound_sign(m, f, box, depth)
+            if s == 0:
+                return 0
+            sign *= s
+        return sign
+    return 0
+
+
+def _prove(m: _Memo, node: Any, box: dict[str, tuple[Fraction, Fraction]], sense: int,
+           strict: bool, depth: int, trace: _Trace | None = None) -> bool | None:
+    """Certify ``sense * node >= 0`` (``> 0``) on ``box``: True, False (certified violated on
+    a face or on the whole box) or None."""
+    s = _sign(m.enclose(node, box), sense, strict)
+    if s is not None:
+        if trace is not None:
+            trace.how, trace.face = "enclosure", box
+        return s
+    free = [n for n in m.names if box[n][0] < box[n][1]]
+    if not free:
+        s = _sign(m.enclose(node, box, 4 * m.prec), sense, strict)
+        if trace is not None and s is not None:
+            trace.how, trace.face = "enclosure", box
+        return s
+    if depth <= 0 or time.monotonic() > m.deadline or not m.smooth(node, box):
+        return None
+    face = dict(box)
+    pending = list(free)
+    moved = False
+    progress = True
+    while progress and pending:
+        progress = False
+        for n in list(pending):
+            d = m.deriv(node, n)
+            if d is None:
+                pending.remove(n)
+                continue
+            # sense*node is nondecreasing in n where sense*d >= 0: its minimum is at lo
+            sg = _bound_sign(m, d, face, depth - 1) * sense
+            if sg == 0:
+                continue
+            lo, hi = face[n]
+            end = lo if sg > 0 else hi
+            face[n] = (end, end)
+            pending.remove(n)
+            moved = progress = True
+    if moved:
+        s = _sign(m.enclose(node, face), sense, strict)
+        if s is None and all(face[n][0] == face[n][1] for n in m.names):
+            s = _sign(m.enclose(node, face, 4 * m.prec), sense, strict)
+        if s is not None:
+            if trace is not None:
+                trace.how, trace.face = "monotonicity", face
+            return s
+    # mean-value form on what is left: g(c) + sum_i g_i(B) (B_i - c_i)
+    rest = [n for n in m.names if face[n][0] < face[n][1]]
+    if not rest:
+        return None
+    centre = dict(face)
+    for n in rest:
+        mid = (face[n][0] + face[n][1]) / 2
+        centre[n] = (mid, mid)
+    total = m.enclose(node, centre)
+    if total is None:
+        return None
+    with arb_precision(m.prec):
+        for n in rest:
+            d = m.deriv(node, n)
+            dv = None if d is None else m.enclose(d, face)
+            if dv is None or not dv.is_finite():
+                return None
+            lo, hi = face[n]
+            mid = centre[n][0]
+            total = total + dv * Iv.exact(lo - mid, hi - mid)
+    s = _sign(total, sense, strict)
+    if s is not None and trace is not None:
+        trace.how, trace.face = ("monotonicity+mean-value" if moved else "mean-value"), face
+    return s
+
+
+def _pruning_depth(n: int) -> int:
+    return {1: 4, 2: 3, 3: 2}.get(n, 1)
+
+
+@dataclass
+class _Pruner:
+    """Builds (lazily, per integer assignment) the derivative engine of a comparison."""
+
+    check: Compare
+    box: Box
+    fixed: Mapping[str, Any]
+    notes: list[str] = field(default_factory=list)
+    engines: dict[tuple[tuple[str, int], ...], Any] = field(default_factory=dict)
+    simplify_seconds: float = 0.0
+    sympy_deadline: float = field(default_factory=lambda: time.monotonic() + SYMPY_SECONDS)
+
+    def allowance(self) -> float:
+        """Seconds the next symbolic operation may take."""
+        return min(SYMPY_STEP_SECONDS, self.sympy_deadline - time.monotonic())
+
+    def engine(self, ints: Mapping[str, int]) -> Any:
+        key = tuple(sorted(ints.items()))
+        if key not in self.engines:
+            self.engines[key] = self._build(ints)
+        return self.engines[key]
+
+    def _simplify(self, e: Any, thorough: bool = False) -> Any:
+        """A cheap normal form (expand, then merge exponentials: cancels ``e^eps phi(a+b)``
+        against ``phi(a-b)``), and ``sympy.simplify`` for a small ``g`` while time allows."""
+        import sympy as sp
+
+        t0 = time.monotonic()
+        try:
+            ops = _size(e)
+            if ops > MAX_DERIVATIVE_NODES:
+                return e
+            out = sp.powsimp(e, combine="exp")
+            if ops <= SIMPLIFY_MAX_NODES:
+                expanded = sp.powsimp(sp.expand(e), combine="exp")
+                if _size(expanded) <= 2 * ops + 20:
+                    out = expanded
+            if (thorough and _size(out) <= SIMPLIFY_MAX_NODES // 2
+                    and self.simplify_seconds < SIMPLIFY_SECONDS):
+                full = sp.simplify(out)
+                if _size(full) < _size(out):
+                    out = full
+            return out
+        finally:
+            self.simplify_seconds += time.monotonic() - t0
+
+    def _build(self, ints: Mapping[str, int]) -> Any:
+        names = tuple(self.box.reals)
+        if not names:
+            return None
+        sym = self._build_sym(ints, names)
+        if sym is not None:
+            return sym
+        return _DualEngine(self.check, ints, self.fixed, names)
+
+    def _build_sym(self, ints: Mapping[str, int], names: tuple[str, ...]) -> _SymEngine | None:
+        import sympy as sp
+
+        base = {n: (Fraction(lo), Fraction(hi)) for n, (lo, hi) in self.box.reals.items()}
+        symbols = {n: _symbol(n, *base[n]) for n in names}
+        params: dict[str, Any] = dict(symbols)
+        params.update(ints)
+        params.update(self.fixed)
+        try:
+            with _time_limit(self.allowance()):
+                ctx = SymCtx()
+                lhs = ctx.run(self.check.lhs, **params)
+                rhs = ctx.run(self.check.rhs, **params)
+                g = rhs - lhs if self.check.op in ("le", "lt") else lhs - rhs
+                g = sp.sympify(g)
+        except Exception as e:  # any failure of the symbolic route falls back to AD
+            self._note(f"sympy cannot represent the terms ({type(e).__name__}: {e}); "
+                       "derivatives by automatic differentiation")
+            return None
+        if g.has(sp.Heaviside, sp.sign, sp.floor, sp.ceiling, sp.frac, sp.DiracDelta):
+            self._note("the symbolic form has a discontinuous function: no sympy derivatives")
+            return None
+        try:
+            with _time_limit(self.allowance()):
+                simplified = self._simplify(g, thorough=True)
+        except Exception:  # too slow (or sympy failed): the form as evaluated
+            simplified = g
+        for candidate in (simplified, g):
+            engine = _SymEngine(candidate, symbols, base, self._simplify, self.allowance)
+            if engine._fn(candidate) is not None and self._agrees(engine, ints, base):
+                return engine
+        self._note("the symbolic form of the difference could not be cross-checked against "
+                   "the arb evaluation; derivatives by automatic differentiation")
+        return None
+
+    def _agrees(self, engine: _SymEngine, ints: Mapping[str, int],
+                base: Mapping[str, tuple[Fraction, Fraction]]) -> bool:
+        """The symbolic form must enclose the same values as the terms in arb."""
+        checked = 0
+        for t in (Fraction(1, 2), Fraction(1, 7), Fraction(5, 6)):
+            pt = {n: lo + t * (hi - lo) for n, (lo, hi) in base.items()}
+            params: dict[str, Any] = dict(pt)
+            params.update(ints)
+            params.update(self.fixed)
+            ctx = ArbCtx(START_BITS)
+            try:
+                lhs = flint.arb(ctx.run(self.check.lhs, **params))
+                rhs = flint.arb(ctx.run(self.check.rhs, **params))
+            except _EVAL_ERRORS:
+                continue
+            with arb_precision(START_BITS):
+                ref = rhs - lhs if self.check.op in ("le", "lt") else lhs - rhs
+            if not ref.is_finite():
+                continue
+            v = engine.enclose(engine.g, {n: (x, x) for n, x in pt.items()}, START_BITS)
+            if v is None or not v.is_finite():
+                continue
+            if not v.ball().overlaps(ref):
+                return False
+            checked += 1
+        return checked > 0
+
+    def _note(self, text: str) -> None:
+        if text not in self.notes:
+            self.notes.append(text)
+
+
+def _symbol(name: str, lo: Fraction, hi: Fraction) -> Any:
+    """A real sympy symbol with the sign assumptions that hold on the whole box."""
+    import sympy as sp
+
+    kw: dict[str, bool] = {"real": True}
+    if lo > 0:
+        kw["positive"] = True
+    elif lo >= 0:
+        kw["nonnegative"] = True
+    if hi < 0:
+        kw["negative"] = True
+    elif hi <= 0:
+        kw["nonpositive"] = True
+    return sp.Symbol(name, **kw)
