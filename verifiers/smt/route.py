@@ -97,6 +97,11 @@ def verify(check: Smt, budget: Budget) -> tuple[Status, str, dict[str, Any]]:
                     "the hypotheses are unsatisfiable by themselves: the claim holds vacuously",
                     evidence)
         used = f"using {len(core)} of {len(tracked)} hypotheses" if tracked else "unconditionally"
+        evidence["region"] = {"kind": "semialgebraic set",
+                              "variables": dict(problem.variables),
+                              "conditions": [name for name, _r, _z in hyps]
+                              + evidence.get("domain_conditions", []),
+                              "covered_by": "z3 unsat of hypotheses ∧ ¬goal (every point)"}
         return Status.PROVED, f"z3 ({logic}): hypotheses ∧ ¬goal is unsat ({used})", evidence
     if result == z3.unknown:
         evidence["reason_unknown"] = solver.reason_unknown()
