@@ -265,12 +265,12 @@ class Reference:
             m = self._max_loss()
             return Bound(m, m, f"{name}: delta = 1 - prod(1 - delta0)^count exactly")
         if self.route == "gaussian":
-            from dpverify.theorems.mechanisms import gauss_eps
+            from dpverify.theorems.formulas.gaussian import gauss_eps
 
             lo, hi = _enclose(lambda c: gauss_eps(c, 1 / self._mu(c), c.num(t)), "gauss_eps")
             return Bound(max(lo, Fraction(0)), hi, name)
         if self.route == "laplace":
-            from dpverify.theorems.mechanisms import laplace_eps
+            from dpverify.theorems.formulas.laplace import laplace_eps
 
             b, s = self._laplace()
             lo, hi = _enclose(lambda c: laplace_eps(c, c.num(b), c.num(t), c.num(s)),
@@ -306,12 +306,12 @@ class Reference:
     def _delta(self, eps: Fraction) -> Bound:
         name = self.describe_route()
         if self.route == "gaussian":
-            from dpverify.theorems.mechanisms import gauss_delta
+            from dpverify.theorems.formulas.gaussian import gauss_delta
 
             lo, hi = _enclose(lambda c: gauss_delta(c, 1 / self._mu(c), c.num(eps)),
                               "gauss_delta")
         elif self.route == "laplace":
-            from dpverify.theorems.mechanisms import laplace_delta
+            from dpverify.theorems.formulas.laplace import laplace_delta
 
             b, s = self._laplace()
             lo, hi = _enclose(lambda c: laplace_delta(c, c.num(b), c.num(eps), c.num(s)),
