@@ -21,7 +21,7 @@ from typing import Any
 
 from dpverify.theorems.core import parse_number
 from dpverify.theorems.numerics import pld
-from dpverify.theorems.subsampling import SCENARIOS
+from dpverify.theorems.subsampling.scenarios import SCENARIOS
 
 
 def certified(q: Fraction, sigma: Fraction, k: int, delta: Fraction,

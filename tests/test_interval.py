@@ -12,7 +12,7 @@ import sympy as sp
 
 from dpverify.theorems.claims import Box, Compare
 from dpverify.theorems.ctx import Interval, arb_precision
-from dpverify.theorems.mechanisms import gauss_delta
+from dpverify.theorems.formulas.gaussian import gauss_delta
 from dpverify.verifiers.dispatch import PROFILES, run_check
 from dpverify.verifiers.interval import DualCtx, Iv, compile_interval, verify_box
 from dpverify.verifiers.verdict import Budget, Status

@@ -17,12 +17,28 @@ import pytest
 import sympy as sp
 import z3
 
-import dpverify.theorems.privacy_loss as pl
 from dpverify.reports.cli import main
 from dpverify.theorems import get
 from dpverify.theorems.claims import Smt
 from dpverify.theorems.core import bind
 from dpverify.theorems.ctx import ArbCtx, MpCtx, arb_endpoints
+from dpverify.theorems.formulas.conversions import (
+    balle_eps,
+    bs16_eps,
+    cks_delta,
+    cks_delta_rdp,
+    cks_eps,
+    cks_eps_by_inversion,
+    remark15_rho,
+    zcdp_conv_delta,
+    zcdp_conv_eps,
+)
+from dpverify.theorems.formulas.rr import pdp_rho, pdp_tau
+from dpverify.theorems.formulas.subsampled_gaussian import sgm_eps_exact, sgm_eps_rdp
+from dpverify.theorems.privacy_loss.cks20 import _pointwise_bound_problem
+from dpverify.theorems.privacy_loss.common import gauss_eps_at_rho
+from dpverify.theorems.privacy_loss.rdp_conversions import _gauss_curve_balle, _order_grid
+from dpverify.theorems.privacy_loss.zcdp_conversions import _bs16_minus_cks
 from dpverify.verifiers.numeric import evaluate
 
 DPS = 70
@@ -122,12 +138,12 @@ def test_cks_eps_golden(rho, delta, digits):
 def test_cks_public_reference_values():
     # the catalogue's worked values (rounded) and OpenDP's test values for its CKS20 code
     ctx = ArbCtx(128)
-    assert abs(float(ctx.run(pl.cks_eps, rho=F(1, 2), delta=F(1, 10**5)).mid()) - 4.7284) < 5e-5
-    assert abs(float(ctx.run(pl.cks_eps, rho=F(1, 100), delta=F(1, 10**6)).mid())
+    assert abs(float(ctx.run(cks_eps, rho=F(1, 2), delta=F(1, 10**5)).mid()) - 4.7284) < 5e-5
+    assert abs(float(ctx.run(cks_eps, rho=F(1, 100), delta=F(1, 10**6)).mid())
                - 0.62169) < 5e-6
-    assert math.isclose(float(ctx.run(pl.cks_eps, rho=F(1, 32), delta=F(1, 10**3)).mid()),
+    assert math.isclose(float(ctx.run(cks_eps, rho=F(1, 32), delta=F(1, 10**3)).mid()),
                         0.6880024554878086, rel_tol=1e-14)
-    assert math.isclose(float(ctx.run(pl.cks_delta, rho=F(1, 32), eps=F(0)).mid()),
+    assert math.isclose(float(ctx.run(cks_delta, rho=F(1, 32), eps=F(0)).mid()),
                         0.1508457845622862, rel_tol=1e-14)
 
 
@@ -135,17 +151,17 @@ def test_cks_eps_routes_agree_and_invert_delta():
     # the eps evaluator (minimisation of the eps-form objective) against the inversion of the
     # delta evaluator in eps (nested bisection), and delta(rho, eps(rho, delta)) = delta
     for rho, delta in [(F(1, 2), F(1, 10**5)), (F(1, 1000), F(1, 10**3))]:
-        e1 = MpCtx(200).run(pl.cks_eps, rho=rho, delta=delta)
-        e2 = MpCtx(53).run(pl.cks_eps_by_inversion, rho=rho, delta=delta)
+        e1 = MpCtx(200).run(cks_eps, rho=rho, delta=delta)
+        e2 = MpCtx(53).run(cks_eps_by_inversion, rho=rho, delta=delta)
         assert abs(e1 - e2) < mpmath.mpf(10) ** -12
-        back = MpCtx(200).run(pl.cks_delta, rho=rho, eps=F(mpmath.nstr(e1, 65)))
+        back = MpCtx(200).run(cks_delta, rho=rho, eps=F(mpmath.nstr(e1, 65)))
         assert abs(back - mpf(delta)) < mpf(delta) * mpmath.mpf(10) ** -45
 
 
 def test_cks_delta_enclosure_is_rigorous_and_contains_the_infimum():
     golden, _ = ref_cks_delta("0.5", "4")
     for prec in (64, 128, 192):
-        lo, hi = arb_endpoints(ArbCtx(prec).run(pl.cks_delta, rho=F(1, 2), eps=F(4)))
+        lo, hi = arb_endpoints(ArbCtx(prec).run(cks_delta, rho=F(1, 2), eps=F(4)))
         with mpmath.workdps(DPS):
             assert mpf(lo) <= golden <= mpf(hi)
             assert mpf(hi) - mpf(lo) < golden * mpmath.mpf(2) ** (-prec + 20)
@@ -153,24 +169,24 @@ def test_cks_delta_enclosure_is_rigorous_and_contains_the_infimum():
     # bound at the reference minimiser, and any other order gives a larger delta
     ctx = ArbCtx(128)
     for alpha in (F(3), F(9, 2), F(6)):
-        at_alpha = ctx.run(pl.cks_delta_rdp, alpha=alpha, tau=alpha / 2, eps=F(4))
-        assert ctx.run(pl.cks_delta, rho=F(1, 2), eps=F(4)) < at_alpha
+        at_alpha = ctx.run(cks_delta_rdp, alpha=alpha, tau=alpha / 2, eps=F(4))
+        assert ctx.run(cks_delta, rho=F(1, 2), eps=F(4)) < at_alpha
 
 
 def test_cks_orderings():
     ctx = ArbCtx(128)
     for rho in (F(1, 1000), F(1, 100), F(1, 2), F(2), F(30)):
         for delta in (F(1, 10**12), F(1, 10**5), F(1, 10**3)):
-            gauss = ctx.run(pl._gauss_eps_at_rho, rho=rho, delta=delta)
-            cks = ctx.run(pl.cks_eps, rho=rho, delta=delta)
-            bs16 = ctx.run(pl.bs16_eps, rho=rho, delta=delta)
-            simple = ctx.run(pl.zcdp_conv_eps, rho=rho, delta=delta)
+            gauss = ctx.run(gauss_eps_at_rho, rho=rho, delta=delta)
+            cks = ctx.run(cks_eps, rho=rho, delta=delta)
+            bs16 = ctx.run(bs16_eps, rho=rho, delta=delta)
+            simple = ctx.run(zcdp_conv_eps, rho=rho, delta=delta)
             assert gauss < cks < simple
             assert cks < bs16
         prev = None
         for eps in (F(0), F(1, 2), F(2), F(5), F(20)):
-            d = ctx.run(pl.cks_delta, rho=rho, eps=eps)
-            assert d <= ctx.run(pl.zcdp_conv_delta, rho=rho, eps=eps)
+            d = ctx.run(cks_delta, rho=rho, eps=eps)
+            assert d <= ctx.run(zcdp_conv_delta, rho=rho, eps=eps)
             if prev is not None:
                 assert d < prev
             prev = d
@@ -213,10 +229,10 @@ def test_balle_claim2_points_are_the_grid_minimisers():
     chosen = {(F(1), F(1, 10**5)): F(109, 20), (F(3, 10), F(1, 10**6)): F(17),
               (F(3), F(1, 10**3)): F(43, 20)}
     for (mu, delta), alpha in chosen.items():
-        best = min(pl._order_grid(), key=lambda a, mu=mu, delta=delta: ctx.run(
-            pl.balle_eps, alpha=a, tau=a * mu * mu / 2, delta=delta))
+        best = min(_order_grid(), key=lambda a, mu=mu, delta=delta: ctx.run(
+            balle_eps, alpha=a, tau=a * mu * mu / 2, delta=delta))
         assert best == alpha
-    assert abs(float(ArbCtx(128).run(pl._gauss_curve_balle, mu=F(1), delta=F(1, 10**5)).mid())
+    assert abs(float(ArbCtx(128).run(_gauss_curve_balle, mu=F(1), delta=F(1, 10**5)).mid())
                - 4.72843) < 5e-6
 
 
@@ -233,7 +249,7 @@ def test_subsampled_gaussian_routes():
 
         golden = mpmath.findroot(lambda e: h_remove(e) - d, mpmath.mpf("0.2"))
     assert abs(golden - mpf("0.19945")) < mpf("5e-6")
-    got = ArbCtx(128).run(pl.sgm_eps_exact, q=F(1, 100), sigma=F(1), delta=F(1, 10**5))
+    got = ArbCtx(128).run(sgm_eps_exact, q=F(1, 100), sigma=F(1), delta=F(1, 10**5))
     with mpmath.workdps(30):
         assert abs(mpf(arb_endpoints(got)[0]) - golden) < mpmath.mpf(10) ** -20
 
@@ -247,7 +263,7 @@ def test_subsampled_gaussian_routes():
 
     eps_float = min(log_a(a) / (a - 1) + math.log1p(-1 / a) - math.log(1e-5 * a) / (a - 1)
                     for a in range(2, 129))
-    rdp = float(ArbCtx(128).run(pl.sgm_eps_rdp, q=F(1, 100), sigma=F(1),
+    rdp = float(ArbCtx(128).run(sgm_eps_rdp, q=F(1, 100), sigma=F(1),
                                 delta=F(1, 10**5)).mid())
     assert math.isclose(rdp, eps_float, rel_tol=1e-12)
     assert abs(rdp - 0.95628) < 5e-6
@@ -269,10 +285,10 @@ def test_zcdp_conv_and_remark15_golden():
         agrees("STK-REMARK15", "rho", {"eps": "1", "delta": "1e-6"}, r15, digits)
     assert abs(float(eps) - 5.2985) < 5e-5
     ctx = ArbCtx(128)
-    assert ctx.run(pl.zcdp_conv_delta, rho=F(1, 2), eps=F(1, 5)) == 1  # eps < rho: no guarantee
+    assert ctx.run(zcdp_conv_delta, rho=F(1, 2), eps=F(1, 5)) == 1  # eps < rho: no guarantee
     for e, d in [(F(1), F(1, 10**6)), (F(1, 10), F(1, 10**5)), (F(8), F(1, 10**9)),
                  (F(50), F(1, 2))]:
-        assert ctx.run(lambda c, e, d: pl.zcdp_conv_eps(c, pl.remark15_rho(c, e, d), d),
+        assert ctx.run(lambda c, e, d: zcdp_conv_eps(c, remark15_rho(c, e, d), d),
                        e=e, d=d) <= ctx.num(e)
 
 
@@ -295,8 +311,8 @@ def test_bs16_quoted_formula():
         agrees("BS16-L36", "eps", {"rho": "0.01", "delta": "1e-6"}, eps_golden, digits)
     # the catalogue's range [0.017, 0.26] for BS16 - CKS is refuted at its two ends
     ctx = ArbCtx(128)
-    low = float(ctx.run(pl._bs16_minus_cks, rho=F(1, 1000), delta=F(1, 1000)).mid())
-    high = float(ctx.run(pl._bs16_minus_cks, rho=F(2), delta=F(1, 10**10)).mid())
+    low = float(ctx.run(_bs16_minus_cks, rho=F(1, 1000), delta=F(1, 1000)).mid())
+    high = float(ctx.run(_bs16_minus_cks, rho=F(2), delta=F(1, 10**10)).mid())
     assert 0.0168 < low < 0.017 and 0.26 < high < 0.2633
 
 
@@ -334,9 +350,9 @@ def test_pdp_curves_against_randomized_response(digits):
 
 def test_pdp_tau_edge_cases():
     ctx = ArbCtx(128)
-    assert abs(float(ctx.run(pl.pdp_tau, eps0=F(0), alpha=F(3)).mid())) < 1e-35
-    gap = ArbCtx(256).run(lambda c, eps0, alpha: pl.pdp_tau(c, eps0, alpha) / alpha
-                          - pl.pdp_rho(c, eps0), eps0=F(2), alpha=1 + F(1, 10**20))
+    assert abs(float(ctx.run(pdp_tau, eps0=F(0), alpha=F(3)).mid())) < 1e-35
+    gap = ArbCtx(256).run(lambda c, eps0, alpha: pdp_tau(c, eps0, alpha) / alpha
+                          - pdp_rho(c, eps0), eps0=F(2), alpha=1 + F(1, 10**20))
     lo, hi = arb_endpoints(gap)
     assert max(abs(lo), abs(hi)) < F(1, 10**18)
 
@@ -421,7 +437,7 @@ def test_smt_problems_are_proved_and_not_vacuous():
 
 def test_smt_problem_catches_a_wrong_constant():
     # the pointwise-bound problem with a constant 1% too small must be refuted
-    problem = pl._pointwise_bound_problem(3)
+    problem = _pointwise_bound_problem(3)
     assert _is_proved(problem)
     env = {"u": z3.Real("u")}
     u = sp.Symbol("u", real=True)

@@ -1,4 +1,4 @@
-"""Tests of theorems.subsampling: golden values by independent routes, enclosures, bad input.
+"""Tests of the subsampling family: golden values by independent routes, enclosures, bad input.
 
 Every reference is computed here with plain mpmath at 70 digits by a route other than the
 product's formula: output-space quadrature of a hockey-stick or of a Rényi moment, enumeration
@@ -20,7 +20,7 @@ import pytest
 from dpverify.reports.cli import main
 from dpverify.theorems import get
 from dpverify.theorems.core import bind
-from dpverify.theorems.subsampling import STANDARD_ORDERS
+from dpverify.theorems.formulas.subsampled_gaussian import STANDARD_ORDERS
 from dpverify.verifiers.numeric import evaluate
 from tests.common.golden import GoldenCases
 
@@ -255,7 +255,7 @@ def test_fractional_series_equals_quadrature(alpha: str) -> None:
     """MTZ-SGM-RDP claim 5 at every fractional order of the standard grid (the claim itself
     checks one order to keep the quick profile fast)."""
     from dpverify.theorems.ctx import MpCtx
-    from dpverify.theorems.subsampling import sgm_rdp_series
+    from dpverify.theorems.formulas.subsampled_gaussian import sgm_rdp_series
 
     ctx = MpCtx(200)
     series = ctx.run(sgm_rdp_series, q=Fraction(1, 100), sigma=Fraction(1), alpha=Fraction(alpha))

@@ -5,7 +5,7 @@ evidence of every check in ``<details>`` blocks (counterexamples opened first), 
 plots drawn with matplotlib (imported lazily, without pyplot):
 
 - the privacy curves ``delta(eps)`` of the primitive mechanisms: the Gaussian mechanism
-  (``theorems.mechanisms.gauss_delta``, sigma in {0.5, 1, 2}) and the Laplace mechanism when
+  (``theorems.formulas.gaussian.gauss_delta``, sigma in {0.5, 1, 2}) and the Laplace mechanism when
   the registry has it encoded (``STK-LAPLACE.delta``);
 - for every claim that is refuted by design (a catalogue erratum) or came out ``failed`` with a
   counterexample that has numeric parameters: the claim's *violation* along one parameter,

@@ -18,7 +18,7 @@ CURVE_POINTS = 121
 
 
 def _privacy_curves(drawn: Plots) -> Figure:
-    from dpverify.theorems.mechanisms import gauss_delta
+    from dpverify.theorems.formulas.gaussian import gauss_delta
 
     xs = [Fraction(CURVE_EPS_MAX * i, CURVE_POINTS - 1) for i in range(CURVE_POINTS)]
     curves: list[tuple[str, str, list[float], list[float]]] = []

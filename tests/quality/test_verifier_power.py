@@ -29,7 +29,7 @@ import pytest
 
 from dpverify.theorems.claims import Box, Claim, Compare, Generated, Points, Tol
 from dpverify.theorems.core import Source, Theorem
-from dpverify.theorems.mechanisms import gauss_delta
+from dpverify.theorems.formulas.gaussian import gauss_delta
 from dpverify.theorems.numerics.finite import hockey_stick, hockey_stick_events, random_pair
 from dpverify.verifiers.dispatch import PROFILES, run_check, run_claim_check
 from dpverify.verifiers.verdict import Status, Verdict

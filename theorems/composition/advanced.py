@@ -39,7 +39,6 @@ from dpverify.theorems.composition.terms import (
     kov_total_delta,
     order_box,
     order_check,
-    registry_formula,
     stk_bound,
 )
 from dpverify.theorems.core import Evaluator, Theorem
@@ -53,6 +52,7 @@ from dpverify.theorems.formulas.advanced_composition import (
     stk_eps,
     stk_eps_het,
 )
+from dpverify.theorems.formulas.conversions import zcdp_conv_eps
 from dpverify.theorems.formulas.kov_mv import kov_delta, kov_delta_pure, kov_eps
 from dpverify.theorems.params import (
     DELTA,
@@ -183,7 +183,7 @@ def _zcdp_conv_problem() -> SmtProblem:
     delta = sp.exp(-lg)
     lhs = stk_eps_het(ctx, (e1, e2, e3), delta)
     rho = (e1**2 + e2**2 + e3**2) / 2
-    rhs = registry_formula("STK-ZCDP-CONV", "eps")(ctx, rho=rho, delta=delta)
+    rhs = zcdp_conv_eps(ctx, rho=rho, delta=delta)
     hyps, poly = _polynomialize(sp.expand(lhs - rhs))
     names = {str(s): "real" for s in (e1, e2, e3, lg)}
     names.update({str(s): "real" for s in _aux_symbols(hyps)})

@@ -17,7 +17,7 @@ from dpverify.theorems.claims import (
     Tol,
     points,
 )
-from dpverify.theorems.composition.terms import FAMILY, const, registry_formula
+from dpverify.theorems.composition.terms import FAMILY, const
 from dpverify.theorems.core import Evaluator, Theorem
 from dpverify.theorems.ctx import SymCtx
 from dpverify.theorems.formulas.advanced_composition import (
@@ -26,6 +26,8 @@ from dpverify.theorems.formulas.advanced_composition import (
     rr_pld_mean,
     rr_pld_var,
 )
+from dpverify.theorems.formulas.conversions import cks_eps
+from dpverify.theorems.formulas.gdp import gdp_eps
 from dpverify.theorems.numerics.finite import randomized_response
 from dpverify.theorems.params import (
     DELTA,
@@ -38,7 +40,7 @@ from dpverify.theorems.refs import S22, cite
 def asymp_eps_limit(ctx: Any, rho: Any, delta: Any) -> Any:
     """``DRS-GDP.eps(sqrt(2 rho), delta)``: the Gaussian limit of the PLD ``N(rho, 2 rho)``
     ([S22] v4, Sec. 5; [DRS] arXiv 1905.02383, Cor. 2.13)."""
-    return registry_formula("DRS-GDP", "eps")(ctx, mu=ctx.sqrt(2 * rho), delta=delta)
+    return gdp_eps(ctx, mu=ctx.sqrt(2 * rho), delta=delta)
 
 
 # ==========================================================================================
@@ -83,7 +85,7 @@ def _rr_step_moments_problem(which: str) -> SmtProblem:
 
 
 def _cks(ctx: Any, rho: Any, delta: Any, **_: Any) -> Any:
-    return registry_formula("CKS20-CONV", "eps")(ctx, rho=rho, delta=delta)
+    return cks_eps(ctx, rho=rho, delta=delta)
 
 
 STK_ASYMP_OPT = Theorem(

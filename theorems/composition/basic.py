@@ -25,7 +25,6 @@ from dpverify.theorems.composition.terms import (
     basic_bound,
     const,
     order_check,
-    registry_formula,
 )
 from dpverify.theorems.core import Evaluator, Theorem
 from dpverify.theorems.formulas.advanced_composition import (
@@ -36,6 +35,7 @@ from dpverify.theorems.formulas.advanced_composition import (
     lap_mass,
     lap_scale,
 )
+from dpverify.theorems.formulas.br_bounds import dr19_eps, dr19_eps_kovkl, mgf_eps, optkl_eps
 from dpverify.theorems.formulas.kov_mv import kov_delta_pure, kov_eps, mv_delta_pure
 from dpverify.theorems.numerics.composition_enum import het_rr_delta_enum
 from dpverify.theorems.params import (
@@ -88,9 +88,9 @@ def _clipped_checks() -> tuple[Predicate, ...]:
 
         return test
 
-    def ext(theorem_id: str, evaluator: str) -> Callable[..., Any]:
+    def ext(formula: Callable[..., Any]) -> Callable[..., Any]:
         def f(ctx: Any, eps0: Any, k: int, delta: Any) -> Any:
-            return registry_formula(theorem_id, evaluator)(ctx, eps0=eps0, k=k, delta=delta)
+            return formula(ctx, eps0=eps0, k=k, delta=delta)
 
         return f
 
@@ -100,9 +100,10 @@ def _clipped_checks() -> tuple[Predicate, ...]:
         Predicate(clipped(lambda ctx, eps0, k, delta: kov34_eps(ctx, eps0, 0, k, delta)),
                   box, "property", "KOV-34.eps <= k eps0 (rel 1e-40)"),
     ]
-    for tid, ev in (("DDR-C31", "eps"), ("DDR-T5", "eps"), ("DR19-BR", "eps"),
-                    ("DR19-BR", "eps_kovkl")):
-        out.append(Predicate(clipped(ext(tid, ev)), box, "property",
+    for tid, ev, formula in (("DDR-C31", "eps", optkl_eps), ("DDR-T5", "eps", mgf_eps),
+                             ("DR19-BR", "eps", dr19_eps),
+                             ("DR19-BR", "eps_kovkl", dr19_eps_kovkl)):
+        out.append(Predicate(clipped(ext(formula)), box, "property",
                              f"{tid}.{ev} <= k eps0 (rel 1e-40)"))
     return tuple(out)
 

@@ -9,7 +9,6 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
-from dpverify.theorems import get
 from dpverify.theorems.claims import (
     Box,
     Compare,
@@ -41,15 +40,6 @@ FAMILY = "composition"
 @exact_params("r", "delta0")
 def adaptive_kov_bound(ctx: Any, r: Any, delta0: Any, k: int, eps: Any, **_: Any) -> Any:
     return kov_delta(ctx, ctx.log(ctx.num(r)), delta0, k, eps)
-
-
-def registry_formula(theorem_id: str, evaluator: str) -> Callable[..., Any]:
-    """The formula of another catalogue entry, by its public name (looked up when used: the
-    registry is complete only once every family module is imported)."""
-    th = get(theorem_id)
-    if not th.encoded:
-        raise Unsupported(f"{theorem_id} is not encoded yet")
-    return th.evaluator(evaluator).formula
 
 
 # ==========================================================================================

@@ -22,7 +22,7 @@ from typing import Any
 
 from dpverify.theorems.ctx import PrecisionExhausted
 from dpverify.theorems.errors import InvalidParameter
-from dpverify.theorems.mechanisms import gauss_delta
+from dpverify.theorems.formulas.gaussian import gauss_delta
 
 
 def classic_sigma(ctx: Any, eps: Any, delta: Any) -> Any:

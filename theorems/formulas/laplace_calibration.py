@@ -7,7 +7,7 @@ Main results
   log-likelihood ratio of ``Lap(0, b)`` vs ``Lap(s, b)`` read off the two densities.
 
 The exact privacy profile of the Laplace mechanism (STK-LAPLACE) is ``laplace_delta`` of
-``dpverify.theorems.mechanisms``.
+``dpverify.theorems.formulas.laplace``.
 
 References
 ----------

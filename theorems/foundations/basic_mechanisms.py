@@ -40,12 +40,10 @@ from dpverify.theorems.formulas.classic_gaussian import (
     classic_true_delta,
 )
 from dpverify.theorems.formulas.exponential_mechanism import exp_mech
+from dpverify.theorems.formulas.gaussian import gauss_delta_output_quad
+from dpverify.theorems.formulas.laplace import laplace_delta
 from dpverify.theorems.formulas.laplace_calibration import laplace_b, laplace_llr
 from dpverify.theorems.foundations.terms import EPS_POS, FAMILY, TINY
-from dpverify.theorems.mechanisms import (
-    gauss_delta_output_quad,
-    laplace_delta,
-)
 from dpverify.theorems.numerics.finite import max_log_ratio
 from dpverify.theorems.params import DELTA, SENSITIVITY
 from dpverify.theorems.refs import BLOG, DR14, MT07, cite
@@ -123,7 +121,7 @@ BLOG_LAP = Theorem(
     ),
     claims=_blog_lap_claims(),
     notes="The blog's statement is correct. Multi-dimensional f uses the L1 norm for s. The "
-          "exact profile is STK-LAPLACE.delta (theorems.mechanisms.laplace_delta); claim 2 "
+          "exact profile is STK-LAPLACE.delta (theorems.formulas.laplace.laplace_delta); claim 2 "
           "reads the log-likelihood ratio off the two densities.",
 )
 

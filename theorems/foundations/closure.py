@@ -27,6 +27,7 @@ from typing import Any
 
 from dpverify.theorems.claims import Box, Claim, Compare, Generated, Points, Predicate, grid
 from dpverify.theorems.core import Evaluator, Theorem
+from dpverify.theorems.formulas.gdp import gdp_delta
 from dpverify.theorems.formulas.group_privacy import group_delta, group_eps
 from dpverify.theorems.formulas.hockey_stick_exact import (
     hockey_stick_exact,
@@ -35,9 +36,6 @@ from dpverify.theorems.formulas.hockey_stick_exact import (
 )
 from dpverify.theorems.formulas.laplace_calibration import laplace_llr
 from dpverify.theorems.foundations.terms import FAMILY, TINY, nums
-from dpverify.theorems.mechanisms import (
-    gdp_delta,
-)
 from dpverify.theorems.numerics.finite import (
     hockey_stick,
     max_log_ratio,

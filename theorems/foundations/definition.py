@@ -46,14 +46,10 @@ from dpverify.theorems.claims import (
     grid,
 )
 from dpverify.theorems.core import Theorem
+from dpverify.theorems.formulas.gaussian import gauss_delta, gauss_delta_pld_quad, gauss_tail
 from dpverify.theorems.formulas.hockey_stick_exact import hockey_stick_exact
 from dpverify.theorems.formulas.name_and_shame import name_shame_pair, name_shame_profile
 from dpverify.theorems.foundations.terms import BAYES_EPS_GRID, FAMILY, TINY, nums, seeded
-from dpverify.theorems.mechanisms import (
-    gauss_delta,
-    gauss_delta_pld_quad,
-    gauss_tail,
-)
 from dpverify.theorems.numerics.finite import (
     hockey_stick,
     hockey_stick_events,

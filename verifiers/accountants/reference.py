@@ -9,14 +9,14 @@ applies:
 1. **Gaussian closed form** — only unsampled Gaussian events: the composition is the Gaussian
    mechanism with ``mu = c sqrt(sum_i count_i / sigma_i^2)`` (``c = 2`` under ``replace_one``,
    catalogue README scenario conventions), so ``delta(eps)`` is BW-ANALYTIC-GAUSS at
-   ``sigma = 1/mu`` ([BW18] arXiv 1805.06530v2, Thm 8; :func:`theorems.mechanisms.gauss_delta`,
-   ``gauss_eps``).
+   ``sigma = 1/mu`` ([BW18] arXiv 1805.06530v2, Thm 8;
+   :func:`theorems.formulas.gaussian.gauss_delta`, ``gauss_eps``).
 2. **KOV / MV** — only unsampled ``randomized_response``, ``pure_dp`` and ``approx_dp`` events:
    k-fold RR(eps0) is the worst case of eps0-DP mechanisms ([KOV] arXiv 1311.0776v4, Thm 3.3;
    [MV] arXiv 1507.03113, Thms 1.4 and 1.5; :func:`theorems.composition.kov_delta`,
    ``kov_eps``, ``mv_delta_pure``, ``mv_eps``).
 3. **Laplace closed form** — a single unsampled Laplace step (catalogue STK-LAPLACE;
-   :func:`theorems.mechanisms.laplace_delta`, ``laplace_eps``), sensitivity 2 under
+   :func:`theorems.formulas.laplace.laplace_delta`, ``laplace_eps``), sensitivity 2 under
    ``replace_one``.
 4. **Certified PLD engine** otherwise (Laplace compositions, subsampled Gaussian, subsampled
    Laplace and randomized response under add/remove, mixtures, replace-one): the upper and lower
@@ -265,12 +265,12 @@ class Reference:
             m = self._max_loss()
             return Bound(m, m, f"{name}: delta = 1 - prod(1 - delta0)^count exactly")
         if self.route == "gaussian":
-            from dpverify.theorems.mechanisms import gauss_eps
+            from dpverify.theorems.formulas.gaussian import gauss_eps
 
             lo, hi = _enclose(lambda c: gauss_eps(c, 1 / self._mu(c), c.num(t)), "gauss_eps")
             return Bound(max(lo, Fraction(0)), hi, name)
         if self.route == "laplace":
-            from dpverify.theorems.mechanisms import laplace_eps
+            from dpverify.theorems.formulas.laplace import laplace_eps
 
             b, s = self._laplace()
             lo, hi = _enclose(lambda c: laplace_eps(c, c.num(b), c.num(t), c.num(s)),
@@ -306,12 +306,12 @@ class Reference:
     def _delta(self, eps: Fraction) -> Bound:
         name = self.describe_route()
         if self.route == "gaussian":
-            from dpverify.theorems.mechanisms import gauss_delta
+            from dpverify.theorems.formulas.gaussian import gauss_delta
 
             lo, hi = _enclose(lambda c: gauss_delta(c, 1 / self._mu(c), c.num(eps)),
                               "gauss_delta")
         elif self.route == "laplace":
-            from dpverify.theorems.mechanisms import laplace_delta
+            from dpverify.theorems.formulas.laplace import laplace_delta
 
             b, s = self._laplace()
             lo, hi = _enclose(lambda c: laplace_delta(c, c.num(b), c.num(eps), c.num(s)),

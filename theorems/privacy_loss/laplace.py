@@ -1,0 +1,143 @@
+"""The Laplace mechanism: STK-LAPLACE (the exact privacy profile against quadratures and the PLD
+expectation) and MIR-RDP-LAP (its RDP curve, below the sharp curve of pure DP).
+
+Formulas: :mod:`dpverify.theorems.formulas.laplace`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from dpverify.theorems.claims import Box, Claim, Compare, Tol, grid
+from dpverify.theorems.core import Evaluator, Theorem
+from dpverify.theorems.formulas.laplace import (
+    laplace_delta,
+    laplace_delta_output_quad,
+    laplace_delta_pld_quad,
+    laplace_eps,
+    laplace_rdp_tau,
+    laplace_renyi_quad,
+)
+from dpverify.theorems.formulas.rr import rr_rdp_tau
+from dpverify.theorems.params import ALPHA, DELTA, EPS_REAL, SENSITIVITY, B
+from dpverify.theorems.privacy_loss.common import FAMILY, LAPLACE_POINTS, laplace_term
+from dpverify.theorems.refs import MIR17, S22, cite
+
+# ------------------------------------------------------------------------------------------
+# STK-LAPLACE
+
+
+def _laplace_claims() -> tuple[Claim, ...]:
+    def check(route: Any, name: str) -> Compare:
+        return Compare(laplace_term(laplace_delta), "eq", laplace_term(route), LAPLACE_POINTS,
+                       "numeric", Tol.abs("1e-40"), "closed form", name, ctx="mp")
+
+    return (
+        Claim(1, "The closed form equals the output-space quadrature ∫ (p - e^eps q)_+ to "
+                 "1e-40 (absolute) at (eps0, eps) in {(1, 0.3), (2, 0), (0.5, 0.49), (3, 3.5)}, "
+                 "Delta = 1, b = 1/eps0.",
+              (check(laplace_delta_output_quad, "output-space quadrature"),)),
+        Claim(2, "The closed form equals the explicit PLD expectation (atom +eps0 with mass 1/2 "
+                 "plus the continuous part, privacy loss (Delta - 2y)/b on 0 < y < Delta) to "
+                 "1e-40.",
+              (check(laplace_delta_pld_quad, "PLD expectation (atoms + quadrature)"),)),
+        Claim(3, "The profile is symmetric in the pair (both orders give the same value).",
+              (check(lambda ctx, b, eps, s: laplace_delta_output_quad(ctx, b, eps, s, True),
+                     "reverse-order quadrature ∫ (q - e^eps p)_+"),)),
+    )
+
+
+STK_LAPLACE = Theorem(
+    id="STK-LAPLACE",
+    title="Exact privacy profile of the Laplace mechanism",
+    family=FAMILY,
+    source=replace(cite(S22, "Sec. 3"), paper="derived (catalogue); consistent with " + S22.title),
+    types=("EXACT",),
+    confidence=("DERIVED",),
+    statement=(
+        "For Lap(0, b) vs Lap(Delta, b) with eps0 = Delta/b: delta(eps) = 1 - exp((eps - "
+        "eps0)/2) for |eps| <= eps0 and 0 for eps >= eps0 (1 - e^eps for eps < -eps0). The PLD "
+        "has atoms +eps0 (mass 1/2) and -eps0 (mass e^{-eps0}/2) and is continuous on (-eps0, "
+        "eps0). The mechanism f(x) + Lap(s/eps) is eps-DP and tight."
+    ),
+    domain="b > 0, Delta > 0; every real eps (the catalogue's eps >= -eps0 plus the branch "
+           "1 - e^eps below -eps0)",
+    evaluators=(
+        Evaluator("delta", (B, EPS_REAL, SENSITIVITY), laplace_delta,
+                  "1 - exp((eps - eps0)/2) if -eps0 <= eps < eps0, 0 if eps >= eps0, 1 - e^eps "
+                  "if eps < -eps0 (eps0 = sensitivity/b)"),
+        Evaluator("eps", (B, DELTA, SENSITIVITY), laplace_eps,
+                  "max(0, eps0 + 2 ln(1 - delta)), the least eps >= 0 with delta(b, eps) <= "
+                  "delta (derived)"),
+    ),
+    claims=_laplace_claims(),
+    notes="The closed form was checked against the PLD atoms and the output-space integral "
+          "(claims 1-2) and found correct. The evaluator also covers eps < -eps0 (value "
+          "1 - e^eps, where p >= e^eps q everywhere), which the catalogue leaves outside.",
+)
+
+
+# ------------------------------------------------------------------------------------------
+# MIR-RDP-LAP
+
+
+def _mir_lap_claims() -> tuple[Claim, ...]:
+    def tau_lap(ctx: Any, eps0: Any, alpha: Any, **_: Any) -> Any:
+        return laplace_rdp_tau(ctx, 1 / eps0, alpha, ctx.one)
+
+    def tau_lap_t(ctx: Any, eps0: Any, t: Any, **_: Any) -> Any:
+        return laplace_rdp_tau(ctx, 1 / eps0, 1 + t, ctx.one)
+
+    def tau_rr_t(ctx: Any, eps0: Any, t: Any, **_: Any) -> Any:
+        return rr_rdp_tau(ctx, eps0, 1 + t)
+
+    box = Box(reals={"eps0": ("0.01", "5"), "t": ("1e-3", "1e3")},
+              log_scale=frozenset({"eps0", "t"}))
+    far = grid(eps0=["0.8", "3"], alpha=["10", "1000", "1000000"])
+    return (
+        Claim(1, "The formula equals quadrature of D_alpha(Lap(0, b)||Lap(1, b)) to 1e-35 at "
+                 "eps0 = 0.8 and alpha in {1.5, 2, 10}.",
+              (Compare(tau_lap, "eq",
+                       lambda ctx, eps0, alpha, **_: laplace_renyi_quad(ctx, 1 / eps0, alpha,
+                                                                        ctx.one),
+                       grid(eps0=["0.8"], alpha=["1.5", "2", "10"]), "numeric",
+                       Tol.abs("1e-35"), "Mironov's formula", "Rényi quadrature", ctx="mp"),)),
+        Claim(2, "tau(alpha) <= STK-PDP-ZCDP.tau(eps0, alpha) <= eps0 for all alpha > 1 "
+                 "(Laplace is eps0-DP; RR has the largest RDP curve among eps0-DP pairs); "
+                 "searched over eps0 in [0.01, 5], alpha = 1 + t, t in [1e-3, 1e3].",
+              (Compare(tau_lap_t, "le", tau_rr_t, box, "property",
+                       lhs_name="Laplace tau(1 + t)", rhs_name="RR eps_hat(1 + t)"),
+               Compare(tau_rr_t, "le", lambda ctx, eps0, **_: eps0, box, "property",
+                       lhs_name="RR eps_hat(1 + t)", rhs_name="eps0"))),
+        Claim(3, "tau(alpha) -> eps0 as alpha -> infinity: 0 < eps0 - tau(alpha) <= "
+                 "log(2)/(alpha - 1), checked at eps0 in {0.8, 3}, alpha in {10, 1e3, 1e6}.",
+              (Compare(tau_lap, "lt", lambda ctx, eps0, **_: eps0, far, "numeric",
+                       lhs_name="tau(alpha)", rhs_name="eps0"),
+               Compare(lambda ctx, eps0, alpha, **_: eps0 - tau_lap(ctx, eps0, alpha), "le",
+                       lambda ctx, alpha, **_: ctx.log(ctx.num(2)) / (alpha - 1), far,
+                       "numeric", lhs_name="eps0 - tau(alpha)", rhs_name="log(2)/(alpha - 1)"))),
+    )
+
+
+MIR_RDP_LAP = Theorem(
+    id="MIR-RDP-LAP",
+    title="RDP curve of the Laplace mechanism",
+    family=FAMILY,
+    source=cite(MIR17, "Prop. 6 / Table II; [S22] Sec. 6.4"),
+    types=("EXACT",),
+    confidence=("HIGH",),
+    statement=(
+        "Laplace with scale b = 1/eps0 and sensitivity 1: tau(alpha) = (1/(alpha-1)) log( "
+        "alpha/(2alpha-1) e^{(alpha-1) eps0} + (alpha-1)/(2alpha-1) e^{-alpha eps0} ); for "
+        "general scale and sensitivity, eps0 = sensitivity/b."
+    ),
+    domain="alpha > 1, b > 0",
+    evaluators=(
+        Evaluator("tau", (B, ALPHA, SENSITIVITY), laplace_rdp_tau,
+                  "(1/(alpha-1)) log(alpha/(2alpha-1) e^{(alpha-1) eps0} + (alpha-1)/(2alpha-1) "
+                  "e^{-alpha eps0}), eps0 = sensitivity/b"),
+    ),
+    claims=_mir_lap_claims(),
+    notes="The Laplace base curve of STK-ANALYTIC-RDP.tau_laplace.",
+)

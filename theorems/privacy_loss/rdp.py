@@ -1,0 +1,166 @@
+"""Rényi DP: STK-PDP-ZCDP (pure DP implies zCDP; the sharp RDP curve of pure DP, attained by RR)
+and STK-RDP-DEF (the definition and its monotonicity in the order).
+
+Formulas: :mod:`dpverify.theorems.formulas.rr`.
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from typing import Any
+
+from dpverify.theorems.claims import Box, Claim, Compare, Generated, Smt, SmtProblem, Tol, grid
+from dpverify.theorems.core import Evaluator, Theorem
+from dpverify.theorems.formulas.rr import pdp_rho, pdp_rho_simple, pdp_tau
+from dpverify.theorems.numerics.finite import (
+    random_eps_dp_pair,
+    random_pair,
+    randomized_response,
+    renyi,
+)
+from dpverify.theorems.params import ALPHA, EPS0
+from dpverify.theorems.privacy_loss.common import FAMILY, sym
+from dpverify.theorems.refs import BS16, MIR17, cite
+
+# ==========================================================================================
+# STK-PDP-ZCDP
+
+
+def _rr_renyi(ctx: Any, eps0: Any, alpha: Any) -> Any:
+    p, q = randomized_response(ctx, eps0)
+    return renyi(ctx, p, q, alpha)
+
+
+def _pdp_identity_problem() -> SmtProblem:
+    import sympy as sp
+
+    eps, x, w, T = sym("eps", "x", "w", "T")
+    return SmtProblem(
+        {"eps": "real", "x": "real", "w": "real", "T": "real"},
+        (sp.Gt(w, 0), sp.Eq(x, w**2), sp.Eq(T * (w**2 + 1), w**2 - 1)),
+        sp.Eq(eps * (x - 1), eps * T * (x + 1)),
+        ("x = e^eps", "w = e^{eps/2}", "T = tanh(eps/2) = (w - 1/w)/(w + 1/w)"),
+    )
+
+
+def _draw_seeded_pair(seed: int, r_num: int) -> tuple[tuple[Fraction, ...], tuple[Fraction, ...]]:
+    return random_eps_dp_pair(random.Random(seed), r_num, 100)
+
+
+def _seeded_pair_renyi(ctx: Any, seed: int, r_num: int, alpha: Any) -> Any:
+    p, q = _draw_seeded_pair(seed, r_num)
+    return renyi(ctx, tuple(ctx.num(x) for x in p), tuple(ctx.num(x) for x in q), alpha)
+
+
+def _seeded_pair_tau(ctx: Any, seed: int, r_num: int, alpha: Any) -> Any:
+    eps0 = ctx.log(1 + ctx.num(Fraction(r_num, 100)))  # the pair is eps0-DP for this eps0
+    return pdp_tau(ctx, eps0, alpha)
+
+
+_PDP_GRID = grid(eps0=["0.5", "1", "2"], alpha=["1.5", "4"])
+
+STK_PDP_ZCDP = Theorem(
+    id="STK-PDP-ZCDP",
+    title="Pure DP implies zCDP (and the sharp RDP curve of pure DP)",
+    family=FAMILY,
+    source=cite(BS16, "Prop. 1.4 (eps^2/2); sharp forms: [SteinkeBlog24] Thm 4 (RDP "
+                  "curve) and its zCDP corollary; [S22] Sec. 4.1"),
+    types=("BOUND", "TIGHT"),
+    confidence=("HIGH",),
+    statement=(
+        "eps-DP => (eps^2/2)-zCDP; sharp: eps-DP => rho-zCDP with rho = eps (e^eps - 1)/(e^eps + "
+        "1) = eps tanh(eps/2) <= eps^2/2. The sharp RDP curve of eps-DP is eps_hat(alpha) = "
+        "log(e^{alpha eps}/(e^eps + 1) + e^eps e^{-alpha eps}/(e^eps + 1))/(alpha - 1), attained "
+        "by randomized response."
+    ),
+    domain="eps >= 0, alpha > 1",
+    evaluators=(
+        Evaluator("rho", (EPS0,), pdp_rho, "eps0 tanh(eps0/2) (sharp)"),
+        Evaluator("rho_simple", (EPS0,), pdp_rho_simple, "eps0^2/2"),
+        Evaluator("tau", (EPS0, ALPHA), pdp_tau, "eps_hat(alpha), the sharp RDP curve"),
+    ),
+    claims=(
+        Claim(1, "The Rényi divergence of RR(eps) equals eps_hat(alpha) to 1e-45 for eps in "
+                 "{0.5, 1, 2} and alpha in {1.5, 4}.",
+              (Compare(_rr_renyi, "eq", pdp_tau, _PDP_GRID, "oracle", Tol.abs("1e-45"),
+                       "D_alpha(RR(eps))", "eps_hat(alpha)"),)),
+        Claim(2, "D_alpha(RR(eps)) <= alpha eps tanh(eps/2) (same grid).",
+              (Compare(_rr_renyi, "le", lambda ctx, eps0, alpha: alpha * pdp_rho(ctx, eps0),
+                       _PDP_GRID, "numeric", lhs_name="D_alpha(RR(eps))",
+                       rhs_name="alpha eps tanh(eps/2)"),)),
+        Claim(3, "lim_{alpha->1} D_alpha(RR(eps))/alpha = eps tanh(eps/2) (evaluated at alpha = "
+                 "1 + 1e-20, to 1e-18).",
+              (Compare(lambda ctx, eps0, alpha: _rr_renyi(ctx, eps0, alpha) / alpha, "eq",
+                       lambda ctx, eps0, **_: pdp_rho(ctx, eps0),
+                       grid(eps0=["0.5", "1", "2"], alpha=["1.00000000000000000001"]),
+                       "numeric", Tol.abs("1e-18"), "D_alpha(RR(eps))/alpha at alpha = 1+1e-20",
+                       "eps tanh(eps/2)"),)),
+        Claim(4, "eps tanh(eps/2) <= eps^2/2 for eps in {0.5, 1, 2}, and over the box eps in "
+                 "[0, 50].",
+              (Compare(pdp_rho, "le", pdp_rho_simple, grid(eps0=["0.5", "1", "2"]), "numeric",
+                       lhs_name="eps tanh(eps/2)", rhs_name="eps^2/2"),
+               Compare(pdp_rho, "le", pdp_rho_simple, Box(reals={"eps0": ("0", "50")}),
+                       "interval", lhs_name="eps tanh(eps/2)", rhs_name="eps^2/2"))),
+        Claim(5, "eps (e^eps - 1)/(e^eps + 1) = eps tanh(eps/2) (identity after x = e^eps).",
+              (Smt(_pdp_identity_problem,
+                   "eps (x - 1)/(x + 1) = eps T with x = w^2, T (w^2 + 1) = w^2 - 1, w > 0"),)),
+        Claim(6, "For any random finite eps-DP pair, D_alpha <= eps_hat(alpha).",
+              (Compare(_seeded_pair_renyi, "le", _seeded_pair_tau,
+                       Box(ints={"seed": (0, 2**31 - 1), "r_num": (1, 400)},
+                           reals={"alpha": ("1.01", "40")}, log_scale=frozenset({"alpha"})),
+                       "property", lhs_name="D_alpha(P||Q), P/Q in [1/r, r]",
+                       rhs_name="eps_hat(alpha) at eps = log r"),)),
+    ),
+    aliases=("STK-BLOG-PDP-RDP",),
+    notes="The zCDP value eps tanh(eps/2) is the alpha -> 1 limit of eps_hat(alpha)/alpha (the "
+          "KL divergence of RR). Claim 6 draws exact eps-DP pairs with ratio bound r = 1 + "
+          "r_num/100 from a seed, so hypothesis searches and shrinks over (seed, r_num, alpha).",
+)
+
+
+# ==========================================================================================
+# STK-RDP-DEF
+
+
+def _draw_eps_dp(rng: random.Random) -> dict[str, Any]:
+    num = rng.randint(1, 300)
+    p, q = random_eps_dp_pair(rng, num, 100)
+    return {"p": p, "q": q, "r": 1 + Fraction(num, 100),
+            "alpha": 1 + Fraction(rng.randint(1, 4000), 100)}
+
+
+def _draw_two_orders(rng: random.Random) -> dict[str, Any]:
+    p, q = random_pair(rng)
+    a1 = 1 + Fraction(rng.randint(1, 2000), 100)
+    return {"p": p, "q": q, "alpha1": a1, "alpha2": a1 + Fraction(rng.randint(1, 2000), 100)}
+
+
+STK_RDP_DEF = Theorem(
+    id="STK-RDP-DEF",
+    title="Rényi DP",
+    family=FAMILY,
+    source=cite(MIR17, "Def. 4; [S22] Sec. 6.4 (result numbers there not confirmed)"),
+    types=("DEFINITION",),
+    confidence=("HIGH",),
+    statement=(
+        "(alpha, tau)-RDP means D_alpha(M(x)||M(x')) <= tau for all neighbours, i.e. "
+        "E[e^{(alpha-1)Z}] <= e^{(alpha-1)tau}. Adaptive composition adds tau's; closed under "
+        "post-processing; rho-zCDP <=> (alpha, alpha rho)-RDP for all alpha > 1; eps-DP => "
+        "(alpha, eps)-RDP (and the sharper STK-PDP-ZCDP curve)."
+    ),
+    domain="alpha > 1, tau >= 0",
+    claims=(
+        Claim(1, "For random finite eps-DP pairs, D_alpha <= eps for every alpha > 1.",
+              (Compare(lambda ctx, p, q, alpha, **_: renyi(ctx, p, q, alpha), "le",
+                       lambda ctx, r, **_: ctx.log(r),
+                       Generated(_draw_eps_dp, 100, "random pairs with P/Q in [1/r, r], eps = "
+                                                    "log r, alpha in (1, 41]"),
+                       "oracle", lhs_name="D_alpha(P||Q)", rhs_name="eps = log r"),)),
+        Claim(2, "D_alpha(P||Q) is nondecreasing in alpha for random finite pairs.",
+              (Compare(lambda ctx, p, q, alpha1, **_: renyi(ctx, p, q, alpha1), "le",
+                       lambda ctx, p, q, alpha2, **_: renyi(ctx, p, q, alpha2),
+                       Generated(_draw_two_orders, 100, "random pairs, 1 < alpha1 < alpha2"),
+                       "oracle", lhs_name="D_alpha1", rhs_name="D_alpha2"),)),
+    ),
+)

@@ -1,0 +1,195 @@
+"""zCDP to (eps, delta)-DP: STK-ZCDP-CONV (the Chernoff conversion), STK-REMARK15 (calibration of
+rho for a target (eps, delta)) and BS16-L36 (the refined conversion as quoted).
+
+Formulas: :mod:`dpverify.theorems.formulas.conversions`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from dpverify.theorems.claims import Box, Claim, Compare, Points, Smt, SmtProblem, Tol, points
+from dpverify.theorems.core import Evaluator, Theorem
+from dpverify.theorems.formulas.conversions import (
+    bs16_delta,
+    bs16_eps,
+    cks_eps,
+    remark15_rho,
+    zcdp_conv_delta,
+    zcdp_conv_eps,
+)
+from dpverify.theorems.params import DELTA, EPS, RHO
+from dpverify.theorems.privacy_loss.common import CONV_REGIMES, FAMILY, const, gauss_eps_at_rho, sym
+from dpverify.theorems.refs import BS16, S22, cite
+
+# ==========================================================================================
+# STK-ZCDP-CONV and STK-REMARK15
+
+
+def _zcdp_inverse_problem() -> SmtProblem:
+    import sympy as sp
+
+    rho, L, s, eps = sym("rho", "L", "s", "eps")
+    return SmtProblem(
+        {"rho": "real", "L": "real", "s": "real", "eps": "real"},
+        (sp.Gt(rho, 0), sp.Gt(L, 0), sp.Ge(s, 0), sp.Eq(s**2, rho * L),
+         sp.Eq(eps, rho + 2 * s)),
+        sp.Eq((eps - rho) ** 2, 4 * rho * L),
+        ("L = log(1/delta) > 0", "s = sqrt(rho L)", "delta(rho, eps) = e^{-(eps-rho)^2/(4 rho)}"),
+    )
+
+
+STK_ZCDP_CONV = Theorem(
+    id="STK-ZCDP-CONV",
+    title="zCDP to (eps, delta)-DP, simple form",
+    family=FAMILY,
+    source=cite(BS16, "Prop. 1.3; [S22] Sec. 4.1"),
+    types=("BOUND",),
+    confidence=("HIGH",),
+    statement=(
+        "rho-zCDP => (eps, delta)-DP with delta = exp(-(eps - rho)^2/(4 rho)) for eps >= rho; "
+        "equivalently eps = rho + 2 sqrt(rho log(1/delta)) for any delta in (0, 1)."
+    ),
+    domain="rho > 0; eps >= rho for the delta form; delta in (0, 1) for the eps form",
+    evaluators=(
+        Evaluator("eps", (RHO, DELTA), zcdp_conv_eps, "rho + 2 sqrt(rho log(1/delta))"),
+        Evaluator("delta", (RHO, EPS), zcdp_conv_delta,
+                  "exp(-(eps - rho)^2/(4 rho)) for eps >= rho; 1 (no guarantee) below"),
+    ),
+    claims=(
+        Claim(1, "The inversion identity delta(rho, eps(rho, delta)) = delta holds to 1e-45 for "
+                 "(rho, delta) in {(0.01, 1e-6), (0.5, 1e-5), (2, 1e-10), (0.001, 1e-3)}; "
+                 "symbolically for all rho > 0, delta in (0, 1).",
+              (Compare(lambda ctx, rho, delta: zcdp_conv_delta(
+                           ctx, rho, zcdp_conv_eps(ctx, rho, delta)), "eq",
+                       lambda ctx, delta, **_: delta, CONV_REGIMES, "numeric",
+                       Tol.rel("1e-45"), "delta(rho, eps(rho, delta))", "delta"),
+               Smt(_zcdp_inverse_problem,
+                   "eps = rho + 2 sqrt(rho L)  =>  (eps - rho)^2/(4 rho) = L (L = log 1/delta)"))),
+        Claim(2, "CKS20-CONV.eps <= STK-ZCDP-CONV.eps in the same 4 regimes, e.g. rho = 0.5, "
+                 "delta = 1e-5: CKS 4.7284 vs simple 5.2985, while the exact Gaussian gives "
+                 "4.3772.",
+              (Compare(lambda ctx, rho, delta: cks_eps(ctx, rho, delta), "le", zcdp_conv_eps,
+                       CONV_REGIMES, "numeric", lhs_name="CKS20-CONV.eps",
+                       rhs_name="STK-ZCDP-CONV.eps"),
+               Compare(lambda ctx, rho, delta: cks_eps(ctx, rho, delta), "eq", const("4.7284"),
+                       points({"rho": "0.5", "delta": "1e-5"}), "numeric", Tol.abs("5e-5"),
+                       "CKS20-CONV.eps(0.5, 1e-5)", "4.7284"),
+               Compare(zcdp_conv_eps, "eq", const("5.2985"),
+                       points({"rho": "0.5", "delta": "1e-5"}), "numeric", Tol.abs("5e-5"),
+                       "STK-ZCDP-CONV.eps(0.5, 1e-5)", "5.2985"),
+               Compare(gauss_eps_at_rho, "eq", const("4.3772"),
+                       points({"rho": "0.5", "delta": "1e-5"}), "numeric", Tol.abs("5e-5"),
+                       "BW-ANALYTIC-GAUSS.eps(1, 1e-5)", "4.3772"))),
+        Claim(3, "Soundness against the Gaussian: BW-ANALYTIC-GAUSS.eps(1/sqrt(2 rho), delta) "
+                 "<= eps(rho, delta) for all rho > 0, delta in (0, 1).",
+              (Compare(gauss_eps_at_rho, "le", zcdp_conv_eps,
+                       Box(reals={"rho": ("1e-4", "50"), "delta": ("1e-15", "0.9")},
+                           log_scale=frozenset({"rho", "delta"})),
+                       "property", lhs_name="exact Gaussian eps",
+                       rhs_name="rho + 2 sqrt(rho L)"),)),
+    ),
+    aliases=("BS16-ZCDP-CONV",),
+    notes="Proof: Chernoff bound on P[Z > eps] with the sufficient condition of STK-APPROX-PLD. "
+          "Loose by a constant inside the log (see CKS20-CONV).",
+)
+
+
+def _remark15_problem() -> SmtProblem:
+    import sympy as sp
+
+    eps, L, rho, s = sym("eps", "L", "rho", "s")
+    return SmtProblem(
+        {"eps": "real", "L": "real", "rho": "real", "s": "real"},
+        (sp.Gt(eps, 0), sp.Gt(L, 0), sp.Gt(rho, 0), sp.Ge(s, 0), sp.Eq(s**2, rho * L),
+         sp.Eq(4 * rho * (L + eps), eps**2)),
+        sp.Le(rho + 2 * s, eps),
+        ("L = log(1/delta) > 0", "rho = eps^2/(4L + 4 eps)", "s = sqrt(rho L)"),
+    )
+
+
+STK_REMARK15 = Theorem(
+    id="STK-REMARK15",
+    title="Calibration of rho for a target (eps, delta)",
+    family=FAMILY,
+    source=cite(S22, "Remark 15"),
+    types=("BOUND",),
+    confidence=("CONFIRMED",),
+    statement="Setting rho = eps^2/(4 log(1/delta) + 4 eps) suffices for rho-zCDP => (eps, "
+              "delta)-DP, i.e. rho + 2 sqrt(rho log(1/delta)) <= eps.",
+    domain="eps > 0, delta in (0, 1)",
+    evaluators=(Evaluator("rho", (replace(EPS, lo_open=True), DELTA), remark15_rho,
+                          "eps^2/(4 log(1/delta) + 4 eps)"),),
+    claims=(
+        Claim(1, "STK-ZCDP-CONV.eps(rho(eps, delta), delta) <= eps for (eps, delta) in "
+                 "{(1, 1e-6), (0.1, 1e-5), (8, 1e-9)}.",
+              (Compare(lambda ctx, eps, delta: zcdp_conv_eps(ctx, remark15_rho(ctx, eps, delta),
+                                                             delta), "le",
+                       lambda ctx, eps, **_: eps,
+                       Points(({"eps": "1", "delta": "1e-6"}, {"eps": "0.1", "delta": "1e-5"},
+                               {"eps": "8", "delta": "1e-9"})),
+                       "numeric", lhs_name="STK-ZCDP-CONV.eps(rho(eps, delta), delta)",
+                       rhs_name="eps"),)),
+        Claim(2, "The same inequality for all eps > 0 and delta in (0, 1): with L = log(1/delta) "
+                 "and u = L/(L + eps) it reduces to sqrt(u) <= (3 + u)/4, i.e. (u - 1)(u - 9) "
+                 ">= 0 on (0, 1].",
+              (Smt(_remark15_problem,
+                   "4 rho (L + eps) = eps^2, s^2 = rho L, s >= 0  =>  rho + 2 s <= eps"),)),
+    ),
+    notes="To reach (eps, delta) through zCDP: set rho by this formula and use a rho-zCDP "
+          "mechanism, e.g. the Gaussian with sigma = 1/sqrt(2 rho).",
+)
+
+
+# ==========================================================================================
+# BS16-L36
+
+
+def _bs16_minus_cks(ctx: Any, rho: Any, delta: Any) -> Any:
+    return bs16_eps(ctx, rho, delta) - cks_eps(ctx, rho, delta)
+
+
+BS16_L36 = Theorem(
+    id="BS16-L36",
+    title="Refined zCDP to (eps, delta) conversion (Bun–Steinke Lemma 3.6, as quoted)",
+    family=FAMILY,
+    source=cite(BS16, "Lemma 3.6, as quoted by a secondary source (the paper's display "
+                  "could not be read)"),
+    types=("BOUND",),
+    confidence=("UNCERTAIN",),
+    statement=(
+        "Formula as quoted: delta = 2 e^{-(eps-rho)^2/(4rho)}/(1 + a + sqrt((1+a)^2 + 4/(pi "
+        "rho))) with a = (eps - rho)/(2 rho), roughly sqrt(pi rho) e^{-(eps-rho)^2/(4rho)} for "
+        "small rho."
+    ),
+    domain="rho > 0, eps >= rho",
+    evaluators=(
+        Evaluator("delta", (RHO, EPS), bs16_delta,
+                  "the quoted formula for eps >= rho; 1 (no guarantee) below"),
+        Evaluator("eps", (RHO, DELTA), bs16_eps,
+                  "least eps >= rho with delta(rho, eps) <= delta (bisection)"),
+    ),
+    claims=(
+        Claim(1, "Exact Gaussian eps <= BS16 eps in the 4 regimes of CKS20-CONV claim 1.",
+              (Compare(gauss_eps_at_rho, "le", bs16_eps, CONV_REGIMES, "numeric",
+                       lhs_name="exact Gaussian eps", rhs_name="BS16-L36.eps"),)),
+        Claim(2, "BS16-L36.eps - CKS20-CONV.eps lies in [0.017, 0.26] in those regimes (it is "
+                 "worse than CKS). Erratum: the catalogue's interval is a rounding of the "
+                 "observed range; the certified differences are 0.016886... at (0.001, 1e-3) and "
+                 "0.263254... at (2, 1e-10), outside [0.017, 0.26] (BS16 is still worse than CKS "
+                 "everywhere).",
+              (Compare(_bs16_minus_cks, "gt", lambda ctx, **_: ctx.zero, CONV_REGIMES,
+                       "numeric", lhs_name="BS16-L36.eps - CKS20-CONV.eps", rhs_name="0"),
+               Compare(_bs16_minus_cks, "ge", const("0.017"), CONV_REGIMES, "numeric",
+                       lhs_name="BS16-L36.eps - CKS20-CONV.eps", rhs_name="0.017"),
+               Compare(_bs16_minus_cks, "le", const("0.26"), CONV_REGIMES, "numeric",
+                       lhs_name="BS16-L36.eps - CKS20-CONV.eps", rhs_name="0.26")),
+              expected="refuted"),
+    ),
+    aliases=("BS16-L3.6",),
+    notes="Alias BS16-L3.6 (the dot is dropped in the id because '.' separates an id from an "
+          "evaluator). Do not use it as the primary conversion; CKS20-CONV is simpler to "
+          "justify and tighter. Only the weaker form eps = rho + sqrt(4 rho log(sqrt(pi rho)/"
+          "delta)) (the quoted bound's sqrt(pi rho) majorant) circulates in public code.",
+)

@@ -1,0 +1,331 @@
+"""Amplification of (eps, delta)-DP: BBG-T8 (Poisson subsampling), BBG-T9 (sampling without
+replacement) and BBG-T10 (with replacement), with exact finite witnesses and advanced joint
+convexity ([BBG] Thm 2) as an identity on random triples.
+
+Formulas: :mod:`dpverify.theorems.formulas.amplification`.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import replace
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any
+
+from dpverify.theorems.claims import Box, Claim, Compare, Generated, Points, Predicate, Tol
+from dpverify.theorems.core import Evaluator, Theorem
+from dpverify.theorems.formulas.amplification import amp_delta, amp_eps
+from dpverify.theorems.formulas.subsampled_gaussian import sgm1_add, sgm1_add_quad
+from dpverify.theorems.numerics.finite import (
+    hockey_stick,
+    max_log_ratio,
+    random_distribution,
+    random_pair,
+    randomized_response,
+)
+from dpverify.theorems.params import DELTA0, EPS0, Q
+from dpverify.theorems.refs import BBG, cite
+from dpverify.theorems.subsampling.common import (
+    FAMILY,
+    SGM_GRID,
+    both_orders,
+    leak_pair,
+    mixture,
+    sub_rr_pair,
+)
+from dpverify.theorems.values import exact_params
+
+_PROFILE_BOX = Box(reals={"q": ("0.001", "0.999"), "eps": ("0.01", "3")},
+                   ints={"seed": (0, 10**6)}, log_scale=frozenset({"q"}))
+
+
+def _bbg8_claims() -> tuple[Claim, ...]:
+    configs = Points(({"eps0": "1", "delta0": "1e-3", "q": "0.1"},
+                      {"eps0": "0.3", "delta0": "1e-6", "q": "0.01"},
+                      {"eps0": "4", "delta0": "0.05", "q": "0.5"}))
+    pure = Points(({"eps0": "1", "q": "0.1"}, {"eps0": "0.3", "q": "0.01"},
+                   {"eps0": "4", "q": "0.5"}))
+
+    def sub_rr_eps(ctx: Any, eps0: Any, q: Any, **_: Any) -> Any:
+        p, q0 = sub_rr_pair(ctx, eps0, q)
+        return max_log_ratio(ctx, p, q0)
+
+    def leak_dp(ctx: Any, eps0: Any, delta0: Any, **_: Any) -> Any:
+        pin, pout = leak_pair(ctx, eps0, delta0)
+        return both_orders(ctx, pin, pout, eps0)
+
+    def leak_sub(ctx: Any, eps0: Any, delta0: Any, q: Any, **_: Any) -> Any:
+        pin, pout = leak_pair(ctx, eps0, delta0)
+        return both_orders(ctx, mixture(q, pout, pin), pout, amp_eps(ctx, eps0, q))
+
+    def max_ratio(ctx: Any, eps0: Any, q: Any, **_: Any) -> Any:
+        p, q0 = sub_rr_pair(ctx, eps0, q)
+        return ctx.max(*(a / b for a, b in zip(p, q0, strict=True)))
+
+    def below_eps(ctx: Any, eps0: Any, q: Any, **_: Any) -> Any:
+        p, q0 = sub_rr_pair(ctx, eps0, q)
+        return both_orders(ctx, p, q0, amp_eps(ctx, eps0, q) - ctx.num("1e-6"))
+
+    def draw_triple(rng: random.Random) -> dict[str, Any]:
+        return {"q0": random_distribution(rng, 6), "q1": random_distribution(rng, 6),
+                "q1p": random_distribution(rng, 6), "eta": Fraction(rng.randint(1, 1000), 1000),
+                "eps": Fraction(rng.randint(0, 2000), 1000)}
+
+    def ajc_lhs(ctx: Any, q0: Any, q1: Any, q1p: Any, eta: Any, eps: Any, **_: Any) -> Any:
+        return hockey_stick(ctx, mixture(eta, q0, q1), mixture(eta, q0, q1p),
+                            amp_eps(ctx, eps, eta))
+
+    def ajc_rhs(ctx: Any, q0: Any, q1: Any, q1p: Any, eta: Any, eps: Any, **_: Any) -> Any:
+        beta = ctx.exp(amp_eps(ctx, eps, eta) - eps)
+        return eta * hockey_stick(ctx, q1, mixture(beta, q0, q1p), eps)
+
+    def profile_add(ctx: Any, seed: int, q: Any, eps: Any, **_: Any) -> Any:
+        a, b = random_pair(random.Random(seed))
+        a, b = ctx.convert(a), ctx.convert(b)
+        return hockey_stick(ctx, mixture(q, a, b), a, amp_eps(ctx, eps, q))
+
+    def profile_add_rhs(ctx: Any, seed: int, q: Any, eps: Any, **_: Any) -> Any:
+        a, b = random_pair(random.Random(seed))
+        a, b = ctx.convert(a), ctx.convert(b)
+        return q * hockey_stick(ctx, b, a, eps)
+
+    def profile_remove(ctx: Any, seed: int, q: Any, eps: Any, **_: Any) -> Any:
+        a, b = random_pair(random.Random(seed))
+        a, b = ctx.convert(a), ctx.convert(b)
+        return hockey_stick(ctx, a, mixture(q, a, b), amp_eps(ctx, eps, q))
+
+    def profile_rhs(ctx: Any, seed: int, q: Any, eps: Any, **_: Any) -> Any:
+        a, b = random_pair(random.Random(seed))
+        a, b = ctx.convert(a), ctx.convert(b)
+        return q * both_orders(ctx, b, a, eps)
+
+    return (
+        Claim(1, "Tightness of eps, pure RR base at q = 1/2, eps0 = 0.6: the exact eps of "
+                 "((RR(0) + RR(1))/2, RR(0)) is ln(1 + (e^eps0 - 1)/2).",
+              (Compare(sub_rr_eps, "eq", lambda ctx, eps0, q, **_: amp_eps(ctx, eps0, q),
+                       Points(({"eps0": "0.6", "q": "1/2"},)), "oracle", Tol.abs("1e-45"),
+                       "exact eps of the subsampled RR pair", "BBG-T8.eps"),)),
+        Claim(2, "Tightness of delta: the LEAK base is (eps0, delta0)-DP and the exact delta of "
+                 "((1-q) Pout + q Pin, Pout), both orders, at eps' equals q delta0 (three "
+                 "configurations).",
+              (Compare(leak_dp, "eq", lambda ctx, delta0, **_: delta0, configs, "oracle",
+                       Tol.abs("1e-45"), "max_orders H_{e^eps0}(Pin, Pout)", "delta0"),
+               Compare(leak_sub, "eq", lambda ctx, delta0, q, **_: amp_delta(ctx, delta0, q),
+                       configs, "oracle", Tol.abs("1e-45"),
+                       "exact delta of the subsampled LEAK pair at eps'", "BBG-T8.delta"))),
+        Claim(3, "Tightness of eps, pure base: the likelihood ratio of subsampled RR equals "
+                 "e^{eps'} and the exact delta at eps' - 1e-6 is > 0 (three configurations).",
+              (Compare(max_ratio, "eq", lambda ctx, eps0, q, **_: ctx.exp(amp_eps(ctx, eps0, q)),
+                       pure, "oracle", Tol.abs("1e-45"), "max likelihood ratio", "e^{eps'}"),
+               Compare(below_eps, "gt", lambda ctx, **_: ctx.zero, pure, "oracle",
+                       lhs_name="exact delta at eps' - 1e-6", rhs_name="0"))),
+        Claim(4, "Poisson-subsampled Gaussian, add direction: the hockey-stick quadrature of "
+                 "(mix || N0) equals q * BW-ANALYTIC-GAUSS.delta(sigma, log(1 + (e^eps - 1)/q)) "
+                 "to 1e-35.",
+              (Compare(sgm1_add_quad, "eq", sgm1_add, SGM_GRID, "numeric", Tol.abs("1e-35"),
+                       "quadrature of H(mix||N0)", "q delta_G(log(1 + (e^eps - 1)/q))"),)),
+        Claim(5, "Advanced joint convexity ([BBG] Thm 2) is an identity on random triples "
+                 "(Q0, Q1, Q1') with 6 outputs, eta in (0, 1], eps in [0, 2].",
+              (Compare(ajc_lhs, "eq", ajc_rhs,
+                       Generated(draw_triple, 200, "random triples on 6 outputs"), "oracle",
+                       Tol.abs("1e-45"), "H_{e^eps'}(P||Q)",
+                       "eta H_{e^eps}(Q1 || (1-beta) Q0 + beta Q1')"),)),
+        Claim(6, "Profile form on random finite base pairs: max over orders of "
+                 "H_{e^eps'}(mix, Q0) <= q max over orders of H_{e^eps}(Q1, Q0). Checked as its "
+                 "two parts: the (mix||Q0) order is the identity H_{e^eps'}(mix||Q0) = q "
+                 "H_{e^eps}(Q1||Q0) (advanced joint convexity with Q1' = Q0), and the (Q0||mix) "
+                 "order is <= the right-hand side (q in [0.001, 0.999], eps in [0.01, 3]).",
+              (Compare(profile_add, "eq", profile_add_rhs, _PROFILE_BOX, "property",
+                       Tol.abs("1e-40"), "H_{e^eps'}(mix||Q0)", "q H_{e^eps}(Q1||Q0)"),
+               Compare(profile_remove, "le", profile_rhs, _PROFILE_BOX, "property",
+                       lhs_name="H_{e^eps'}(Q0||mix)",
+                       rhs_name="q * delta of the base pair at eps"))),
+    )
+
+
+def _subsets_sums(n: int, m: int, values: Sequence[int], first: int) -> dict[int, int]:
+    """How many size-m subsets of ``range(n)`` give each sum, record 0 having value ``first``."""
+    out: dict[int, int] = {}
+    for s in itertools.combinations(range(n), m):
+        total = sum(first if i == 0 else values[i - 1] for i in s)
+        out[total] = out.get(total, 0) + 1
+    return out
+
+
+def _bbg9_claims() -> tuple[Claim, ...]:
+    def draw_witness(rng: random.Random) -> dict[str, Any]:
+        n = rng.randint(1, 8)
+        return {"n": n, "m": rng.randint(1, n), "eps0": Fraction(rng.randint(1, 40), 10)}
+
+    def witness_eps(ctx: Any, n: int, m: int, eps0: Any, **_: Any) -> Any:
+        rr1, rr0 = randomized_response(ctx, eps0)
+        inside = sum(1 for s in itertools.combinations(range(n), m) if 0 in s)
+        total = math.comb(n, m)
+        p = tuple((inside * a + (total - inside) * b) / total for a, b in zip(rr1, rr0,
+                                                                                strict=True))
+        return max_log_ratio(ctx, p, rr0)
+
+    def draw_chain(rng: random.Random) -> dict[str, Any]:
+        n = rng.randint(2, 7)
+        m = rng.randint(1, n)
+        r = 1 + Fraction(rng.randint(1, 20), 10)  # ratio bound of one tilt; eps0 = 2 log r
+        outputs = 4  # three ordinary outputs and a LEAK output
+        d0 = (*random_distribution(rng, outputs - 1), Fraction(0))
+        chain = [d0]
+        for _ in range(m):
+            prev = chain[-1]
+            f = [1 / r + (r - 1 / r) * Fraction(rng.randint(0, 100), 100) for _ in prev]
+            tilted = [a * b for a, b in zip(prev, f, strict=True)]
+            s = sum(tilted)
+            tilted = [x / s for x in tilted]
+            leak = Fraction(rng.choice([0, 0, 1, 5, 20]), 1000)
+            nxt = [(1 - leak) * x for x in tilted]
+            nxt[-1] += leak
+            chain.append(tuple(nxt))
+        return {"n": n, "m": m, "r": r, "values": tuple(rng.randint(0, 1) for _ in range(n - 1)),
+                "chain": tuple(chain)}
+
+    @exact_params("r", "chain")
+    def chain_bound_holds(ctx: Any, n: int, m: int, r: Fraction, values: Any,
+                          chain: Sequence[Sequence[Fraction]], **_: Any) -> bool:
+        """Exact rational check: with ``e^eps0 = r^2`` every adjacent pair of the chain is
+        (eps0, delta0)-DP for delta0 = the exact maximum below; the subsampled pair's exact
+        hockey-stick at ``e^{eps'} = 1 + (m/n)(r^2 - 1)`` is <= (m/n) delta0."""
+        e0 = r * r
+        q = Fraction(m, n)
+
+        def hs(p: Sequence[Fraction], qq: Sequence[Fraction], z: Fraction) -> Fraction:
+            return sum((max(a - z * b, Fraction(0)) for a, b in zip(p, qq, strict=True)),
+                       Fraction(0))
+
+        delta0 = max(max(hs(chain[j], chain[j + 1], e0), hs(chain[j + 1], chain[j], e0))
+                     for j in range(len(chain) - 1))
+        vals = [int(v) for v in values]
+        with_u = _subsets_sums(n, m, vals, 1)
+        without = _subsets_sums(n, m, vals, 0)
+        total = math.comb(n, m)
+        width = len(chain[0])
+        p = [sum(c * chain[s][y] for s, c in with_u.items()) / total for y in range(width)]
+        qq = [sum(c * chain[s][y] for s, c in without.items()) / total for y in range(width)]
+        z = 1 + q * (e0 - 1)
+        return max(hs(p, qq, z), hs(qq, p, z)) <= q * delta0
+
+    return (
+        Claim(1, "Tightness witness (derived): M(S) = eps0-RR of [u in S]; replacing u gives "
+                 "((1 - m/n) RR(0) + (m/n) RR(1), RR(0)), whose exact eps (all size-m subsets "
+                 "enumerated, n <= 8) equals eps(eps0, m/n).",
+              (Compare(witness_eps, "eq",
+                       lambda ctx, n, m, eps0, **_: amp_eps(ctx, eps0, ctx.num(Fraction(m, n))),
+                       Generated(draw_witness, 60, "random (n <= 8, m, eps0), all subsets"),
+                       "oracle", Tol.abs("1e-45"), "exact eps by subset enumeration",
+                       "BBG-T9.eps(eps0, m/n)"),)),
+        Claim(2, "For small n, m and random finite base mechanisms that are (eps0, delta0)-DP "
+                 "under replacement (a chain of distributions indexed by the sum of 0/1 records), "
+                 "the exact hockey-stick of the subsampled pair at eps(eps0, m/n) is <= (m/n) "
+                 "delta0 (all subsets enumerated; exact rational arithmetic).",
+              (Predicate(chain_bound_holds,
+                         Generated(draw_chain, 100, "random replacement-DP chains, n <= 7"),
+                         "oracle", "H_{e^eps'}(subsampled pair) <= (m/n) delta0, both orders"),)),
+    )
+
+
+def _bbg10_claims() -> tuple[Claim, ...]:
+    def draw(rng: random.Random) -> dict[str, Any]:
+        return {"n": rng.randint(1, 6), "m": rng.randint(1, 6)}
+
+    @lru_cache(maxsize=64)
+    def multiplicities(n: int, m: int) -> tuple[int, ...]:
+        counts = [0] * (m + 1)
+        for seq in itertools.product(range(n), repeat=m):
+            counts[seq.count(0)] += 1
+        return tuple(counts)
+
+    def eta_holds(ctx: Any, n: int, m: int, **_: Any) -> bool:
+        counts = multiplicities(n, m)
+        drawn = Fraction(sum(counts[1:]), n**m)
+        return drawn == 1 - (1 - Fraction(1, n)) ** m
+
+    def binomial_holds(ctx: Any, n: int, m: int, **_: Any) -> bool:
+        counts = multiplicities(n, m)
+        return all(Fraction(counts[k], n**m)
+                   == math.comb(m, k) * Fraction(1, n) ** k * (1 - Fraction(1, n)) ** (m - k)
+                   for k in range(m + 1))
+
+    region = Generated(draw, 36, "(n, m) with n, m <= 6, all n^m draw sequences")
+    return (
+        Claim(1, "eta = 1 - (1 - 1/n)^m is the probability that a fixed record is drawn at least "
+                 "once (all n^m sequences enumerated, n, m <= 6).",
+              (Predicate(eta_holds, region, "oracle", "P[record drawn] == 1 - (1-1/n)^m"),)),
+        Claim(2, "The multiplicity K of a fixed record is Bin(m, 1/n): P[K = k] = C(m,k) n^-k "
+                 "(1 - 1/n)^(m-k) (the weights of the delta' sum).",
+              (Predicate(binomial_holds, region, "oracle",
+                         "P[K = k] == C(m,k) n^-k (1-1/n)^(m-k) for every k"),)),
+    )
+
+
+Q_FRACTION = replace(Q, doc="sample fraction m/n (give it as a fraction m/n)")
+
+
+BBG_T8 = Theorem(
+    id="BBG-T8",
+    title="Amplification by Poisson subsampling for (eps, delta)-DP",
+    family=FAMILY,
+    source=cite(BBG, "Thm 8 (advanced joint convexity: Thm 2); [S22] Sec. 6.1"),
+    types=("TIGHT",),
+    confidence=("CONFIRMED",),
+    statement="If M is (eps, delta)-DP for add/remove neighbours and S_q keeps each record "
+              "independently with probability q, then M o S_q is (ln(1 + q(e^eps - 1)), q "
+              "delta)-DP. Profile form: delta_{M o S}(log(1 + q(e^eps - 1))) <= q delta_M(eps) "
+              "for every eps >= 0. Advanced joint convexity: for P = (1-eta)Q0 + eta Q1, Q = "
+              "(1-eta)Q0 + eta Q1', beta = e^{eps'}/e^eps: H_{e^eps'}(P||Q) = eta "
+              "H_{e^eps}(Q1 || (1-beta)Q0 + beta Q1').",
+    domain="eps >= 0, delta in [0, 1], q in (0, 1]",
+    evaluators=(
+        Evaluator("eps", (EPS0, Q), amp_eps, "ln(1 + q (e^eps0 - 1))"),
+        Evaluator("delta", (replace(DELTA0, hi=1, hi_open=False), Q), amp_delta, "q delta0"),
+    ),
+    claims=_bbg8_claims(),
+    aliases=("STK-SUBSAMPLE",),
+)
+
+BBG_T9 = Theorem(
+    id="BBG-T9",
+    title="Amplification by sampling without replacement",
+    family=FAMILY,
+    source=cite(BBG, "Thm 9"),
+    types=("TIGHT",),
+    confidence=("HIGH",),
+    statement="For a uniformly random subset of size m of a dataset of size n and M (eps, "
+              "delta)-DP under replacement, M o S is (log(1 + (m/n)(e^eps - 1)), (m/n) "
+              "delta)-DP under replacement.",
+    domain="1 <= m <= n integers; eps >= 0, delta in [0, 1]",
+    evaluators=(
+        Evaluator("eps", (EPS0, Q_FRACTION), amp_eps, "log(1 + q (e^eps0 - 1)), q = m/n"),
+        Evaluator("delta", (replace(DELTA0, hi=1, hi_open=False), Q_FRACTION), amp_delta,
+                  "q delta0, q = m/n"),
+    ),
+    claims=_bbg9_claims(),
+    notes="q = m/n must be a ratio of integers 1 <= m <= n; the evaluator accepts it as a "
+          "fraction m/n.",
+)
+
+BBG_T10 = Theorem(
+    id="BBG-T10",
+    title="Amplification by sampling with replacement",
+    family=FAMILY,
+    source=cite(BBG, "Thm 10"),
+    types=("BOUND",),
+    confidence=("UNCERTAIN",),
+    statement="m draws with replacement from n records; M (eps, delta)-DP under replacement; "
+              "eta = 1 - (1 - 1/n)^m; eps' = log(1 + eta(e^eps - 1)) and delta' = sum_{k=1}^m "
+              "C(m,k) n^-k (1 - 1/n)^(m-k) delta_{M,k}(eps), delta_{M,k} the group privacy "
+              "profile for k substitutions (argument recalled, not read: no evaluator).",
+    domain="m >= 1, n >= 1 integers",
+    claims=_bbg10_claims(),
+    notes="The argument of delta_{M,k} in [BBG] Thm 10 could not be read in the stored copies "
+          "of the paper (catalogue open question 14); only the sampling facts are checked.",
+)
