@@ -1,0 +1,308 @@
+"""The tester's power: single-token mutations of the formulas a family uses, run against that
+family's claims (issue "Verdicts that say exactly what was shown", item 5).
+
+    python bench/mutation.py [--family F ...] [--mutants N] [--seed S] [--seconds T]
+                             [--jsonl FILE]
+
+1. **Baseline.** In a forked child, every check of the family runs once (quick profile) under a
+   profiler that records which functions of ``theorems/formulas`` and ``theorems/numerics``
+   each check executes, and the check's outcome.
+2. **Mutants.** For a random sample (seeded) of mutation sites in the executed functions — an
+   operator swap (``+``/``-``, ``*``/``/``, ``**``→``*``, ``<``/``<=``, ``>``/``>=``), a
+   numeric constant changed (``n``→``n+1``, ``x``→``1.01 x``), ``exp``↔``expm1``,
+   ``log``↔``log1p``, a dropped term (``a ± b``→``a``), a dropped unary minus, the first two
+   arguments of a call swapped — the mutated function's code object replaces the original's
+   in place (``func.__code__``), so every importer sees it, in a fresh forked child.
+3. **Judgement.** Only the checks that executed the function run again. The mutant is
+   *killed* when a check that came out as expected in the baseline now does not (a claim
+   expected to hold fails or errs, an erratum is no longer refuted); *timed out* when the
+   child runs past ``--seconds`` or a check turns inconclusive; *survived* otherwise.
+   Survivors are listed with the mutated line: each is either an equivalent mutant (judged by
+   a reader) or a claim the catalogue is missing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import importlib
+import json
+import math
+import os
+import pickle
+import random
+import signal
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from dpverify.theorems import all_theorems
+from dpverify.verifiers.dispatch import PROFILES, run_check
+from dpverify.verifiers.runner import Task, plan
+from dpverify.verifiers.verdict import Status
+
+ROOT = Path(__file__).resolve().parents[1]
+MUTABLE = (ROOT / "theorems" / "formulas", ROOT / "theorems" / "numerics")
+SWAPS: dict[type, type] = {ast.Add: ast.Sub, ast.Sub: ast.Add, ast.Mult: ast.Div,
+                           ast.Div: ast.Mult, ast.Pow: ast.Mult, ast.Lt: ast.LtE,
+                           ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt}
+CALL_SWAPS = {"exp": "expm1", "expm1": "exp", "log": "log1p", "log1p": "log"}
+
+
+@dataclass(frozen=True)
+class Site:
+    """One mutation: the ``index``-th node of ``kind`` inside function ``name`` of ``module``."""
+
+    module: str
+    name: str
+    kind: str
+    index: int
+    line: str = ""
+
+
+# ------------------------------------------------------------------------------------------
+# mutation sites and their application
+
+
+def _candidates(node: ast.AST, kind: str) -> bool:
+    if kind == "operator":
+        return (isinstance(node, ast.BinOp) and type(node.op) in SWAPS) or (
+            isinstance(node, ast.Compare) and len(node.ops) == 1 and type(node.ops[0]) in SWAPS)
+    if kind == "constant":
+        return (isinstance(node, ast.Constant) and isinstance(node.value, int | float)
+                and not isinstance(node.value, bool))
+    if kind == "call":
+        return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and node.func.attr in CALL_SWAPS)
+    if kind == "drop_term":
+        return isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add | ast.Sub)
+    if kind == "drop_minus":
+        return isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub)
+    if kind == "swap_args":
+        return (isinstance(node, ast.Call) and len(node.args) >= 2
+                and not any(isinstance(a, ast.Starred) for a in node.args[:2])
+                and not (isinstance(node.args[0], ast.Name) and node.args[0].id == "ctx"))
+    raise ValueError(kind)
+
+
+KINDS = ("operator", "constant", "call", "drop_term", "drop_minus", "swap_args")
+
+
+def _function(tree: ast.Module, name: str) -> ast.FunctionDef:
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and node.name == name:
+            return node
+    raise LookupError(name)
+
+
+def sites_of(module: str, name: str) -> list[Site]:
+    source = Path(importlib.import_module(module).__file__ or "").read_text(encoding="utf-8")
+    fn = _function(ast.parse(source), name)
+    out = []
+    for kind in KINDS:
+        nodes = [n for n in ast.walk(fn) if _candidates(n, kind)]
+        out += [Site(module, name, kind, i, ast.unparse(n)[:120]) for i, n in enumerate(nodes)]
+    return out
+
+
+def _mutate(node: ast.AST, kind: str) -> ast.AST:
+    if kind == "operator" and isinstance(node, ast.BinOp):
+        node.op = SWAPS[type(node.op)]()
+    elif kind == "operator" and isinstance(node, ast.Compare):
+        node.ops = [SWAPS[type(node.ops[0])]()]
+    elif kind == "constant" and isinstance(node, ast.Constant):
+        node.value = node.value + 1 if isinstance(node.value, int) else node.value * 1.01
+    elif kind == "call" and isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        node.func.attr = CALL_SWAPS[node.func.attr]
+    elif kind == "drop_term" and isinstance(node, ast.BinOp):
+        return node.left
+    elif kind == "drop_minus" and isinstance(node, ast.UnaryOp):
+        return node.operand
+    elif kind == "swap_args" and isinstance(node, ast.Call):
+        node.args[0], node.args[1] = node.args[1], node.args[0]
+    return node
+
+
+def _replace(root: ast.AST, target: ast.AST, replacement: ast.AST) -> None:
+    for parent in ast.walk(root):
+        for field, value in ast.iter_fields(parent):
+            if value is target:
+                setattr(parent, field, replacement)
+            elif isinstance(value, list):
+                for i, item in enumerate(value):
+                    if item is target:
+                        value[i] = replacement
+
+
+def apply(site: Site) -> None:
+    """Replace the code of ``site``'s function by the mutated code, in place."""
+    module = importlib.import_module(site.module)
+    path = Path(module.__file__ or "")
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    fn = _function(tree, site.name)
+    target = [n for n in ast.walk(fn) if _candidates(n, site.kind)][site.index]
+    replacement = _mutate(target, site.kind)
+    if replacement is not target:
+        _replace(fn, target, replacement)
+    ast.fix_missing_locations(tree)
+    code = compile(tree, str(path), "exec")
+    new = next(c for c in code.co_consts if getattr(c, "co_name", None) == site.name)
+    func = getattr(module, site.name)
+    func = getattr(func, "__wrapped__", func)
+    func.__code__ = new
+
+
+# ------------------------------------------------------------------------------------------
+# forked runs
+
+
+def _in_child(work: Any, seconds: float) -> Any:
+    """``work()`` in a forked child with a hard time limit; ``None`` when it timed out."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # child
+        os.close(read)
+        signal.alarm(max(1, math.ceil(seconds)))
+        try:
+            data = pickle.dumps(("ok", work()))
+        except BaseException as exc:  # the mutant crashed the harness itself
+            data = pickle.dumps(("crash", repr(exc)))
+        with os.fdopen(write, "wb") as f:
+            f.write(data)
+        os._exit(0)
+    os.close(write)
+    with os.fdopen(read, "rb") as f:
+        data = f.read()
+    os.waitpid(pid, 0)
+    if not data:
+        return None
+    return pickle.loads(data)
+
+
+def _expected_ok(task: Task, status: Status) -> bool:
+    claim = next(c for c in _theorem(task.theorem).claims if c.number == task.claim)
+    if status in (Status.ERROR,):
+        return False
+    if claim.expected == "refuted":
+        return status is Status.FAILED
+    return status is not Status.FAILED
+
+
+def _theorem(tid: str) -> Any:
+    return next(t for t in all_theorems() if t.id == tid)
+
+
+def baseline(tasks: list[Task]) -> dict[str, Any]:
+    """Which mutable functions each task executes, and its baseline outcome."""
+    used: dict[tuple[str, str], set[int]] = defaultdict(set)
+    modules = {m.__file__: name for name, m in list(sys.modules.items())
+               if name.startswith("dpverify.theorems.") and getattr(m, "__file__", None)
+               and Path(m.__file__).resolve().parent in MUTABLE}
+    current = -1
+
+    def profiler(frame: Any, event: str, _arg: Any) -> None:
+        if event == "call":
+            mod = modules.get(frame.f_code.co_filename)
+            if mod:
+                used[(mod, frame.f_code.co_name)].add(current)
+
+    ok = []
+    quick = PROFILES["quick"]
+    for i, task in enumerate(tasks):
+        current = i
+        sys.setprofile(profiler)
+        try:
+            v = run_check(task.theorem, task.claim, task.check, quick)
+        finally:
+            sys.setprofile(None)
+        ok.append(_expected_ok(task, v.status) and v.status is not Status.INCONCLUSIVE)
+    top_level = {}
+    for (mod, name), idx in used.items():
+        obj = getattr(importlib.import_module(mod), name, None)
+        if callable(obj) and getattr(getattr(obj, "__wrapped__", obj), "__code__", None):
+            top_level[(mod, name)] = sorted(idx)
+    return {"used": top_level, "ok": ok}
+
+
+def judge(site: Site, tasks: list[Task], which: list[int], seconds: float) -> dict[str, Any]:
+    quick = PROFILES["quick"]
+
+    def work() -> list[tuple[int, str]]:
+        apply(site)
+        return [(i, run_check(tasks[i].theorem, tasks[i].claim, tasks[i].check, quick).status)
+                for i in which]
+
+    started = time.monotonic()
+    result = _in_child(work, seconds)
+    took = round(time.monotonic() - started, 1)
+    if result is None:
+        return {"result": "timed_out", "seconds": took}
+    tag, value = result
+    if tag == "crash":
+        return {"result": "killed", "seconds": took, "why": f"import or apply failed: {value}"}
+    killers = [tasks[i].id for i, status in value
+               if not _expected_ok(tasks[i], Status(status))]
+    if killers:
+        return {"result": "killed", "seconds": took, "by": killers[:5]}
+    if any(Status(s) is Status.INCONCLUSIVE for _, s in value):
+        return {"result": "timed_out", "seconds": took}
+    return {"result": "survived", "seconds": took}
+
+
+# ------------------------------------------------------------------------------------------
+
+
+def family_ids(family: str) -> list[str]:
+    return [t.id for t in all_theorems() if t.family == family]
+
+
+def run_family(family: str, mutants: int, seed: int, seconds: float) -> Iterator[dict[str, Any]]:
+    tasks = plan(family_ids(family))
+    base = _in_child(lambda: baseline(tasks), 1800)
+    if base is None or base[0] != "ok":
+        raise RuntimeError(f"baseline of {family} failed: {base}")
+    info = base[1]
+    sites = [s for (mod, name) in sorted(info["used"]) for s in sites_of(mod, name)]
+    rng = random.Random(f"{family}/{seed}")
+    for site in rng.sample(sites, min(mutants, len(sites))):
+        which = [i for i in info["used"][(site.module, site.name)] if info["ok"][i]]
+        if not which:
+            continue
+        yield {"family": family, **asdict(site), "checks": len(which),
+               **judge(site, tasks, which, seconds)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--family", action="append")
+    parser.add_argument("--mutants", type=int, default=20)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seconds", type=float, default=120.0)
+    parser.add_argument("--jsonl", type=Path)
+    args = parser.parse_args(argv)
+    families = args.family or sorted({t.family for t in all_theorems()})
+    totals: dict[str, dict[str, int]] = {}
+    out = args.jsonl.open("a", encoding="utf-8") if args.jsonl else None
+    for family in families:
+        counts = totals.setdefault(family, {"killed": 0, "timed_out": 0, "survived": 0})
+        for row in run_family(family, args.mutants, args.seed, args.seconds):
+            counts[row["result"]] += 1
+            print(json.dumps(row), flush=True)
+            if out:
+                out.write(json.dumps(row) + "\n")
+                out.flush()
+    print("\n| family | mutants | killed | timed out | survived | kill rate |")
+    print("|---|---|---|---|---|---|")
+    for family, c in totals.items():
+        n = sum(c.values())
+        rate = f"{100 * c['killed'] / n:.0f} %" if n else "—"
+        print(f"| {family} | {n} | {c['killed']} | {c['timed_out']} | {c['survived']} | {rate} |")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
