@@ -31,17 +31,14 @@ given by): two accountants with the same ``name`` are two rows, labelled ``name 
 
 from __future__ import annotations
 
-import contextlib
 import math
-import signal
-import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from dpverify.theorems.core import DpVerifyError, InvalidParameter
 from dpverify.verifiers.accountants.baseline import RANK, compare, load_records
-from dpverify.verifiers.accountants.calls import call, pack
+from dpverify.verifiers.accountants.calls import call, deadline, pack
 from dpverify.verifiers.accountants.judge import json_number, judge
 from dpverify.verifiers.accountants.reference import (
     DEFAULT_REL_WIDTH,
@@ -260,38 +257,19 @@ class Audit:
         return rec
 
 
-class _PrepareTimeout(Exception):
-    pass
-
-
 def _prepare_here(prepare: Callable[[], Any], timeout: float) -> str | None:
-    """Call ``prepare()`` in this process, guarded: an exception, ``sys.exit`` or (in the main
-    thread, by SIGALRM) outliving the timeout is returned as the failure's text."""
-    use_alarm = threading.current_thread() is threading.main_thread()
-
-    def _alarm(signum: int, frame: Any) -> None:
-        raise _PrepareTimeout
-
-    old: Any = None
-    if use_alarm:
-        old = signal.signal(signal.SIGALRM, _alarm)
-        signal.setitimer(signal.ITIMER_REAL, timeout)
+    """Call ``prepare()`` in this process, guarded: an exception, ``sys.exit`` or outliving
+    the timeout (in the main thread) is returned as the failure's text."""
     try:
-        prepare()
+        with deadline(timeout, "prepare()"):
+            prepare()
         return None
-    except _PrepareTimeout:
-        return f"no return within the {timeout:g} s timeout"
     except KeyboardInterrupt:
         raise
     except SystemExit as e:
         return f"called sys.exit({e.code!r})"
     except BaseException as e:
         return f"{type(e).__name__}: {e}"
-    finally:
-        if use_alarm:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            with contextlib.suppress(Exception):
-                signal.signal(signal.SIGALRM, old)
 
 
 def audit(accountants: Iterable[Named | Any], cases: Sequence[ScenarioCase],

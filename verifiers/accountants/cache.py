@@ -33,6 +33,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from dpverify.theorems.errors import DpVerifyError
+from dpverify.verifiers.accountants.calls import deadline
 from dpverify.verifiers.accountants.reference import Bound, reference_for
 from dpverify.verifiers.accountants.scenario import Scenario, ScenarioCase, fmt_number
 
@@ -111,6 +113,9 @@ def write_json_atomic(path: Path, doc: Any) -> None:
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             json.dump(doc, f)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp creates 0600; these are ordinary files
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
@@ -153,8 +158,10 @@ class ReferenceStore:
                 self.counts["disk"] += 1
                 return hit
         t0 = time.monotonic()
-        ref = reference_for(scenario, rel_width=self.rel_width, max_seconds=self.ref_seconds)
-        bound = ref.epsilon(value) if kind == "epsilon" else ref.delta(value)
+        with deadline(self.hard_limit(), "the certified reference"):
+            ref = reference_for(scenario, rel_width=self.rel_width,
+                                max_seconds=self.ref_seconds)
+            bound = ref.epsilon(value) if kind == "epsilon" else ref.delta(value)
         self.compute_seconds += time.monotonic() - t0
         self.counts["computed"] += 1
         if self.use_cache:
@@ -163,6 +170,12 @@ class ReferenceStore:
             except OSError:
                 self.counts["write_errors"] += 1
         return bound
+
+    def hard_limit(self) -> float:
+        """The wall-clock limit of one reference computation: the PLD engine's budget only
+        stops its refinement between passes; this stops a pass that runs away (the query is
+        then INCONCLUSIVE)."""
+        return 4 * self.ref_seconds + 30
 
     def stats(self) -> dict[str, Any]:
         return {**self.counts, "compute_seconds": round(self.compute_seconds, 3),
@@ -187,7 +200,12 @@ def build_shipped(names: tuple[str, ...] = ("quick", "thorough"), path: Path = S
             for kind, values in (("epsilon", case.deltas), ("delta", case.epsilons)):
                 for v in values:
                     t0 = time.monotonic()
-                    bound = store.get(case.scenario, kind, v)
+                    try:
+                        bound = store.get(case.scenario, kind, v)
+                    except (DpVerifyError, ArithmeticError, ValueError) as e:
+                        print(f"{name} {case.id} {kind}@{fmt_number(v)}: no reference "
+                              f"({type(e).__name__}: {e})", file=sys.stderr, flush=True)
+                        continue
                     text = material(case.scenario, kind, v, store.rel_width)
                     entries[key_of(text)] = encode(bound, text)
                     if verbose:

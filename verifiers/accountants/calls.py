@@ -23,7 +23,9 @@ import pickle
 import select
 import signal
 import sys
+import threading
 import time
+from collections.abc import Iterator
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
@@ -112,6 +114,31 @@ def _supervise(write_fd: int, parent: int, acc: Any, method: str,
     _, status = os.waitpid(runner, 0)
     code = os.waitstatus_to_exitcode(status)
     os._exit(code if 0 <= code < 256 else 128 + min(-code, 127))
+
+
+class Deadline(ArithmeticError):
+    """Raised inside a :func:`deadline` block that outlives its seconds."""
+
+
+@contextlib.contextmanager
+def deadline(seconds: float, what: str) -> Iterator[None]:
+    """Raise :class:`Deadline` in this block after ``seconds`` (SIGALRM; in the main thread
+    only — elsewhere the block runs unbounded). Python code is interrupted between
+    bytecodes; one long call into C finishes first."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def expire(signum: int, frame: Any) -> None:
+        raise Deadline(f"{what} exceeded its limit of {seconds:g} s")
+
+    old = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
 
 
 def kill_group(pid: int) -> None:
@@ -218,4 +245,4 @@ def _reap(pid: int, grace: float = 2.0) -> int:
         time.sleep(0.005)
 
 
-__all__ = ["call", "kill_group", "pack"]
+__all__ = ["Deadline", "call", "deadline", "kill_group", "pack"]
