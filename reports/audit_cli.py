@@ -122,9 +122,17 @@ class Stream:
                                        f"{e.strerror}") from None
 
     def write(self, r: dict[str, Any]) -> None:
-        if self.file is not None:
+        if self.file is None:
+            return
+        try:
             self.file.write(json.dumps(r) + "\n")
             self.file.flush()
+        except OSError as e:  # a full disk stops the stream, not the audit
+            print(f"audit: cannot append to {self.path} ({e.strerror}); streaming stopped",
+                  file=sys.stderr)
+            with contextlib.suppress(OSError):
+                self.file.close()
+            self.file = None
 
     def close(self, remove: bool) -> None:
         if self.file is not None:

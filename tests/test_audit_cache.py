@@ -14,7 +14,7 @@ import pytest
 
 from dpverify.verifiers.accountants import cache
 from dpverify.verifiers.accountants.cache import ReferenceStore, key_of, material
-from dpverify.verifiers.accountants.reference import Reference
+from dpverify.verifiers.accountants.reference import Bound, Reference
 from dpverify.verifiers.accountants.scenario import MECHANISMS
 from dpverify.verifiers.accountants.sets import DELTAS, scenario_set
 from tests.test_audit import CLOSED, MIXED
@@ -122,13 +122,26 @@ def test_shipped_references_equal_recomputed_ones() -> None:
     assert seen >= 8
 
 
-def test_the_shipped_references_cover_the_quick_set() -> None:
+@pytest.mark.parametrize("name", ["quick", "thorough"])
+def test_the_shipped_references_cover_the_built_in_sets(name: str) -> None:
     entries = json.loads(cache.SHIPPED.read_text())["entries"]
-    cases, opts = scenario_set("quick")
-    for case in cases:
-        for kind, values in (("epsilon", case.deltas), ("delta", case.epsilons)):
-            for v in values:
-                assert key_of(material(case.scenario, kind, v, opts["rel_width"])) in entries
+    cases, opts = scenario_set(name)
+    missing = [(case.id, kind, v) for case in cases
+               for kind, values in (("epsilon", case.deltas), ("delta", case.epsilons))
+               for v in values
+               if key_of(material(case.scenario, kind, v, opts["rel_width"])) not in entries]
+    assert not missing
+
+
+def test_huge_exact_bounds_are_stored_rounded_outward() -> None:
+    x = (1 - Fraction(1, 10**8)) ** 1000  # a 27 000-bit denominator
+    lo, hi = cache.round_out(x, up=False), cache.round_out(x, up=True)
+    assert lo <= x <= hi and (hi - lo) / x < Fraction(1, 2**500)
+    assert max(hi.numerator.bit_length(), hi.denominator.bit_length()) < 2000
+    bound = Bound(x, x + Fraction(1, 10**9), "t")
+    text = material(G10.scenario, "delta", 1.0, 0.5)
+    back = cache.decode(json.loads(json.dumps(cache.encode(bound, text))), text)
+    assert back is not None and back.lo <= x and back.hi >= x + Fraction(1, 10**9)
 
 
 def test_the_thorough_set_covers_the_grid() -> None:

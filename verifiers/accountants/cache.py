@@ -61,10 +61,27 @@ def key_of(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def _enc(x: Any) -> str:
+MAX_BITS = 4000  # an exact bound past this is rounded outward (decimal ints stay < 4300 digits)
+KEEP_BITS = 512
+
+
+def round_out(x: Fraction, up: bool) -> Fraction:
+    """``x`` itself, or — when its numerator or denominator is longer than MAX_BITS — the
+    nearest dyadic rational with KEEP_BITS significant bits below (``up=False``) or above it:
+    a stored enclosure is never narrower than the computed one."""
+    if max(x.numerator.bit_length(), x.denominator.bit_length()) <= MAX_BITS or x == 0:
+        return x
+    shift = KEEP_BITS - (x.numerator.bit_length() - x.denominator.bit_length())
+    scaled = x * Fraction(2) ** shift
+    n = -((-scaled.numerator) // scaled.denominator) if up else \
+        scaled.numerator // scaled.denominator
+    return Fraction(n) / Fraction(2) ** shift
+
+
+def _enc(x: Any, up: bool) -> str:
     if x == float("inf"):
         return "inf"
-    f = Fraction(x)
+    f = round_out(Fraction(x), up)
     return f"{f.numerator}/{f.denominator}"
 
 
@@ -77,7 +94,8 @@ def _dec(s: Any) -> Fraction | float:
 
 
 def encode(bound: Bound, text: str) -> dict[str, Any]:
-    return {"key": text, "lo": _enc(bound.lo), "hi": _enc(bound.hi), "method": bound.method,
+    return {"key": text, "lo": _enc(bound.lo, False), "hi": _enc(bound.hi, True),
+            "method": bound.method,
             "seconds": round(bound.seconds, 3)}
 
 

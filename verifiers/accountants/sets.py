@@ -146,7 +146,7 @@ def thorough_data() -> list[dict[str, Any]]:
     for q, b, k in ((1e-3, 1.0, 1000), (0.05, 1.0, 50), (0.5, 10.0, 10)):
         add(f"sampled-laplace-q{_fmt(q)}-b{_fmt(b)}-k{_fmt(k)}", [_lap(b, k, q)], 1, [0.5],
             "add_remove")
-    for q, eps0, k in ((1e-3, 1.0, 1000), (0.1, 1.0, 100), (0.5, 3.0, 10)):
+    for q, eps0, k in ((1e-3, 1.0, 1000), (0.1, 1.0, 100), (0.5, 1.0, 10)):
         add(f"sampled-rr-q{_fmt(q)}-e{_fmt(eps0)}-k{_fmt(k)}", [_rr(eps0, k, q)], 1, [1.0],
             "add_remove")
     add("dpsgd-A", [_g(1.0, 1000, 0.01)], 3, [1.0, 2.0], "add_remove",
