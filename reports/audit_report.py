@@ -16,6 +16,8 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from dpverify.verifiers.accountants.audit import checked
+
 VERDICT_ORDER = ("UNSOUND", "ERROR", "INCONCLUSIVE", "LOOSE", "SOUND", "UNSUPPORTED")
 COLOR = {"SOUND": "#1a7f37", "LOOSE": "#b35900", "UNSOUND": "#c62828", "ERROR": "#7b1fa2",
          "UNSUPPORTED": "#6b6b6b", "INCONCLUSIVE": "#8a6d00"}
@@ -66,11 +68,19 @@ def per_accountant(records: Sequence[dict[str, Any]]) -> dict[str, list[dict[str
     return out
 
 
+def no_findings_text(records: Sequence[dict[str, Any]]) -> str:
+    if not checked(records):
+        return ("Nothing was checked: no query was judged against a certified reference "
+                "(see the summary: UNSUPPORTED, ERROR, INCONCLUSIVE).")
+    return "No accountant under-reports (no UNSOUND), no errors."
+
+
 def status_text(records: Sequence[dict[str, Any]], meta: dict[str, Any]) -> str:
     c = counts(records)
     parts = [f"{n} {v}" for v, n in c.items() if n]
     n_acc = len(per_accountant(records))
     head = (f"{len(records)} queries of {n_acc} accountant(s): " + ", ".join(parts)
+            + f"; {checked(records)} checked against a certified reference"
             if records else "no queries")
     base = meta.get("baseline")
     if base is not None:
@@ -112,6 +122,8 @@ def markdown_section(records: Sequence[dict[str, Any]], meta: dict[str, Any],
                      level: int = 2) -> str:
     h = "#" * level
     out: list[str] = [f"**{status_text(records, meta)}**", ""]
+    if meta.get("gate"):
+        out += [f"**{meta['gate']}**", ""]
     out += _meta_lines(meta)
     out.append("")
     findings = [r for r in records if r["verdict"] in ("UNSOUND", "ERROR", "INCONCLUSIVE")]
@@ -133,7 +145,7 @@ def markdown_section(records: Sequence[dict[str, Any]], meta: dict[str, Any],
             out += [f"    {c}" for c in cmds]
             out.append("")
     else:
-        out.append("No accountant under-reports (no UNSOUND), no errors.")
+        out.append(no_findings_text(records))
         out.append("")
     out.append(f"{h} Summary per accountant")
     out.append("")
@@ -309,12 +321,16 @@ def _row(cells: Sequence[str]) -> str:
 
 def html_section(records: Sequence[dict[str, Any]], meta: dict[str, Any]) -> str:
     esc = html.escape
-    bad = any(r["verdict"] in ("UNSOUND", "ERROR") for r in records)
+    bad = any(r["verdict"] in ("UNSOUND", "ERROR") for r in records) or not checked(records) \
+        or bool(meta.get("gate"))
     base = meta.get("baseline")
     if base is not None:
         bad = bool(base.get("regressions"))
     out = [f'<div class="status {"bad" if bad else "ok"}">{esc(status_text(records, meta))}'
-           "</div><ul>"]
+           "</div>"]
+    if meta.get("gate"):
+        out.append(f'<div class="status bad">{esc(meta["gate"])}</div>')
+    out.append("<ul>")
     for line in _meta_lines(meta):
         out.append(f"<li>{esc(line[2:]).replace('`', '')}</li>")
     out.append("</ul>")
@@ -331,7 +347,7 @@ def html_section(records: Sequence[dict[str, Any]], meta: dict[str, Any]) -> str
                              f"<code>{esc(r.get('reproduce', ''))}</code>"]))
         out.append("</table>")
     else:
-        out.append("<p>No accountant under-reports (no UNSOUND), no errors.</p>")
+        out.append(f"<p>{esc(no_findings_text(records))}</p>")
     out.append("<h2>Claimed vs certified epsilon</h2>")
     lf = float(meta.get("loose_factor") or 1.5)
     plots = [svg_plot(acc, recs, lf) for acc, recs in per_accountant(records).items()]

@@ -295,88 +295,6 @@ def cmd_hdp(args: argparse.Namespace) -> int:
 
 
 # ------------------------------------------------------------------------------------------
-# audit
-
-
-def cmd_audit(args: argparse.Namespace) -> int:
-    """The accountant audit: claimed eps/delta of accountants against certified references.
-
-    Exit 1 when a record is UNSOUND or ERROR (without --baseline), or when a verdict weakens or
-    a claimed value moves beyond --tolerance against the baseline (with --baseline).
-    """
-    from dpverify.reports import audit_report
-    from dpverify.reports.io import write_atomic
-    from dpverify.verifiers.accountants.adapters import BUILTIN, builtin
-    from dpverify.verifiers.accountants.audit import (
-        Audit,
-        AuditOptions,
-        Named,
-        compare,
-        exit_code,
-        load_records,
-    )
-    from dpverify.verifiers.accountants.protocol import load_accountant
-    from dpverify.verifiers.accountants.sets import scenario_set
-
-    cases, ref_opts = scenario_set(args.scenarios)
-    if args.id:
-        known = {c.id for c in cases}
-        for i in args.id:
-            if i not in known:
-                raise InvalidParameter(f"--id {i} is not a scenario of {args.scenarios} "
-                                       f"(ids: {', '.join(sorted(known))})")
-        cases = [c for c in cases if c.id in args.id]
-    specs = args.accountant or list(BUILTIN)
-    accountants = [Named(spec, builtin(spec) if spec in BUILTIN or ":" not in spec
-                         else load_accountant(spec)) for spec in specs]
-    options = AuditOptions(timeout=args.timeout, loose_factor=args.loose_factor,
-                           scenarios_label=args.scenarios, **ref_opts)
-    baseline = None
-    if args.baseline:
-        try:
-            baseline = load_records(json.loads(Path(args.baseline).read_text()), args.baseline)
-        except (OSError, json.JSONDecodeError) as e:
-            raise InvalidParameter(f"cannot read --baseline {args.baseline}: {e}") from None
-    if args.tolerance < 0:
-        raise InvalidParameter(f"--tolerance must be >= 0; got {args.tolerance}")
-
-    def progress(r: dict[str, Any]) -> None:
-        code = {"UNSOUND": "31", "ERROR": "35", "LOOSE": "33", "SOUND": "32"}.get(
-            r["verdict"], "0")
-        print(f"audit: {r['accountant']}  {r['scenario']}  {r['query']}  "
-              f"{_color(r['verdict'], code, sys.stderr)}", file=sys.stderr, flush=True)
-
-    started = time.monotonic()
-    records = Audit(accountants, cases, options, progress).run()
-    meta: dict[str, Any] = {
-        "scenarios": args.scenarios, "timeout": args.timeout,
-        "loose_factor": args.loose_factor, "rtol": options.rtol,
-        "command": "dpverify " + " ".join(sys.argv[1:]),
-        "seconds": time.monotonic() - started,
-        "cases": [{"id": c.id, "description": c.scenario.describe(), "note": c.note}
-                  for c in cases]}
-    code = exit_code(records)
-    if baseline is not None:
-        meta["baseline"] = cmp = compare(baseline, records, args.tolerance)
-        for g in cmp["regressions"]:
-            print(f"audit: regression: {g['accountant']} {g['scenario']} {g['query']}: "
-                  f"{g['detail']}", file=sys.stderr)
-        code = EXIT_FAILED if cmp["regressions"] else EXIT_OK
-    if args.format == "json":
-        text = json.dumps(records, indent=1) + "\n"
-    elif args.format == "html":
-        text = audit_report.render_html(records, meta)
-    else:
-        text = audit_report.render_markdown(records, meta)
-    if args.output:
-        write_atomic(args.output, text)
-    else:
-        sys.stdout.write(text)
-    print(f"audit: {audit_report.status_text(records, meta)}", file=sys.stderr)
-    return code
-
-
-# ------------------------------------------------------------------------------------------
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -441,25 +359,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--format", choices=("text", "json"), default="text")
     s.set_defaults(func=cmd_hdp)
 
-    s = sub.add_parser("audit", help="audit privacy accountants against certified references")
-    s.add_argument("--accountant", action="append", metavar="NAME|module:object",
-                   help="a built-in adapter (dp_accounting.rdp, dp_accounting.pld, "
-                   "prv_accountant, autodp.rdp, opacus.rdp, opacus.prv, opacus.gdp) or an "
-                   "import path module:object; repeat for several (default: all built-ins)")
-    s.add_argument("--scenarios", default="quick", metavar="quick|thorough|FILE",
-                   help="a built-in scenario set or a JSON file of scenarios")
-    s.add_argument("--id", action="append", help="only this scenario id (repeatable)")
-    s.add_argument("--baseline", metavar="OLD.json", help="an earlier audit JSON: exit 1 when "
-                   "a verdict weakens or a claimed value moves beyond --tolerance")
-    s.add_argument("--tolerance", type=float, default=1e-6,
-                   help="relative change of a claimed value that --baseline reports")
-    s.add_argument("--timeout", type=float, default=60.0, help="seconds per accountant call "
-                   "(the worker is killed at the limit)")
-    s.add_argument("--loose-factor", type=float, default=1.5, help="LOOSE above this factor "
-                   "times the certified upper bound")
-    s.add_argument("--format", choices=("json", "md", "html"), default="md")
-    s.add_argument("--output", "-o")
-    s.set_defaults(func=cmd_audit)
+    __import__("dpverify.reports.audit_cli", fromlist=["register"]).register(sub)
     return p
 
 

@@ -16,8 +16,16 @@ Usage::
 ``scenarios`` is ``"quick"``, ``"thorough"``, a path to a scenario JSON file, or a list of
 scenario entries (``{"id", "scenario", "deltas", "epsilons"}``). The fixture returns the audit's
 records. It fails the test, listing the offending records, on ``UNSOUND``, ``ERROR`` or
-``INCONCLUSIVE``; with ``strict=True`` also on ``LOOSE`` and ``UNSUPPORTED``. Outside a fixture,
-:func:`assert_sound` does the same.
+``INCONCLUSIVE``; with ``strict=True`` also on ``LOOSE`` and ``UNSUPPORTED``. It also fails when
+no query was judged against a certified reference (the accountant answered nothing: every
+query UNSUPPORTED, say) unless ``allow_unsupported=True``.
+
+Baseline mode: with ``baseline="tests/audit-baseline.json"`` (an earlier audit's JSON, e.g. of
+``dpverify audit --format json -o ...``) the test also fails when a verdict weakens or a claimed
+value moves by more than ``tolerance`` (relative, default 1e-6) — like ``dpverify audit
+--baseline``. A missing baseline fails the test; ``update_baseline=True`` writes the current
+records there instead (atomically) and compares nothing. Outside a fixture,
+:func:`assert_sound` does the same; every option may also be given in the marker.
 """
 
 from __future__ import annotations
@@ -34,7 +42,8 @@ STRICT_FAIL_ON = (*FAIL_ON, "LOOSE", "UNSUPPORTED")
 def pytest_configure(config: Any) -> None:
     config.addinivalue_line(
         "markers",
-        f"{MARKER}(scenarios='quick', ids=None, timeout=60, loose_factor=1.5, strict=False): "
+        f"{MARKER}(scenarios='quick', ids=None, timeout=60, loose_factor=1.5, strict=False, "
+        "allow_unsupported=False, baseline=None, tolerance=1e-6, update_baseline=False): "
         "defaults of the dpverify_audit fixture (accountant audit against certified "
         "references)")
 
@@ -56,6 +65,7 @@ def audit_accountant(accountant: Any, scenarios: Any = "quick", *, ids: Any = No
                      timeout: float = 60.0, loose_factor: float = 1.5) -> list[dict[str, Any]]:
     """Run the audit of one accountant and return its records."""
     from dpverify.verifiers.accountants.audit import Audit, AuditOptions, Named
+    from dpverify.verifiers.accountants.cache import ReferenceStore
 
     cases, opts, label = _cases(scenarios)
     if ids:
@@ -66,7 +76,8 @@ def audit_accountant(accountant: Any, scenarios: Any = "quick", *, ids: Any = No
     name = str(getattr(accountant, "name", "") or type(accountant).__name__)
     options = AuditOptions(timeout=timeout, loose_factor=loose_factor, scenarios_label=label,
                            **opts)
-    return Audit([Named(name, accountant)], cases, options).run()
+    store = ReferenceStore(options.rel_width, options.ref_seconds)
+    return Audit([Named(name, accountant)], cases, options, reference=store.bound).run()
 
 
 def _failure_text(bad: list[dict[str, Any]], total: int) -> str:
@@ -79,17 +90,69 @@ def _failure_text(bad: list[dict[str, Any]], total: int) -> str:
     return "\n".join(lines)
 
 
+def _nothing_checked(records: list[dict[str, Any]]) -> str:
+    from dpverify.reports.audit_report import counts
+
+    c = counts(records)
+    why = ", ".join(f"{n} {v}" for v, n in c.items() if n)
+    return (f"dpverify audit: nothing was checked: none of the {len(records)} queries was "
+            f"judged against a certified reference ({why or 'no queries'}); the accountant "
+            "answered nothing it could be checked on (pass allow_unsupported=True to accept)")
+
+
+def _check_baseline(records: list[dict[str, Any]], baseline: Any, tolerance: float,
+                    update: bool) -> str | None:
+    """The failure text of a baseline comparison (None: no regression)."""
+    import json
+    from pathlib import Path
+
+    from dpverify.verifiers.accountants.baseline import compare, load_records
+    from dpverify.verifiers.accountants.cache import write_json_atomic
+
+    path = Path(baseline)
+    if update:
+        write_json_atomic(path, records)
+        return None
+    try:
+        old = load_records(json.loads(path.read_text(encoding="utf-8")), str(path))
+    except FileNotFoundError:
+        return (f"dpverify audit: baseline {path} does not exist (write it with "
+                "update_baseline=True, or dpverify audit --format json -o it)")
+    except (OSError, ValueError) as e:
+        return f"dpverify audit: cannot read baseline {path}: {e}"
+    cmp = compare(old, records, tolerance)
+    regs = cmp["regressions"]
+    if not regs:
+        return None
+    lines = [f"dpverify audit: {len(regs)} regression(s) against baseline {path} "
+             f"({cmp['compared']} records compared):"]
+    lines += [f"  {g['scenario']} {g['query']}: {g['detail']}" for g in regs]
+    return "\n".join(lines)
+
+
 def assert_sound(accountant: Any, scenarios: Any = "quick", *, ids: Any = None,
                  timeout: float = 60.0, loose_factor: float = 1.5,
-                 strict: bool = False) -> list[dict[str, Any]]:
+                 strict: bool = False, allow_unsupported: bool = False,
+                 baseline: Any = None, tolerance: float = 1e-6,
+                 update_baseline: bool = False) -> list[dict[str, Any]]:
     """Audit ``accountant``; ``pytest.fail`` on UNSOUND, ERROR or INCONCLUSIVE (and, with
-    ``strict``, LOOSE or UNSUPPORTED). Returns the records."""
+    ``strict``, LOOSE or UNSUPPORTED), when nothing was checked (unless
+    ``allow_unsupported``), and on a regression against ``baseline``. Returns the records."""
+    from dpverify.verifiers.accountants.audit import checked
+
     records = audit_accountant(accountant, scenarios, ids=ids, timeout=timeout,
                                loose_factor=loose_factor)
     fail_on = STRICT_FAIL_ON if strict else FAIL_ON
     bad = [r for r in records if r["verdict"] in fail_on]
-    if bad:
-        pytest.fail(_failure_text(bad, len(records)), pytrace=False)
+    problems = [_failure_text(bad, len(records))] if bad else []
+    if not allow_unsupported and not checked(records):
+        problems.append(_nothing_checked(records))
+    if baseline is not None:
+        text = _check_baseline(records, baseline, tolerance, update_baseline)
+        if text:
+            problems.append(text)
+    if problems:
+        pytest.fail("\n".join(problems), pytrace=False)
     return records
 
 

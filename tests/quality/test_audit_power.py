@@ -200,3 +200,30 @@ def test_the_exact_accountant_passes_the_quick_set() -> None:
     assert len(answered) >= 14
     assert {r["verdict"] for r in answered} == {"SOUND"}, \
         [r for r in answered if r["verdict"] != "SOUND"]
+
+
+def test_a_buggy_accountant_is_caught_through_the_cache_and_in_any_number_type(
+        tmp_path: Any) -> None:
+    """The cache and the exact judgement must not hide a bug: an accountant 20% low is
+    UNSOUND whether it answers floats, numpy scalars, Fractions or Decimals, from freshly
+    computed and from cached references alike, beside accountants answering absurd values."""
+    from decimal import Decimal
+    from fractions import Fraction
+
+    import numpy as np
+
+    from dpverify.verifiers.accountants.audit import Audit, Named
+    from dpverify.verifiers.accountants.cache import ReferenceStore
+    from tests.accountant_zoo import HUGE, NAN, Scaled
+
+    kinds = {"float": float, "numpy": np.float64, "fraction": Fraction,
+             "decimal": lambda x: Decimal(repr(float(x)))}
+    buggy = [Named(f"low-{k}", Scaled(f"low-{k}", Fraction(4, 5), f)) for k, f in kinds.items()]
+    crowd = [Named("huge", HUGE), Named("nan", NAN)]
+    for _ in ("cold", "warm"):
+        store = ReferenceStore(2e-2, 10, directory=tmp_path)
+        recs = Audit([*crowd, *buggy], [G10, RR10, PUREHET], OPTS, reference=store.bound).run()
+        for r in recs:
+            if r["accountant"].startswith("low-"):
+                assert r["verdict"] == "UNSOUND", r
+    assert store.counts["computed"] == 0 and store.counts["disk"] > 0  # the warm pass read it

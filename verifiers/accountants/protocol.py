@@ -43,8 +43,19 @@ def _looks_like_accountant(obj: Any) -> bool:
             and not isinstance(obj, type))
 
 
+def _one_line(e: BaseException, limit: int = 200) -> str:
+    text = " ".join(str(e).split())
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
 def load_accountant(spec: str) -> Any:
-    """An accountant from ``module:object`` (an instance, a class, or a factory)."""
+    """An accountant from ``module:object`` (an instance, a class, or a factory).
+
+    Anything that goes wrong while loading — the module is missing, raises or calls
+    ``sys.exit`` on import, has no such object, or the factory fails — is an
+    :class:`InvalidParameter` naming the module (the CLI's exit 2, one line). The import runs
+    in the audit process: a module that calls ``os._exit`` or hangs on import is not caught.
+    """
     module_name, sep, attr = spec.partition(":")
     if not sep or not module_name or not attr:
         raise InvalidParameter(f"--accountant must be a built-in name or module:object; "
@@ -55,7 +66,15 @@ def load_accountant(spec: str) -> Any:
         module = importlib.import_module(module_name)
     except ImportError as e:
         raise InvalidParameter(f"cannot import module {module_name!r} for --accountant "
-                               f"{spec}: {e}") from None
+                               f"{spec}: {_one_line(e)}") from None
+    except KeyboardInterrupt:
+        raise
+    except SystemExit as e:
+        raise InvalidParameter(f"importing module {module_name!r} for --accountant {spec} "
+                               f"called sys.exit({e.code!r})") from None
+    except BaseException as e:
+        raise InvalidParameter(f"importing module {module_name!r} for --accountant {spec} "
+                               f"failed: {type(e).__name__}: {_one_line(e)}") from None
     obj: Any = module
     for part in attr.split("."):
         if not hasattr(obj, part):
@@ -66,9 +85,11 @@ def load_accountant(spec: str) -> Any:
         if callable(obj):
             try:
                 obj = obj()
-            except Exception as e:
+            except KeyboardInterrupt:
+                raise
+            except BaseException as e:
                 raise InvalidParameter(f"--accountant {spec}: calling {attr}() failed: "
-                                       f"{type(e).__name__}: {e}") from None
+                                       f"{type(e).__name__}: {_one_line(e)}") from None
         if not _looks_like_accountant(obj):
             raise InvalidParameter(f"--accountant {spec} is not an accountant: it needs "
                                    "epsilon(scenario, delta) and delta(scenario, epsilon)")

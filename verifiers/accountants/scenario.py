@@ -37,6 +37,18 @@ from typing import Any
 from dpverify.theorems.core import InvalidParameter
 
 NEIGHBORING = ("add_remove", "replace_one")
+
+# Cost limits (documented in the README, *Auditing an accountant*): a certified reference has an
+# up-front bounded cost only inside them, so a scenario outside is refused (exit 2), never run.
+COUNT_MAX = 10**6  # repetitions of one event (and in total)
+SCALE_RANGE = (1e-2, 1e4)  # sigma and b
+EPS0_MAX = 50.0
+Q_MIN = 1e-6
+DELTA_QUERY_MIN = 1e-30
+EPS_QUERY_MAX = 1e4
+QUERIES_MAX = 20_000  # queries of one scenario file
+FILE_BYTES_MAX = 16 << 20
+JSON_DEPTH_MAX = 32
 MECHANISMS = ("gaussian", "laplace", "randomized_response", "pure_dp", "approx_dp")
 SCHEMES = ("poisson",)
 
@@ -66,6 +78,16 @@ def _number(value: Any, name: str, where: str) -> float:
     if not math.isfinite(v):
         raise InvalidParameter(f"{where}{name} must be finite; got {value!r}")
     return v
+
+
+def _check_cost_limit(name: str, v: float, where: str) -> None:
+    if name in ("sigma", "b") and not SCALE_RANGE[0] <= v <= SCALE_RANGE[1]:
+        raise InvalidParameter(f"{where}{name} must be in [{SCALE_RANGE[0]:g}, "
+                               f"{SCALE_RANGE[1]:g}] (the cost limit of a certified "
+                               f"reference); got {v!r}")
+    if name == "eps0" and v > EPS0_MAX:
+        raise InvalidParameter(f"{where}eps0 must be <= {EPS0_MAX:g} (the cost limit of a "
+                               f"certified reference); got {v!r}")
 
 
 def _check_keys(d: Mapping[str, Any], allowed: Sequence[str], required: Sequence[str],
@@ -114,6 +136,9 @@ class Sampling(_JsonMapping):
         q = _number(self.q, "q", where)
         if not 0 < q <= 1:
             raise InvalidParameter(f"{where}q must be in (0, 1]; got {self.q!r}")
+        if q < Q_MIN:
+            raise InvalidParameter(f"{where}q must be >= {Q_MIN:g} (the cost limit of a "
+                                   f"certified reference); got {self.q!r}")
 
     def _items(self) -> dict[str, Any]:
         return {"scheme": self.scheme, "q": self.q}
@@ -163,6 +188,9 @@ class Event(_JsonMapping):
                                    f"got {self.mechanism!r}")
         if isinstance(self.count, bool) or not isinstance(self.count, int) or self.count < 1:
             raise InvalidParameter(f"{where}count must be an integer >= 1; got {self.count!r}")
+        if self.count > COUNT_MAX:
+            raise InvalidParameter(f"{where}count must be <= {COUNT_MAX} (the cost limit of a "
+                                   f"certified reference); got {self.count:.3g}")
         wanted = _PARAMS[self.mechanism]
         for name in ("sigma", "b", "eps0", "delta0"):
             value = getattr(self, name)
@@ -178,6 +206,7 @@ class Event(_JsonMapping):
                     raise InvalidParameter(f"{where}delta0 must be in [0, 1); got {value!r}")
             elif v <= 0:
                 raise InvalidParameter(f"{where}{name} must be > 0; got {value!r}")
+            _check_cost_limit(name, v, where)
         if self.sampling is not None and not isinstance(self.sampling, Sampling):
             raise InvalidParameter(f"{where}sampling must be a Sampling or null")
 
@@ -238,6 +267,9 @@ class Scenario(_JsonMapping):
         for i, ev in enumerate(self.events, 1):
             if not isinstance(ev, Event):
                 raise InvalidParameter(f"{where}event {i} must be an Event; got {ev!r}")
+        if sum(e.count for e in self.events) > COUNT_MAX:
+            raise InvalidParameter(f"{where}the total count of the events must be <= "
+                                   f"{COUNT_MAX} (the cost limit of a certified reference)")
 
     def _items(self) -> dict[str, Any]:
         return {"neighboring": self.neighboring, "events": self.events}
@@ -320,10 +352,14 @@ class ScenarioCase:
         for v in deltas:
             if not 0 < v < 1:
                 raise InvalidParameter(f"{where}deltas must be in (0, 1); got {v!r}")
+            if v < DELTA_QUERY_MIN:
+                raise InvalidParameter(f"{where}deltas must be >= {DELTA_QUERY_MIN:g} (the "
+                                       f"cost limit of a certified reference); got {v!r}")
         epsilons = _query_list(d.get("epsilons", []), "epsilons", where)
         for v in epsilons:
-            if v < 0:
-                raise InvalidParameter(f"{where}epsilons must be >= 0; got {v!r}")
+            if not 0 <= v <= EPS_QUERY_MAX:
+                raise InvalidParameter(f"{where}epsilons must be in [0, {EPS_QUERY_MAX:g}]; "
+                                       f"got {v!r}")
         if not deltas and not epsilons:
             raise InvalidParameter(f"{where}give at least one query in deltas or epsilons")
         note = d.get("note", "")
@@ -342,6 +378,10 @@ def parse_cases(data: Any, source: str = "scenarios") -> list[ScenarioCase]:
         raise InvalidParameter(f"{source} must be a non-empty JSON list of "
                                '{"id", "scenario", "deltas", "epsilons"} entries')
     cases = [ScenarioCase.from_dict(d, i) for i, d in enumerate(data, 1)]
+    queries = sum(len(c.deltas) + len(c.epsilons) for c in cases)
+    if queries > QUERIES_MAX:
+        raise InvalidParameter(f"{source}: {queries} queries; at most {QUERIES_MAX} (the cost "
+                               "limit of an audit)")
     seen: set[str] = set()
     for c in cases:
         if c.id in seen:
@@ -350,17 +390,56 @@ def parse_cases(data: Any, source: str = "scenarios") -> list[ScenarioCase]:
     return cases
 
 
+def _depth(x: Any, limit: int) -> int:
+    """The nesting depth of decoded JSON (stops counting past ``limit``)."""
+    stack = [(x, 1)]
+    deepest = 0
+    while stack:
+        v, d = stack.pop()
+        deepest = max(deepest, d)
+        if deepest > limit:
+            return deepest
+        if isinstance(v, dict):
+            stack.extend((w, d + 1) for w in v.values())
+        elif isinstance(v, list):
+            stack.extend((w, d + 1) for w in v)
+    return deepest
+
+
 def load_cases(path: str | Path) -> list[ScenarioCase]:
+    """The cases of a scenario file; anything wrong with it (missing, a directory, too big,
+    not UTF-8, not JSON, nested too deep, a bad entry) is an ``InvalidParameter`` naming the
+    file (and the scenario id and parameter)."""
     p = Path(path)
     try:
-        text = p.read_text()
+        with open(p, "rb") as f:
+            raw = f.read(FILE_BYTES_MAX + 1)
     except OSError as e:
         raise InvalidParameter(f"cannot read scenario file {path}: {e.strerror}") from None
+    if len(raw) > FILE_BYTES_MAX:
+        raise InvalidParameter(f"scenario file {path} is larger than {FILE_BYTES_MAX >> 20} MiB")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise InvalidParameter(f"scenario file {path} is not UTF-8 text (byte {e.start})"
+                               ) from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
         raise InvalidParameter(f"{path} is not valid JSON: {e}") from None
-    return parse_cases(data, str(path))
+    except RecursionError:
+        raise InvalidParameter(f"scenario file {path} is nested too deep") from None
+    except ValueError as e:  # e.g. an integer past Python's digit limit
+        raise InvalidParameter(f"{path} is not usable JSON: {' '.join(str(e).split())[:200]}"
+                               ) from None
+    if _depth(data, JSON_DEPTH_MAX) > JSON_DEPTH_MAX:
+        raise InvalidParameter(f"scenario file {path} is nested deeper than {JSON_DEPTH_MAX} "
+                               "levels")
+    try:
+        return parse_cases(data, str(path))
+    except InvalidParameter as e:
+        msg = str(e)
+        raise InvalidParameter(msg if msg.startswith(str(path)) else f"{path}: {msg}") from None
 
 
 def fmt_number(x: float) -> str:

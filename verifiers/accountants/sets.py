@@ -9,6 +9,7 @@ Each set also fixes the accuracy of its PLD-engine references (``rel_width``, ``
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from dpverify.theorems.core import InvalidParameter
@@ -45,6 +46,7 @@ def _approx(eps0: float, delta0: float, count: int) -> dict[str, Any]:
 def _case(cid: str, events: list[dict[str, Any]], deltas: list[float],
           epsilons: list[float] = (), neighboring: str = "add_remove",  # type: ignore
           note: str = "") -> dict[str, Any]:
+    epsilons = [round(e, 6) for e in epsilons]
     out = {"id": cid, "scenario": {"neighboring": neighboring, "events": events},
            "deltas": list(deltas), "epsilons": list(epsilons)}
     if note:
@@ -78,41 +80,89 @@ def quick_data() -> list[dict[str, Any]]:
     ]
 
 
+# the grid of the thorough set: every delta of DELTAS and every count of COUNTS appears in
+# every family; extreme parameters at both ends (sigma 0.3 and 50, q 1e-4 and 1)
+DELTAS = (1e-3, 1e-5, 1e-7, 1e-9, 1e-10, 1e-12)
+COUNTS = (1, 10, 100, 1000, 10**4, 10**5)
+RELATIONS = ("add_remove", "replace_one")
+
+
+def _deltas(i: int, n: int) -> list[float]:
+    """``n`` deltas of DELTAS, rotating with the scenario index ``i`` (the set covers all)."""
+    return [DELTAS[(i + j * (len(DELTAS) // max(n, 1) or 1)) % len(DELTAS)] for j in range(n)]
+
+
+def _fmt(x: float) -> str:
+    return f"{x:g}".replace("e-0", "e-").replace("e+0", "e")
+
+
 def thorough_data() -> list[dict[str, Any]]:
-    deltas = [1e-3, 1e-5, 1e-7, 1e-10]
-    return [
-        _case("gauss-k10", [_g(2.0, 10)], deltas, [0.5, 2.0, 4.0]),
-        _case("gauss-k1000", [_g(20.0, 1000)], deltas, [1.0]),
-        _case("gauss-het", [_g(1.5, 5), _g(3.0, 20), _g(0.8, 1)], deltas, [1.0, 3.0]),
-        _case("gauss-replace", [_g(4.0, 10)], deltas, [4.0], "replace_one"),
-        _case("laplace-1", [_lap(1.0, 1)], [1e-3, 1e-2], [0.0, 0.5]),
-        _case("laplace-3", [_lap(2.0, 3)], deltas, [1.0]),
-        _case("laplace-20", [_lap(10.0, 20)], deltas, [1.0]),
-        _case("laplace-replace", [_lap(4.0, 5)], deltas, [1.0], "replace_one"),
-        _case("laplace-sampled", [_lap(1.0, 50, 0.05)], deltas, [0.5]),
-        _case("rr-10-replace", [_rr(1.0, 10)], deltas, [5.0], "replace_one"),
-        _case("rr-10", [_rr(1.0, 10)], deltas, [5.0]),
-        _case("rr-sampled", [_rr(1.0, 100, 0.1)], deltas, [1.0]),
-        _case("pure-100", [_pure(1.0, 100)], deltas, [50.0]),
-        _case("pure-het", [_pure(0.5, 40), _pure(1.0, 30)], deltas, [20.0]),
-        _case("approx-4", [_approx(0.5, 1e-6, 4)], deltas, [1.0]),
-        _case("approx-het", [_approx(0.5, 1e-6, 4), _approx(1.0, 1e-8, 3)], deltas, [2.0]),
-        _case("dpsgd-A", [_g(1.0, 1000, 0.01)], deltas, [1.0, 2.0]),
-        _case("dpsgd-B", [_g(0.8, 10000, 0.001)], [1e-5, 1e-6, 1e-10], [1.0]),
-        _case("dpsgd-C-floor", [_g(1.1, 14062, Q_C)], [1e-5, 1e-7, 1e-10], [2.0]),
-        _case("dpsgd-C-ceil", [_g(1.1, 14063, Q_C)], [1e-5], []),
-        _case("dpsgd-A-replace", [_g(1.0, 1000, 0.01)], deltas, [2.0], "replace_one"),
-        _case("dpsgd-het", [_g(1.0, 500, 0.01), _g(2.0, 2000, 0.02)], deltas, [1.0]),
-        _case("mixed-small", [_g(2.0, 5), _lap(2.0, 2), _pure(0.5, 3)], deltas, [1.0]),
-        _case("mixed-issue", [_g(1.1, 14062, 0.0042667), _lap(2.0, 3), _rr(1.0, 10),
-                              _pure(0.5, 4), _approx(0.5, 1e-6, 4)], [1e-3, 1e-5], [15.0],
-              note="the composition of the issue's scenario example"),
-    ]
+    """The thorough set (>= 120 scenarios), generated from the grids above.
+
+    Closed-form families (unsampled Gaussian, RR, pure and approximate DP) take every
+    combination and three deltas a scenario; the PLD-engine families (Laplace compositions,
+    Poisson-subsampled Gaussian, Laplace and RR, mixtures) take a diagonal of the grid and one
+    or two deltas, so that their references stay within the cost budget of the set.
+    """
+    out: list[dict[str, Any]] = []
+
+    def add(cid: str, events: list[dict[str, Any]], n_deltas: int, eps: list[float],
+            rel: str, note: str = "") -> None:
+        out.append(_case(cid, events, _deltas(len(out), n_deltas), eps, rel, note))
+
+    for rel in RELATIONS:
+        r = "ar" if rel == "add_remove" else "ro"
+        for sigma in (0.3, 1.0, 5.0, 50.0):
+            for k in (1, 100, 10**4, 10**5):
+                add(f"gauss-s{_fmt(sigma)}-k{_fmt(k)}-{r}", [_g(sigma, k)], 3,
+                    [0.5 * math.sqrt(k) / sigma + 0.1], rel)
+        for eps0 in (0.1, 1.0, 3.0):
+            for k in (1, 10, 1000, 10**5):
+                add(f"rr-e{_fmt(eps0)}-k{_fmt(k)}-{r}", [_rr(eps0, k)], 3,
+                    [min(eps0 * k, 0.5 * eps0 * math.sqrt(k) + 0.2)], rel)
+        for eps0 in (0.05, 2.0):
+            for k in (1, 100, 10**4):
+                add(f"pure-e{_fmt(eps0)}-k{_fmt(k)}-{r}", [_pure(eps0, k)], 3,
+                    [min(eps0 * k, eps0 * math.sqrt(k) + 0.1)], rel)
+        for eps0, d0 in ((0.5, 1e-8), (1.0, 1e-13)):
+            for k in (1, 10, 1000):
+                add(f"approx-e{_fmt(eps0)}-d{_fmt(d0)}-k{_fmt(k)}-{r}",
+                    [_approx(eps0, d0, k)], 3, [min(eps0 * k, eps0 * math.sqrt(k))], rel)
+        for b, k in ((0.5, 1), (2.0, 1), (10.0, 1), (2.0, 10), (10.0, 100), (50.0, 1000)):
+            add(f"laplace-b{_fmt(b)}-k{_fmt(k)}-{r}", [_lap(b, k)], 2 if k == 1 else 1,
+                [1.0], rel)
+        for q, sigma, k in ((1e-4, 5.0, 10), (1e-3, 0.8, 10**4), (1e-2, 1.0, 1000),
+                            (0.1, 5.0, 100), (1.0, 50.0, 10**5), (0.5, 0.3, 1)):
+            if rel == "replace_one" and q <= 1e-3:
+                continue  # the cost budget: the finest grids are audited under add/remove
+            add(f"sgm-q{_fmt(q)}-s{_fmt(sigma)}-k{_fmt(k)}-{r}", [_g(sigma, k, q)], 1, [1.0],
+                rel)
+        add(f"het-gauss-{r}", [_g(1.5, 5), _g(3.0, 20), _g(0.8, 1)], 3, [1.0, 3.0], rel)
+        add(f"het-pure-{r}", [_pure(0.5, 40), _pure(1.0, 30)], 2, [20.0], rel)
+        add(f"het-approx-{r}", [_approx(0.5, 1e-6, 4), _approx(1.0, 1e-8, 3)], 2, [2.0], rel)
+        add(f"mix-gauss-rr-{r}", [_g(2.0, 5), _rr(0.5, 3)], 2, [1.0], rel)
+        add(f"mix-gauss-lap-pure-{r}", [_g(2.0, 5), _lap(2.0, 2), _pure(0.5, 3)], 1, [1.0],
+            rel)
+    for q, b, k in ((1e-3, 1.0, 1000), (0.05, 1.0, 50), (0.5, 10.0, 10)):
+        add(f"sampled-laplace-q{_fmt(q)}-b{_fmt(b)}-k{_fmt(k)}", [_lap(b, k, q)], 1, [0.5],
+            "add_remove")
+    for q, eps0, k in ((1e-3, 1.0, 1000), (0.1, 1.0, 100), (0.5, 1.0, 10)):
+        add(f"sampled-rr-q{_fmt(q)}-e{_fmt(eps0)}-k{_fmt(k)}", [_rr(eps0, k, q)], 1, [1.0],
+            "add_remove")
+    add("dpsgd-A", [_g(1.0, 1000, 0.01)], 3, [1.0, 2.0], "add_remove",
+        note="standard DP-SGD scenario A")
+    add("dpsgd-C-floor", [_g(1.1, 14062, Q_C)], 2, [2.0], "add_remove",
+        note="standard DP-SGD scenario C")
+    add("dpsgd-het", [_g(1.0, 500, 0.01), _g(2.0, 2000, 0.02)], 1, [1.0], "add_remove")
+    add("mixed-issue", [_g(1.1, 14062, 0.0042667), _lap(2.0, 3), _rr(1.0, 10),
+                        _pure(0.5, 4), _approx(0.5, 1e-6, 4)], 1, [15.0], "add_remove",
+        note="the composition of the issue's scenario example")
+    return out
 
 
 SETS = {
     "quick": (quick_data, {"rel_width": 1e-2, "ref_seconds": 20.0}),
-    "thorough": (thorough_data, {"rel_width": 1e-3, "ref_seconds": 120.0}),
+    "thorough": (thorough_data, {"rel_width": 5e-3, "ref_seconds": 30.0}),
 }
 
 
