@@ -1,4 +1,5 @@
-"""Test-suite configuration: the ``packaging`` marker, and the hypothesis profiles.
+"""Test-suite configuration: the ``packaging`` marker, the hypothesis profiles, and a private
+reference cache for every test.
 
 The profile is chosen by the environment variable ``HYPOTHESIS_PROFILE``: ``ci`` (the default:
 few examples, reproducible) or ``thorough`` (many examples, for a deep run before a release).
@@ -23,6 +24,13 @@ settings.register_profile(
 settings.register_profile(
     "thorough", max_examples=2000, deadline=None, derandomize=False, print_blob=True)
 settings.load_profile(os.environ.get(PROFILE_ENV, "ci"))
+
+
+@pytest.fixture(autouse=True)
+def _private_reference_cache(tmp_path_factory: pytest.TempPathFactory,
+                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """The audit caches certified references on disk: never in the user's cache from a test."""
+    monkeypatch.setenv("DPVERIFY_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "refcache"))
 
 
 def pytest_configure(config: pytest.Config) -> None:

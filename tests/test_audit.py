@@ -217,10 +217,6 @@ class RdpSgmAccountant:
 FAST = AuditOptions(timeout=30, rel_width=1e-2, ref_seconds=10)
 
 
-@pytest.fixture(autouse=True)
-def _private_reference_cache(tmp_path_factory: Any, monkeypatch: Any) -> None:
-    """The CLI and the plugin cache references on disk: never in the user's cache here."""
-    monkeypatch.setenv("DPVERIFY_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "refcache"))
 
 # closed-form scenarios (the exact accountant answers all of them)
 CLOSED = [

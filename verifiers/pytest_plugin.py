@@ -91,10 +91,9 @@ def _failure_text(bad: list[dict[str, Any]], total: int) -> str:
 
 
 def _nothing_checked(records: list[dict[str, Any]]) -> str:
-    from dpverify.reports.audit_report import counts
+    from collections import Counter
 
-    c = counts(records)
-    why = ", ".join(f"{n} {v}" for v, n in c.items() if n)
+    why = ", ".join(f"{n} {v}" for v, n in Counter(r["verdict"] for r in records).items())
     return (f"dpverify audit: nothing was checked: none of the {len(records)} queries was "
             f"judged against a certified reference ({why or 'no queries'}); the accountant "
             "answered nothing it could be checked on (pass allow_unsupported=True to accept)")
