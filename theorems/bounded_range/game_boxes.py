@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
+from dpverify.theorems.bounded_range.pair_boxes import exp_to_power
 from dpverify.theorems.claims import SmtProblem
 from dpverify.theorems.ctx import SymCtx
 from dpverify.theorems.formulas.bounded_range import grr_pair, het_objective, l31_delta_t
@@ -106,8 +107,6 @@ def t2_problem(k: int) -> SmtProblem:
     sympy context, ``y_i = e^{eps_i/2}``) equals MV-OPT's closed form ([MV] Thm 1.5) with
     ``eps_i/2``: ``(1/prod(1 + y_i)) sum_S (prod_S y_i - G prod_{not S} y_i)_+``."""
     sp = _sp()
-    from dpverify.verifiers.smt import substitute_exp
-
     ctx = SymCtx()
     hs = list(sp.symbols(f"h0:{k}", positive=True))  # h_i = eps_i/2
     ys = list(sp.symbols(f"y0:{k}", real=True))
@@ -116,7 +115,7 @@ def t2_problem(k: int) -> SmtProblem:
     Q: list[Any] = [sp.Integer(1)]
     for h, y in zip(hs, ys, strict=True):
         (a, b), (c, d) = grr_pair(ctx, 2 * h, h)
-        a, b, c, d = (substitute_exp(v, h, y) for v in (a, b, c, d))
+        a, b, c, d = (exp_to_power(v, h, y) for v in (a, b, c, d))
         P = [x * z for x in P for z in (a, b)]
         Q = [x * z for x in Q for z in (c, d)]
     lhs = finite.hockey_stick(ctx, P, Q, lg).subs(sp.exp(lg), g)
@@ -231,8 +230,6 @@ def game_problem(k: int) -> SmtProblem:
     ``Y_j = e^{t_j}``); with ``P(tau) > 0`` this gives ``(P - e^x Q)_+ = P (1 - e^{x - L})_+``,
     whose sum over transcripts is the unrolled recursion."""
     sp = _sp()
-    from dpverify.verifiers.smt import substitute_exp
-
     ctx = SymCtx()
     e0 = sp.Symbol("eps0", positive=True)
     n = 2**k - 1
@@ -252,9 +249,9 @@ def game_problem(k: int) -> SmtProblem:
     walk(0, 0, sp.Integer(0))
 
     def poly(expr: Any) -> Any:
-        out = substitute_exp(expr, e0, xx)
+        out = exp_to_power(expr, e0, xx)
         for t, y in zip(ts, ys, strict=True):
-            out = substitute_exp(out, t, y)
+            out = exp_to_power(out, t, y)
         return out
 
     goals = [sp.Eq(poly(p), poly(q * sp.exp(loss)), evaluate=False)

@@ -15,7 +15,7 @@ SMT encodings (stated in each problem's ``substitutions``):
   ``dp_level``) then return expressions in the real ``l_y``; normalisation enters as
   ``sum Q_y = sum Q_y x_y = 1`` with ``x_y = e^{l_y} > 0`` and the monotonicity of exp,
   ``l_y > 0 <=> x_y > 1`` and ``l_y = 0 <=> x_y = 1``;
-- ratio form: ``x = e^eps`` etc. (:func:`verifiers.smt.substitute_exp` conventions).
+- ratio form: ``x = e^eps`` etc. (:func:`exp_to_power`).
 """
 
 from __future__ import annotations
@@ -86,6 +86,27 @@ def simplify_logs(expr: Any) -> Any:
     sp = _sp()
     return expr.replace(lambda n: isinstance(n, sp.log),
                         lambda n: sp.expand_log(sp.log(sp.simplify(n.args[0])), force=True))
+
+
+def exp_to_power(expr: Any, var: Any, sym: Any) -> Any:
+    """``e^{k var + rest}`` -> ``sym^k e^{rest}`` (``sym = e^var``, rational k), then a rational
+    function of ``sym`` (theorems may not import the smt verifier's ``substitute_exp``, whose
+    convention this follows). Raises :class:`ValueError` if an exponential of ``var`` remains."""
+    sp = _sp()
+
+    def repl(node: Any) -> Any:
+        arg = sp.expand(node.args[0])
+        k = arg.coeff(var)
+        rest = sp.expand(arg - k * var)
+        if rest.has(var) or not sp.sympify(k).is_Rational:
+            return node
+        return sym**k * sp.exp(rest)
+
+    out = sp.sympify(expr).replace(lambda n: isinstance(n, sp.exp) and n.has(var), repl)
+    out = sp.factor(sp.cancel(sp.together(out)))
+    if any(isinstance(n, sp.exp) and n.has(var) for n in sp.preorder_traversal(out)):
+        raise ValueError(f"cannot write {expr} as a rational function of {sym} = e^{var}")
+    return out
 
 
 def log_ratio_pair(n: int) -> tuple[list[Any], list[Any], list[Any], list[Any], list[Any]]:
@@ -300,15 +321,13 @@ def l41_problem(n: int) -> SmtProblem:
     RR_{eps,t}(1))`` for every ``G = e^{eps_g} > 0``; both sides from ``finite.hockey_stick``
     and ``grr_pair`` in the sympy context with ``X = e^eps``, ``Y = e^t``."""
     sp = _sp()
-    from dpverify.verifiers.smt import substitute_exp
-
     ctx = SymCtx()
     e, t, lg = sp.symbols("eps t eps_g", real=True)
     xx, yy, g = sp.symbols("X Y G", real=True)
     qs = list(sp.symbols(f"Q0:{n}", real=True))
     rs = list(sp.symbols(f"r0:{n}", real=True))
     (a, b), (c, d) = grr_pair(ctx, e, t)
-    grr = [substitute_exp(substitute_exp(v, e, xx), t, yy) for v in (a, b, c, d)]
+    grr = [exp_to_power(exp_to_power(v, e, xx), t, yy) for v in (a, b, c, d)]
     rhs = finite.hockey_stick(ctx, grr[:2], grr[2:], lg).subs(sp.exp(lg), g)
     ps = [q * r for q, r in zip(qs, rs, strict=True)]
     lhs = finite.hockey_stick(ctx, ps, qs, lg).subs(sp.exp(lg), g)
