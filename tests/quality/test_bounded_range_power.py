@@ -156,3 +156,20 @@ def test_range_of_accepts_sympy_max() -> None:
     rows = (tuple(u), (u[0] + 1, u[1]))
     rg = range_of(rows, ((0, 1),), mx=sp.Max, mn=sp.Min)
     assert sp.simplify(rg - 1) == 0
+
+
+def test_the_stationarity_proof_reads_the_formula_body(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The z3 problem of DDR-T5 claim 5 is built from ``mgf_t_star`` itself: planting the
+    maximiser without the factor lam turns the proof into a refutation."""
+    from dpverify.theorems.formulas import br_bounds
+
+    assert _run(Smt(lambda: gb.mgf_problem("stationary"), "t*"))[0] is Status.PROVED
+
+    def wrong_t_star(ctx: Any, eps0: Any, lam: Any) -> Any:
+        A = ctx.expm1(-lam * eps0) / ctx.expm1(-eps0)
+        t = eps0 + ctx.log((ctx.exp(-lam * eps0) + A) / (A * (1 + lam)))
+        return ctx.max(ctx.zero, ctx.min(eps0, t))
+
+    monkeypatch.setattr(br_bounds, "mgf_t_star", wrong_t_star)
+    status, ev = _run(Smt(lambda: gb.mgf_problem("stationary"), "planted t*"))
+    assert status is Status.FAILED, ev
