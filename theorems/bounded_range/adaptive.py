@@ -11,6 +11,15 @@ from typing import Any
 
 import flint
 
+from dpverify.theorems.bounded_range.game_boxes import (
+    GAME_MAX_K,
+    TREE_NAMES,
+    adaptive_upper,
+    game_problem,
+    tree_game_value,
+    tree_likelihoods,
+    tree_recursion_value,
+)
 from dpverify.theorems.bounded_range.nonadaptive import _t3_k1
 from dpverify.theorems.bounded_range.terms import (
     EPS0_BR,
@@ -21,7 +30,17 @@ from dpverify.theorems.bounded_range.terms import (
     _t3_term,
     _tiny,
 )
-from dpverify.theorems.claims import Box, Claim, Compare, Points, Predicate, Tol, grid, points
+from dpverify.theorems.claims import (
+    Box,
+    Claim,
+    Compare,
+    Points,
+    Predicate,
+    Smt,
+    Tol,
+    grid,
+    points,
+)
 from dpverify.theorems.core import Evaluator, Theorem
 from dpverify.theorems.formulas.bounded_range import _ipow, grr_p
 from dpverify.theorems.formulas.ddr_adaptive import (
@@ -68,6 +87,14 @@ L32_GRID = Points(tuple({"eps0": "0.5", "k": k, "eps": str(Fraction(1, 2) * j / 
                         for k in range(1, 7) for j in range(10 * k)))
 
 
+def _tree_box(k_max: int) -> Box:
+    return Box(reals={"eps0": ("1/10", "2"), "eps": ("-3", "4"),
+                      **{n: ("0", "1") for n in TREE_NAMES}}, ints={"k": (1, k_max)})
+
+
+GAME_SMT_K = 2  # depth of the trees whose transcript identity is proved by z3 in a run
+
+
 DDR_L32 = Theorem(
     id="DDR-L32",
     title="Lemma 3.2: adaptive homogeneous BR optimum (recursion)",
@@ -92,7 +119,7 @@ DDR_L32 = Theorem(
                  "(1 - e^y)_+) equals DDR-T3.delta(0.5, 1, 0.1) to 1e-30.",
               (Compare(l32_delta_k1_recursion, "eq", _t3_k1,
                        points({"eps0": "0.5", "eps": "0.1"}), "numeric", Tol.abs("1e-30"),
-                       "k = 1 recursion", "DDR-T3.delta(eps0, 1, eps)"),)),
+                       "k = 1 recursion", "DDR-T3.delta(eps0, 1, eps)"),), scope="instance"),
         Claim(2, "For k = 2 the recursion value (rigorous branch and bound with the exact k = 1 "
                  "value function) equals the exact hockey-stick of an explicit adaptive strategy "
                  "tree (t1 the maximiser; t2 the k = 1 maximiser at the residual budget after "
@@ -100,7 +127,8 @@ DDR_L32 = Theorem(
                  "-0.2, 0.3}, to 1e-25.",
               (Compare(_l32_k2_term, "eq", _l32_strategy_term,
                        grid(eps0=["0.5"], eps=["0", "0.1", "-0.2", "0.3"]), "oracle",
-                       Tol.abs("1e-25"), "delta_A(2, eps)", "hockey-stick of the strategy tree"),)),
+                       Tol.abs("1e-25"), "delta_A(2, eps)", "hockey-stick of the strategy tree"),),
+              scope="instance"),
         Claim(3, "The lattice bracket (N = 1000) satisfies LB <= delta_A(2, eps) <= UB at eps0 = "
                  "0.5, eps in {0, 0.1, 0.3} (LB up to 1e-40: the grid adversary is optimal when "
                  "the optimal t are lattice points, as at eps = 0).",
@@ -109,16 +137,54 @@ DDR_L32 = Theorem(
                        lhs_name="LB (N = 1000)", rhs_name="delta_A(2, eps) + 1e-40"),
                Compare(_l32_k2_term, "le", _lattice_term(1, 2),
                        grid(eps0=["0.5"], eps=["0", "0.1", "0.3"]), "numeric",
-                       lhs_name="delta_A(2, eps)", rhs_name="UB (N = 1000)"))),
+                       lhs_name="delta_A(2, eps)", rhs_name="UB (N = 1000)")), scope="instance"),
         Claim(4, "For k <= 6 (eps0 = 0.5, eps on the grid of step eps0/10 in [0, k eps0)): "
                  "adaptive BR (LB) <= KOV-DELTA.delta_pure(eps0, k, eps), certified at all 210 "
                  "points.",
               (Compare(_lattice_term(0), "le", _kov_term(False), L32_GRID, "numeric",
-                       lhs_name="LB", rhs_name="KOV-DELTA.delta_pure(eps0)"),)),
+                       lhs_name="LB", rhs_name="KOV-DELTA.delta_pure(eps0)"),), scope="instance"),
         Claim(5, "On the same grid: non-adaptive optimum (DDR-T3) <= adaptive (UB), certified at "
                  "all 210 points.",
               (Compare(_t3_term, "le", _lattice_term(1), L32_GRID, "numeric",
-                       lhs_name="DDR-T3.delta", rhs_name="UB"),)),
+                       lhs_name="DDR-T3.delta", rhs_name="UB"),), scope="instance"),
+        Claim(6, f"Transcript likelihoods of the adaptive game (Alg. 1 against GRR, which "
+                 f"suffices by DDR-L41): for every deterministic adversary of depth k in "
+                 f"{{1..{GAME_SMT_K}}} (a t at each node of the history tree) and every transcript "
+                 "tau, P(tau) = Q(tau) e^(L(tau)) with L the sum of the per-round losses (t after "
+                 "a 0, t - eps0 after a 1): searched with t = a eps0, a in [0, 1], eps0 in "
+                 "[0.1, 2] "
+                 "(to 1e-40), and proved by z3 for every tree of depth k <= "
+                 f"{GAME_SMT_K} and all 0 < t_j < eps0 (from grr_pair in the sympy context; depth "
+                 "3 is also proved by z3 but costs 7 s, so it is left out of the run). Hence "
+                 "(P - e^x Q)_+ = P (1 - e^(x - L))_+ per transcript: the game value of a fixed "
+                 "tree is the fixed-t recursion (claim 7).",
+              (Predicate(tree_likelihoods, _tree_box(GAME_SMT_K), "property",
+                         "P(tau) = Q(tau) e^L(tau) for every transcript"),
+               *(Smt(lambda k=k: game_problem(k), f"P(tau) = Q(tau) e^L(tau), depth {k}")
+                 for k in range(1, GAME_SMT_K + 1)))),
+        Claim(7, f"For every deterministic adversary of depth k in {{1..{GAME_MAX_K}}} (t = a "
+                 "eps0 at each node, a in [0, 1]), eps0 in [0.1, 2], eps in [-3, 4], the "
+                 "hockey-stick divergence of the two transcript laws (enumeration of the 2^k "
+                 "transcripts) equals the recursion of Lemma 3.2 with the sup replaced by the "
+                 "tree's t, to 1e-40 (property search, exact rationals in arb; not proved over "
+                 "the region: z3 returned unknown within 30 s on the identity with the positive "
+                 "parts, already for k = 1).",
+              (Compare(tree_game_value, "eq", tree_recursion_value, _tree_box(GAME_MAX_K),
+                       "property",
+                       Tol.abs("1e-40"), "hockey-stick of the tree's transcripts",
+                       "fixed-t recursion"),)),
+        Claim(8, f"No adversary beats the optimum: for every tree of depth k in "
+                 f"{{1..{GAME_MAX_K}}} (t = a eps0, a in [0, 1]) at eps0 = 0.5, eps in "
+                 "[-1.5, 1.5], "
+                 "the tree's value is at most the rigorous upper bound of delta_A(k, eps) "
+                 "(DDR-T3 for k = 1, the lattice UB with N = 1000 for k >= 2), up to 1e-40 "
+                 "(property search; not proved over the region: the optimum has no closed form "
+                 "for k >= 2).",
+              (Compare(tree_game_value, "le", _plus(adaptive_upper, _tiny(40)),
+                       Box(reals={"eps": ("-3/2", "3/2"), **{n: ("0", "1") for n in TREE_NAMES}},
+                           ints={"k": (1, GAME_MAX_K)}, fixed={"eps0": "1/2"}),
+                       "property", lhs_name="value of the tree",
+                       rhs_name="upper bound of delta_A(k, eps) + 1e-40"),)),
     ),
     notes="Lattice: LB is the exact arb value of a grid adversary (argmax from a float "
           "recursion, so LB is valid whatever the choice); UB is the shifted recursion in "
@@ -288,30 +354,30 @@ DDR_T4 = Theorem(
                        grid(eps0=["0.5"], k=[2, 3, 4, 5, 6], eps=["-0.3", "0", "0.2", "0.6",
                                                                  "1.2"]),
                        "numeric", lhs_name="NA - A (k = 2) or NA - UB (k >= 3)",
-                       rhs_name="1e-40"),)),
+                       rhs_name="1e-40"),), scope="instance"),
         Claim(2, "(b) Strict gap at eps = 0 for k = 2 and k = 4 (eps0 = 0.5; the paper's example "
                  "k = 2: NA = 0.147127... and A = 0.155080... have rigorous enclosures that do not "
                  "overlap; for k = 4 the certified grid lower bound of A exceeds NA).",
               (Compare(_t3_term, "lt", _a_lower_term, grid(eps0=["0.5"], k=[2, 4], eps=["0"]),
                        "numeric", lhs_name="NA = DDR-T3.delta",
-                       rhs_name="A (k = 2 enclosure; k = 4 lattice LB)"),)),
+                       rhs_name="A (k = 2 enclosure; k = 4 lattice LB)"),), scope="instance"),
         Claim(3, "(c) No gap for eps >= (k - 1 - 1/k) eps0 (k = 2..6, eps0 = 0.5; nine points from "
                  "the threshold up to k eps0): grid LB - NA <= 1e-12.",
               (Compare(_lb_minus_na, "le", _c(_tiny(12)), _t4_threshold_points(), "numeric",
-                       lhs_name="LB - NA", rhs_name="1e-12"),)),
+                       lhs_name="LB - NA", rhs_name="1e-12"),), scope="instance"),
         Claim(4, "(d) The k = 2 gap is exactly (-eps0/2, eps0/2): strict at eps = +-0.45 eps0 and "
                  "equal (to 1e-30) at +-0.55 eps0 for eps0 in {0.1, 2.0}; strict at eps in {0, "
                  "0.1, -0.2} and equal at 0.3 for eps0 = 0.5.",
               (Compare(_t3_term, "lt", _a_lower_term, _d_points(True), "numeric",
                        lhs_name="NA", rhs_name="A (k = 2)"),
                Compare(_t3_term, "eq", _a_lower_term, _d_points(False), "numeric",
-                       Tol.abs("1e-30"), "NA", "A (k = 2)"))),
+                       Tol.abs("1e-30"), "NA", "A (k = 2)")), scope="instance"),
         Claim(5, "For k = 2..6 (eps0 = 0.5) the last lattice point (N = 1000) with a proven gap "
                  "(LB - NA > 1e-9) lies below (k - 1 - 1/k) eps0: every lattice point of [(k - 1 "
                  "- 1/k) eps0, (k - 1) eps0] has LB - NA <= 1e-9 (beyond, NA = A: claim 6) and a "
                  "proven gap exists below the threshold.",
               (Predicate(_last_gap_below, grid(eps0=["0.5"], k=[2, 3, 4, 5, 6]), "numeric",
-                         "last proven gap below (k - 1 - 1/k) eps0"),)),
+                         "last proven gap below (k - 1 - 1/k) eps0"),), scope="instance"),
         Claim(6, "(provable part) For eps = (k - 1 + s) eps0, s >= 0, NA equals the value of the "
                  "best equal-t strategy when only the all-zeros transcript can exceed eps, "
                  "sup_t p_t^k (1 - e^{eps - kt})_+ (branch and bound, to 1e-30), which is the "

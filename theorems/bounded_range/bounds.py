@@ -7,6 +7,7 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
+from dpverify.theorems.bounded_range.game_boxes import mgf_log_h_at, mgf_log_m_term, mgf_problem
 from dpverify.theorems.bounded_range.grr import D24_POINTS
 from dpverify.theorems.bounded_range.terms import (
     EPS0_BR,
@@ -23,6 +24,8 @@ from dpverify.theorems.bounded_range.terms import (
     _mgf_raw,
     _optkl_raw,
     _order_check,
+    _plus,
+    _tiny,
     _ub_at,
     _ub_points,
 )
@@ -162,21 +165,25 @@ DDR_C31 = Theorem(
                  "p and q (rigorous branch and bound on [eps0/64, 63 eps0/64], which contains the "
                  "maximiser) equals kl_sup to 1e-30 for eps0 in {0.01, 0.3, 2}.",
               (Compare(_kl_sup_term, "eq", _kl_bb, grid(eps0=["0.01", "0.3", "2"]), "numeric",
-                       Tol.abs("1e-30"), "kl_sup(eps0)", "max_t KL(RR_{eps0,t})"),)),
+                       Tol.abs("1e-30"), "kl_sup(eps0)", "max_t KL(RR_{eps0,t})"),),
+              scope="instance"),
         Claim(2, "The two closed forms of kl_sup agree (relative 1e-40) at eps0 in {0.001, 0.01, "
                  "0.3, 2, 5}.",
               (Compare(_kl_sup_term, "eq", _kl_sup_alt_term,
                        grid(eps0=["0.001", "0.01", "0.3", "2", "5"]), "numeric",
                        Tol.rel("1e-40"), "x - 1 - ln x",
-                       "ln((e^eps0-1)/eps0) - 1 + eps0/(e^eps0-1)"),)),
+                       "ln((e^eps0-1)/eps0) - 1 + eps0/(e^eps0-1)"),),
+              scope="instance"),
         Claim(3, "kl_sup(1e-3)/(1e-6/8) = 1 within 1e-3 (eps0^2/8 asymptotics).",
               (Compare(_kl_ratio, "eq", _c(1), points({}), "numeric", Tol.abs("1e-3"),
-                       "kl_sup(1e-3)/(1e-6/8)", "1"),)),
+                       "kl_sup(1e-3)/(1e-6/8)", "1"),),
+              scope="instance"),
         Claim(4, "Ordering DDR-T5.eps <= DDR-C31.eps <= DR19-BR.eps_kovkl <= DR19-BR.eps (each "
                  f"clipped at k eps0), certified at every point of {ORDER_TEXT}.",
               (_order_check(_mgf_raw, _optkl_raw, "DDR-T5.eps <= DDR-C31.eps"),
                _order_check(_optkl_raw, _kovkl_raw, "DDR-C31.eps <= DR19-BR.eps_kovkl"),
-               _order_check(_kovkl_raw, _dr19_raw, "DR19-BR.eps_kovkl <= DR19-BR.eps"))),
+               _order_check(_kovkl_raw, _dr19_raw, "DR19-BR.eps_kovkl <= DR19-BR.eps")),
+              scope="instance"),
         Claim(5, "kl(eps0, t) equals the KL divergence of the two output laws of RR_{eps0,t}: an "
                  "identity (z3) once the log-ratios are t and t - eps0 (DDR-D24), and "
                  "numerically (1e-45) at (eps0, t) in {(0.5, 0.1), (1.3, 0.9), (0.2, 1e-4)}.",
@@ -236,6 +243,20 @@ def _t3_at_mgf(ctx: Any, eps0: Any, k: int, delta: Any, **_: Any) -> Any:
     return t3_delta(ctx, eps0, k, _lower_exact(ctx, x))
 
 
+@exact_params("eps0", "delta")
+def _t5_round_trip(ctx: Any, eps0: Any, k: int, delta: Any, **_: Any) -> Any:
+    """``T5.delta`` at the midpoint of ``T5.eps`` (a point within 2^-prec of it)."""
+    e = mgf_eps(ctx, eps0, k, delta)
+    return mgf_delta(ctx, eps0, k, _lower_exact(ctx, e))
+
+
+def _t5_unclipped(point: Any) -> bool:
+    from dpverify.theorems.formulas.br_figure1 import _FP
+
+    e0, k, d = point["eps0"], point["k"], point["delta"]
+    return bool(mgf_eps(_FP, Fraction(e0), k, Fraction(d)) < 0.999 * k * float(e0))
+
+
 DDR_T5 = Theorem(
     id="DDR-T5",
     title="Theorem 5: MGF bound for adaptive BR composition",
@@ -262,12 +283,14 @@ DDR_T5 = Theorem(
               (Compare(_mgf_closed, "eq", _mgf_bb,
                        points({"eps0": "0.5", "lam": "3"}, {"eps0": "0.1", "lam": "40"},
                               {"eps0": "2.0", "lam": "0.7"}),
-                       "numeric", Tol.rel("1e-28"), "h(t*(lam))", "max_t h(t)"),)),
+                       "numeric", Tol.rel("1e-28"), "h(t*(lam))", "max_t h(t)"),),
+              scope="instance"),
         Claim(2, "Validity: the rigorous adaptive upper bound (DDR-L32 UB, N = 1000) at eps = "
                  "DDR-T5.eps(0.5, k, delta) is <= delta for k <= 6 and delta in {0.1, 0.01, "
                  "0.001}, certified at all 18 points.",
               (Compare(_ub_at(_mgf_bound), "le", _delta_term, _ub_points(), "numeric",
-                       lhs_name="UB at DDR-T5.eps", rhs_name="delta"),)),
+                       lhs_name="UB at DDR-T5.eps", rhs_name="delta"),),
+              scope="instance"),
         Claim(3, "DDR-T3.delta(eps0, k, DDR-T5.eps(eps0, k, delta)) <= delta for (eps0, k, delta) "
                  "in {(0.1, 50, 1e-6), (0.5, 20, 1e-6), (0.1, 300, 1e-6), (0.01, 2000, 1e-6)}.",
               (Compare(_t3_at_mgf, "le", _delta_term,
@@ -275,10 +298,37 @@ DDR_T5 = Theorem(
                               {"eps0": "0.5", "k": 20, "delta": "1e-6"},
                               {"eps0": "0.1", "k": 300, "delta": "1e-6"},
                               {"eps0": "0.01", "k": 2000, "delta": "1e-6"}),
-                       "numeric", lhs_name="DDR-T3.delta at DDR-T5.eps", rhs_name="delta"),)),
+                       "numeric", lhs_name="DDR-T3.delta at DDR-T5.eps", rhs_name="delta"),),
+              scope="instance"),
         Claim(4, f"DDR-T5.eps <= DDR-C31.eps, certified at every point of {ORDER_TEXT} (as "
                  "DDR-C31 claim 4).",
-              (_order_check(_mgf_raw, _optkl_raw, "DDR-T5.eps <= DDR-C31.eps"),)),
+              (_order_check(_mgf_raw, _optkl_raw, "DDR-T5.eps <= DDR-C31.eps"),),
+              scope="instance"),
+        Claim(5, "M(lam) is the sup over t: ln h(t) = mgf_log_h(eps0, lam, t) <= mgf_log_m(eps0, "
+                 "lam) + 1e-40 for eps0 in [0.01, 3], lam in [0.01, 50], t = a eps0 with a in [0, "
+                 "1] (property search); proved for every eps0 > 0 and lam > 0 by z3: ln h is "
+                 "concave in t on [0, eps0] (d^2/dt^2 ln h <= 0 for 1 <= e^t <= e^eps0) and "
+                 "d/dt ln h = 0 at the unclipped closed-form t*, so the clipped t* of "
+                 "mgf_log_m is the maximiser on [0, eps0] (both derivatives of the same formula "
+                 "body by sympy, X = e^eps0, U = e^(-lam eps0), Y = e^t).",
+              (Compare(mgf_log_h_at, "le", _plus(mgf_log_m_term, _tiny(40)),
+                       Box(reals={"eps0": ("1/100", "3"), "lam": ("1/100", "50"), "a": ("0", "1")},
+                           log_scale=frozenset({"lam"})), "property",
+                       lhs_name="ln h(a eps0)", rhs_name="ln M(lam) + 1e-40"),
+               Smt(lambda: mgf_problem("concave"), "d^2/dt^2 ln h(t) <= 0 on [0, eps0]"),
+               Smt(lambda: mgf_problem("stationary"), "d/dt ln h = 0 at the unclipped t*"))),
+        Claim(6, "Round trip of the two evaluators: DDR-T5.delta(eps0, k, DDR-T5.eps(eps0, k, "
+                 "delta)) = delta (relative 1e-20; by Chernoff duality: every lam gives k ln M - "
+                 "lam eps >= ln delta at eps = eps(delta), with equality at its minimiser) for "
+                 "eps0 in [0.01, 1], k in {1..100}, delta in [1e-12, 0.5] where eps(delta) < "
+                 "k eps0 "
+                 "(unclipped); property search only (the minimisation over lam has no closed "
+                 "form).",
+              (Compare(_t5_round_trip, "eq", _delta_term,
+                       Box(reals={"eps0": ("1/100", "1"), "delta": ("1e-12", "1/2")},
+                           ints={"k": (1, 100)}, log_scale=frozenset({"eps0", "delta"}),
+                           constraint=_t5_unclipped), "property", Tol.rel("1e-20"),
+                       "DDR-T5.delta(eps0, k, DDR-T5.eps(eps0, k, delta))", "delta"),)),
     ),
     notes="The paper's display could not be read; the Chernoff reconstruction is implemented. "
           "Every lam gives a valid bound, so the golden-section lam (over ln lam in [-14, 10]) "
@@ -323,7 +373,8 @@ DR19_BR = Theorem(
         Claim(1, f"Ordering DDR-C31.eps <= DR19-BR.eps_kovkl <= DR19-BR.eps on {ORDER_TEXT} "
                  "(see DDR-C31 claim 4), certified at every point.",
               (_order_check(_optkl_raw, _kovkl_raw, "DDR-C31.eps <= DR19-BR.eps_kovkl"),
-               _order_check(_kovkl_raw, _dr19_raw, "DR19-BR.eps_kovkl <= DR19-BR.eps"))),
+               _order_check(_kovkl_raw, _dr19_raw, "DR19-BR.eps_kovkl <= DR19-BR.eps")),
+              scope="instance"),
         Claim(2, "eps_het with k equal entries equals the unclipped homogeneous value (relative "
                  "1e-40), searched on eps0 in [0.01, 2], k in {1..20}, delta in [1e-12, 0.5].",
               (Compare(_het_equal, "eq", _dr19_raw_term,
@@ -334,7 +385,8 @@ DR19_BR = Theorem(
         Claim(3, "Soundness for BR mechanisms: the DDR-L32 upper bound (N = 1000) at eps = "
                  "DR19-BR.eps(0.5, k, delta) is <= delta for k <= 6, delta in {0.1, 0.01, 0.001}.",
               (Compare(_ub_at(_dr19_bound), "le", _delta_term, _ub_points(), "numeric",
-                       lhs_name="UB at DR19-BR.eps", rhs_name="delta"),)),
+                       lhs_name="UB at DR19-BR.eps", rhs_name="delta"),),
+              scope="instance"),
     ),
     notes="Open question: the original [DR19] bound. The DRV-KL variant alone reproduces the "
           "three ratios claimed in [DDR]'s introduction (DDR-FIG1).",

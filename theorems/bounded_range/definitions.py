@@ -8,8 +8,33 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
 
-from dpverify.theorems.bounded_range.terms import FAMILY, _c, _tiny
-from dpverify.theorems.claims import Claim, Compare, Generated, Predicate, Tol, grid, points
+from dpverify.theorems.bounded_range.game_boxes import laplace_log_ratio, laplace_problem
+from dpverify.theorems.bounded_range.pair_boxes import (
+    N_OUT,
+    PAIR_BOX,
+    PAIR_TEXT,
+    UTIL_BOX_REALS,
+    UTIL_TEXT,
+    c21_problem,
+    d22_problem,
+    em_br_problem,
+    em_gap,
+    l21_problem,
+    on_pair,
+    p1_problem,
+)
+from dpverify.theorems.bounded_range.terms import FAMILY, _c, _plus, _tiny
+from dpverify.theorems.claims import (
+    Box,
+    Claim,
+    Compare,
+    Generated,
+    Predicate,
+    Smt,
+    Tol,
+    grid,
+    points,
+)
 from dpverify.theorems.core import Theorem
 from dpverify.theorems.formulas.bounded_range import (
     _em_laws,
@@ -119,12 +144,13 @@ def _two_dp_term(ctx: Any, p: Any, q: Any, **_: Any) -> Any:
 
 def _c21_window(ctx: Any, p: Any, q: Any, **_: Any) -> bool | None:
     """With ``w = max lr - min lr`` and ``t = max lr``: ``0 <= t <= w`` and every log-ratio lies
-    in ``[t - w, t]`` (both distributions sum to 1, so ``max lr >= 0 >= min lr``)."""
+    in ``[t - w, t]`` (both distributions sum to 1, so ``max lr >= 0 >= min lr``); each
+    inequality to 1e-40 (they are attained, e.g. t = 0 when P = Q)."""
     lr = log_ratios(ctx, p, q)
     t, lo = ctx.max(*lr), ctx.min(*lr)
     w = t - lo
     tol = ctx.num(_tiny(40))  # the window's ends are attained: certified up to 1e-40
-    checks = [ctx.le(ctx.zero, t), ctx.le(lo, ctx.zero), ctx.le(t, w + tol)]
+    checks = [ctx.le(-tol, t), ctx.le(lo, tol), ctx.le(t, w + tol)]
     checks += [ctx.le(t - w, v + tol) for v in lr] + [ctx.le(v, t + tol) for v in lr]
     if any(c is False for c in checks):
         return False
@@ -151,6 +177,15 @@ DDR_D22 = Theorem(
                  "max_y ln(P/Q) - min_y ln(P/Q) (DDR-C21), to 1e-40, on random pairs.",
               (Compare(_br_pairs_term, "eq", _br_window_term, PAIRS, "oracle", Tol.abs("1e-40"),
                        "BR by all (y, y') pairs", "max lr - min lr"),)),
+        Claim(2, f"For {PAIR_TEXT}: the BR parameter from the definition (largest ln(P(y)/Q(y)) - "
+                 "ln(P(y')/Q(y'))) equals max lr - min lr, to 1e-40 (property search); proved by "
+                 f"z3 for every full-support pair on {N_OUT} outputs (any real log-ratios l_y: "
+                 "P_y = Q_y e^{l_y}), both sides from the same formulas in the sympy context.",
+              (Compare(on_pair(_br_pairs_term), "eq", on_pair(_br_window_term), PAIR_BOX,
+                       "property", Tol.abs("1e-40"), "BR by all (y, y') pairs",
+                       "max lr - min lr"),
+               Smt(lambda: d22_problem(N_OUT), f"max_(y,y') (l_y - l_y') = max l - min l, "
+                   f"{N_OUT} outputs"))),
     ),
     notes="The relation to DP is DDR-L21; the window form is DDR-C21.",
 )
@@ -172,6 +207,17 @@ DDR_C21 = Theorem(
                  "in [0, eps] and every log-ratio lies in [t - eps, t] (certified in arb).",
               (Predicate(_c21_window, PAIRS, "oracle",
                          "t = max lr in [0, eps] and lr in [t - eps, t] for every output"),)),
+        Claim(2, f"The iff, universally: (=>) for {PAIR_TEXT}, with eps = max lr - min lr and "
+                 "t = max lr, t in [0, eps] and every lr in [t - eps, t] (property search); "
+                 f"proved by z3 for every full-support pair on {N_OUT} outputs (log-ratio form, "
+                 "normalisation sum Q = sum Q e^l = 1 and monotonicity of exp as hypotheses); "
+                 "(<=) if some t in [0, eps] has every lr in [t - eps, t] then max lr - min lr "
+                 f"<= eps: proved by z3 for all reals l_y, t, eps ({N_OUT} outputs).",
+              (Predicate(on_pair(_c21_window), PAIR_BOX, "property",
+                         "t = max lr in [0, eps] and lr in [t - eps, t] for every output"),
+               Smt(lambda: c21_problem(N_OUT, "=>"), "t = max l in [0, br], l_y in [t - br, t]"),
+               Smt(lambda: c21_problem(N_OUT, "<="), "window [t - eps, t] with t in [0, eps] "
+                   "=> max l - min l <= eps"))),
     ),
     notes="t = max_y ln(P(y)/Q(y)) is the canonical choice of t; DDR-L41 uses it.",
 )
@@ -194,6 +240,17 @@ DDR_L21 = Theorem(
         Claim(2, "On the same pairs: br_eps <= 2 dp_eps.",
               (Compare(_br_window_term, "le", _two_dp_term, PAIRS, "oracle",
                        lhs_name="br_eps", rhs_name="2 dp_eps"),)),
+        Claim(3, f"Both implications universally: dp_eps <= br_eps <= 2 dp_eps for {PAIR_TEXT} "
+                 "(property search; br_eps <= 2 dp_eps up to 1e-40, attained when max lr = "
+                 "-min lr); proved by z3 for every full-support pair on "
+                 f"{N_OUT} outputs (log-ratio form; dp <= br uses the normalisation, which makes "
+                 "max lr >= 0 >= min lr).",
+              (Compare(on_pair(_dp_term), "le", _plus(on_pair(_br_window_term), _tiny(40)),
+                       PAIR_BOX, "property", lhs_name="dp_eps", rhs_name="br_eps + 1e-40"),
+               Compare(on_pair(_br_window_term), "le", _plus(on_pair(_two_dp_term), _tiny(40)),
+                       PAIR_BOX, "property", lhs_name="br_eps", rhs_name="2 dp_eps + 1e-40"),
+               Smt(lambda: l21_problem(N_OUT, "dp<=br"), "max |l| <= max l - min l"),
+               Smt(lambda: l21_problem(N_OUT, "br<=2dp"), "max l - min l <= 2 max |l|"))),
     ),
     notes="The factor 2 is attained by Laplace noise (DDR-L21-LAPLACE).",
 )
@@ -223,6 +280,16 @@ DDR_T1 = Theorem(
                  "attained when one output moves by +Delta_u and another by -Delta_u).",
               (Compare(_t1_max(br_window), "le", _c(_tiny(40)), T1_INSTANCES, "oracle",
                        lhs_name="max br_eps - eps", rhs_name="1e-40"),)),
+        Claim(3, f"Universally on {UTIL_TEXT}: with scale eps/(2 Delta_u), br_eps - eps <= 1e-40 "
+                 "and dp_eps - eps <= 1e-40 (property search); eps-BR proved by z3 for every "
+                 f"real utility pair on {N_OUT} outputs (log-ratio form from the same formulas; "
+                 "the normalisers are free reals), and eps-DP follows by DDR-L21 claim 3.",
+              (Compare(em_gap("sens", br_window), "le", _c(_tiny(40)), Box(reals=UTIL_BOX_REALS),
+                       "property", lhs_name="br_eps - eps", rhs_name="1e-40"),
+               Compare(em_gap("sens", dp_level), "le", _c(_tiny(40)), Box(reals=UTIL_BOX_REALS),
+                       "property", lhs_name="dp_eps - eps", rhs_name="1e-40"),
+               Smt(lambda: em_br_problem("sens"), "br_window(EM laws, scale eps/(2 Delta_u)) "
+                   "<= eps"))),
     ),
     notes="The same mechanism is BLOG-EXP in foundations.",
 )
@@ -251,6 +318,30 @@ def _range_vs(factor: int) -> Callable[..., Any]:
     return test
 
 
+_U_REALS = {**{f"u{i}": ("-3", "3") for i in range(N_OUT)},
+            **{f"d{i}": ("-1", "1") for i in range(N_OUT)}}
+
+
+_D_MONO = {f"d{i}": ("0", "1") for i in range(N_OUT)}
+
+
+def _p1_box(which: str) -> Callable[..., Any]:
+    """DDR-P1 (i)-(iii) at a box point, exactly (one neighbouring pair, u(x', .) = u + d)."""
+
+    def test(ctx: Any, **kw: Any) -> bool:
+        u = tuple(Fraction(kw[f"u{i}"]) for i in range(N_OUT))
+        v = tuple(a + Fraction(kw[f"d{i}"]) for i, a in enumerate(u))
+        pair = ((0, 1),)
+        rg, sens = range_of((u, v), pair), sensitivity_of((u, v), pair)
+        if which == "shift":
+            f0, f1 = Fraction(kw["f0"]), Fraction(kw["f1"])
+            return range_of((tuple(a + f0 for a in u), tuple(b + f1 for b in v)), pair) == rg
+        return rg <= (2 * sens if which == "2sens" else sens)
+
+    test.exact_params = (*_U_REALS, "f0", "f1")  # type: ignore[attr-defined]
+    return test
+
+
 UTILITIES = Generated(_draw_utilities, 100, "random real utilities (4 datasets in a chain, 2 to "
                                              "5 outputs, values j/100 in [-3, 3])")
 
@@ -270,7 +361,8 @@ DDR_P1 = Theorem(
     claims=(
         Claim(1, "(i) u = ((0, 1, 5), (1, 1, 4)) on one neighbouring pair, f = (0, 100): "
                  "Range(u + f) = Range(u) = 2 while the sensitivity jumps from 1 to 101.",
-              (Predicate(_p1_example, points({}), "oracle", "exact enumeration"),)),
+              (Predicate(_p1_example, points({}), "oracle", "exact enumeration"),),
+              scope="instance"),
         Claim(2, "(ii) Range(u) <= 2 Delta_u on 100 random real utilities (exact rationals).",
               (Predicate(_range_vs(2), UTILITIES, "oracle", "Range(u) <= 2 Delta_u"),)),
         Claim(3, "(iii) Range(u) <= Delta_u for 100 random monotone utilities (each neighbour "
@@ -278,6 +370,21 @@ DDR_P1 = Theorem(
               (Predicate(_range_vs(1), Generated(_draw_monotone, 100,
                                                  "random monotone utilities"),
                          "oracle", "Range(u) <= Delta_u"),)),
+        Claim(4, f"(i)-(iii) universally for one neighbouring pair on {N_OUT} outputs, u(x', .) "
+                 "= u + d: Range(u + f) = Range(u) (u in [-3, 3], d in [-1, 1], f in [-100, "
+                 "100]^2), Range(u) <= 2 Delta_u, and Range(u) <= Delta_u when d >= 0 (d in "
+                 "[0, 1]), exactly in rationals (property search); proved by z3 for all real u, "
+                 "d, f (range_of and sensitivity_of evaluated on sympy symbols).",
+              (Predicate(_p1_box("shift"), Box(reals={**_U_REALS, "f0": ("-100", "100"),
+                                                      "f1": ("-100", "100")}),
+                         "property", "Range(u + f) = Range(u)"),
+               Predicate(_p1_box("2sens"), Box(reals=_U_REALS), "property",
+                         "Range(u) <= 2 Delta_u"),
+               Predicate(_p1_box("mono"), Box(reals={**_U_REALS, **_D_MONO}), "property",
+                         "Range(u) <= Delta_u for d >= 0"),
+               Smt(lambda: p1_problem("shift"), "Range(u + f) = Range(u)"),
+               Smt(lambda: p1_problem("2sens"), "Range(u) <= 2 Delta_u"),
+               Smt(lambda: p1_problem("mono"), "Range(u) <= Delta_u, d >= 0"))),
     ),
     notes="The exact wording of the paper's three bullets could not be read (only the paper's "
           "opening is reachable); the reading above is checked exactly.",
@@ -299,6 +406,15 @@ DDR_P2 = Theorem(
                  "(the pair attaining the Range attains eps).",
               (Compare(_p2_br_gap, "le", _c(Fraction(5, 10**51)), UTILITIES, "oracle",
                        lhs_name="max BR - eps", rhs_name="5e-51"),)),
+        Claim(2, f"Universally on {UTIL_TEXT}: with scale eps/Range(u), br_eps - eps <= 1e-40 "
+                 "(property search); proved by z3 for every real utility pair on "
+                 f"{N_OUT} outputs with Range(u) > 0 (log-ratio form from the same formulas; the "
+                 "normalisers are free reals).",
+              (Compare(em_gap("range", br_window), "le", _c(_tiny(40)),
+                       Box(reals=UTIL_BOX_REALS), "property", lhs_name="br_eps - eps",
+                       rhs_name="1e-40"),
+               Smt(lambda: em_br_problem("range"), "br_window(EM laws, scale eps/Range(u)) "
+                   "<= eps"))),
     ),
     notes="Range(u) <= 2 Delta_u (DDR-P1 (ii)): at least as concentrated as the standard "
           "exponential mechanism, twice as sharp for monotone u.",
@@ -310,13 +426,7 @@ def _laplace_window(ctx: Any, eps0: Any, **_: Any) -> bool | None:
     lies in [-eps0, eps0] (to 1e-40), the ends are attained at y = 0 and y = 1, so the window
     width (BR parameter) is 2 eps0 with t = eps0."""
     tol = ctx.num(_tiny(40))
-    half = eps0 / 2
-    lr = []
-    for j in range(-16, 25):
-        y = ctx.num(Fraction(j, 8))
-        f0 = half * ctx.exp(-eps0 * ctx.abs(y))
-        f1 = half * ctx.exp(-eps0 * ctx.abs(y - 1))
-        lr.append(ctx.log(f0 / f1))
+    lr = [laplace_log_ratio(ctx, eps0, ctx.num(Fraction(j, 8))) for j in range(-16, 25)]
     checks = [ctx.le(ctx.abs(v), eps0 + tol) for v in lr]
     checks.append(ctx.le(ctx.abs(lr[16] - eps0), tol))       # y = 0
     checks.append(ctx.le(ctx.abs(lr[24] + eps0), tol))       # y = 1
@@ -324,6 +434,20 @@ def _laplace_window(ctx: Any, eps0: Any, **_: Any) -> bool | None:
     if any(c is False for c in checks):
         return False
     return None if any(c is None for c in checks) else True
+
+
+_LAP_BOX = Box(reals={"eps0": ("1/100", "5"), "y": ("-5", "6")})
+
+
+def _lap_abs(ctx: Any, eps0: Any, y: Any, **_: Any) -> Any:
+    return ctx.abs(laplace_log_ratio(ctx, eps0, y))
+
+
+def _lap_at(y: int) -> Callable[..., Any]:
+    def term(ctx: Any, eps0: Any, **_: Any) -> Any:
+        return laplace_log_ratio(ctx, eps0, ctx.num(y))
+
+    return term
 
 
 DDR_L21_LAPLACE = Theorem(
@@ -344,6 +468,20 @@ DDR_L21_LAPLACE = Theorem(
                  "width 2 eps (t = eps), so the pair is 2eps-BR and not eps'-BR for eps' < 2 eps; "
                  "eps in {0.1, 1, 3}.",
               (Predicate(_laplace_window, grid(eps0=["0.1", "1", "3"]), "numeric",
-                         "log-ratio window [-eps, eps] attained"),)),
+                         "log-ratio window [-eps, eps] attained"),), scope="instance"),
+        Claim(2, "Universally: |ln(f0(y)/f1(y))| <= eps for eps in [0.01, 5], y in [-5, 6] "
+                 "(property search, to 1e-40), and the ends are attained, lr(0) = eps and lr(1) = "
+                 "-eps (window width 2 eps, t = eps); proved by z3 for every eps > 0 and every "
+                 "real y (the log-ratio from the same density formula in the sympy context).",
+              (Compare(_lap_abs, "le", _plus(lambda ctx, eps0, **_: eps0, _tiny(40)), _LAP_BOX,
+                       "property", lhs_name="|lr(y)|", rhs_name="eps + 1e-40"),
+               Compare(_lap_at(0), "eq", lambda ctx, eps0, **_: eps0,
+                       Box(reals={"eps0": ("1/100", "5")}), "property", Tol.abs("1e-40"),
+                       "lr(0)", "eps"),
+               Compare(_lap_at(1), "eq", lambda ctx, eps0, **_: -eps0,
+                       Box(reals={"eps0": ("1/100", "5")}), "property", Tol.abs("1e-40"),
+                       "lr(1)", "-eps"),
+               Smt(lambda: laplace_problem("window"), "|lr(y)| <= eps for all real y"),
+               Smt(lambda: laplace_problem("ends"), "lr(0) = eps, lr(1) = -eps"))),
     ),
 )

@@ -168,7 +168,8 @@ DDR_FIG1 = Theorem(
                  "decided in mpmath: passed, not proved).",
               tuple(Compare(_fig1_col(kind), "eq", _want, _fig1_points(i), "numeric",
                             Tol.abs("1/2"), f"k_{kind}", "table value", ctx="mp")
-                    for i, kind in enumerate(FIG1_KINDS))),
+                    for i, kind in enumerate(FIG1_KINDS)),
+              scope="instance"),
         Claim(2, "k_br_optcomp/k_dp_optcomp lies in [3.3, 4.0] in every row with budget >= 2 "
                  "and is >= 3.95 once eps/eps0 >= 100 (tending to 4: eps0-BR behaves like "
                  "eps0/2-DP), i.e. about 4x BR-OptComp over DP-OptComp.",
@@ -178,7 +179,8 @@ DDR_FIG1 = Theorem(
                          Points(tuple({"eps0": e, "eps": b, "delta": "1e-6"}
                                       for e, b, _ in FIG1_TABLE
                                       if Fraction(b) / Fraction(e) >= 100)),
-                         "numeric", "BR/DP >= 3.95", ctx="mp"))),
+                         "numeric", "BR/DP >= 3.95", ctx="mp")),
+              scope="instance"),
         Claim(3, "k_mgf/k_dp_optcomp >= 3 and k_mgf/k_dr19 >= 2.5 at budgets 10 and 20 (eps0 = "
                  "0.1): about 3x MGF over both DP-OptComp and DR19; and BR-OptComp allows about "
                  "2x DR19 at moderate budgets (ratio in [1.95, 2.65] for budgets 1 to 5).",
@@ -189,10 +191,12 @@ DDR_FIG1 = Theorem(
                Predicate(_fig1_test(lambda c, e, b: 1.95 <= c["br_optcomp"] / c["dr19"] <= 2.65),
                          Points(tuple({"eps0": e, "eps": b, "delta": "1e-6"}
                                       for e, b, _ in FIG1_TABLE if int(b) <= 5)),
-                         "numeric", "1.95 <= BR/DR19 <= 2.65", ctx="mp"))),
+                         "numeric", "1.95 <= BR/DR19 <= 2.65", ctx="mp")),
+              scope="instance"),
         Claim(4, "0 <= k_dp_optcomp_half - k_br_optcomp <= 5 in every row of the table.",
               (Predicate(_fig1_test(_half_gap), _fig1_rows(lambda b: True), "numeric",
-                         "0 <= k_half - k_br <= 5", ctx="mp"),)),
+                         "0 <= k_half - k_br <= 5", ctx="mp"),),
+              scope="instance"),
         Claim(5, "k_dp_optcomp <= k_br_optcomp <= k_dp_optcomp_half (a consequence of the DDR-T3 "
                  "sandwich), searched on eps0 in [0.05, 1], eps in [0.1, 5], delta in [1e-9, "
                  "1e-2].",

@@ -8,8 +8,22 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
-from dpverify.theorems.bounded_range.terms import EPS0_BR, FAMILY, T_PARAM, _c
+from dpverify.theorems.bounded_range.pair_boxes import (
+    L44_BOX,
+    L44_TEXT,
+    N_OUT,
+    PAIR_BOX,
+    PAIR_TEXT,
+    d26_problem,
+    f1_problem,
+    l41_problem,
+    l44_log_ratios,
+    l44_problem,
+    on_pair,
+)
+from dpverify.theorems.bounded_range.terms import EPS0_BR, FAMILY, T_PARAM, _c, _plus, _tiny
 from dpverify.theorems.claims import (
+    Box,
     Claim,
     Compare,
     Generated,
@@ -118,6 +132,19 @@ def _l44_t_in_range(ctx: Any, eps: Any, **_: Any) -> bool | None:
     return None if a is None or b is None else True
 
 
+def _l44_box(ctx: Any, eps: Any, **kw: Any) -> bool | None:
+    lr = l44_log_ratios(ctx, eps, **kw)
+    ws = [ctx.exp(eps * kw[f"c{i}"]) for i in range(N_OUT)]
+    t = ctx.log(ctx.fsum(w * ctx.exp(eps * kw[f"z{i}"]) for i, w in enumerate(ws))
+                / ctx.fsum(ws))
+    tol = ctx.num(Fraction(1, 10**40))
+    checks = [ctx.le(-tol, t), ctx.le(t, eps + tol)]
+    checks += [ctx.lt(ctx.min(ctx.abs(v - t), ctx.abs(v - t + eps)), tol) for v in lr]
+    if any(c is False for c in checks):
+        return False
+    return None if any(c is None for c in checks) else True
+
+
 def _grr_identity_problem(which: str) -> Callable[[], SmtProblem]:
     """``p/q = Y`` (``ln(p/q) = t``) or ``(1-p)/(1-q) = Y/X`` (``= t - eps``) with ``X = e^eps0``,
     ``Y = e^t``: the GRR formulas become ``p = (X - Y)/(X - 1)``, ``q = (X - Y)/(Y (X - 1))``,
@@ -217,7 +244,7 @@ DDR_D24 = Theorem(
               (Compare(_grr_at(grr_p), "eq", _std_rr(0), points({}), "numeric",
                        Tol.abs("1e-47"), "p(0.8, 0.4)", "e^0.4/(1+e^0.4)"),
                Compare(_grr_at(grr_q), "eq", _std_rr(1), points({}), "numeric",
-                       Tol.abs("1e-47"), "q(0.8, 0.4)", "1/(1+e^0.4)"))),
+                       Tol.abs("1e-47"), "q(0.8, 0.4)", "1/(1+e^0.4)")), scope="instance"),
     ),
     notes="At the end points p = q = 1 (t = 0) and p = q = 0 (t = eps0); the formulas are "
           "evaluated with expm1, so 1 - p = (e^t - 1)/(e^eps0 - 1) has no cancellation.",
@@ -240,6 +267,14 @@ def _f1_side(events: bool) -> Callable[..., Any]:
     return term
 
 
+def _hs_sum(ctx: Any, p: Any, q: Any, eps: Any, **_: Any) -> Any:
+    return finite.hockey_stick(ctx, p, q, eps)
+
+
+def _hs_events(ctx: Any, p: Any, q: Any, eps: Any, **_: Any) -> Any:
+    return finite.hockey_stick_events(ctx, p, q, eps)
+
+
 DDR_F1 = Theorem(
     id="DDR-F1",
     title="Optimal privacy parameters and Fact 1 (hockey-stick form)",
@@ -257,7 +292,17 @@ DDR_F1 = Theorem(
                  "all 16 events (P = (0.4, 0.3, 0.2, 0.1), Q = (0.1, 0.2, 0.3, 0.4), eps_g = "
                  "0.3), to 1e-45.",
               (Compare(_f1_side(False), "eq", _f1_side(True), points({"eps": "0.3"}), "oracle",
-                       Tol.abs("1e-45"), "sum_y (P - e^eps Q)_+", "max over 2^4 events"),)),
+                       Tol.abs("1e-45"), "sum_y (P - e^eps Q)_+", "max over 2^4 events"),),
+              scope="instance"),
+        Claim(2, f"Fact 1 universally: for {PAIR_TEXT} and eps_g in [-2, 2], the hockey-stick sum "
+                 f"equals the maximum of P(S) - e^eps_g Q(S) over all 2^{N_OUT} events, to 1e-40 "
+                 "(property search); proved by z3 for all nonnegative vectors P, Q on "
+                 f"{N_OUT} outputs and every G = e^eps_g > 0 (both formulas in the sympy context).",
+              (Compare(on_pair(_hs_sum), "eq", on_pair(_hs_events),
+                       Box(reals={**PAIR_BOX.reals, "eps": ("-2", "2")}), "property",
+                       Tol.abs("1e-40"), "sum_y (P - e^eps Q)_+", "max over events"),
+               Smt(lambda: f1_problem(N_OUT), f"sum_y (P_y - G Q_y)_+ = max_S (P(S) - G Q(S)), "
+                   f"{N_OUT} outputs"))),
     ),
     notes="Same fact as DEF-DP claim 1.",
 )
@@ -269,6 +314,14 @@ def _d26_example(ctx: Any, **_: Any) -> Any:
 
 def _d26_formula(ctx: Any, eps: Any, t1: Any, t2: Any, **_: Any) -> Any:
     return eps + ctx.abs(t1 - t2)
+
+
+def _mixture_at_a(ctx: Any, eps: Any, a1: Any, a2: Any, **_: Any) -> Any:
+    return _mixture_br(ctx, eps, a1 * eps, a2 * eps)
+
+
+def _d26_at_a(ctx: Any, eps: Any, a1: Any, a2: Any, **_: Any) -> Any:
+    return _d26_formula(ctx, eps, a1 * eps, a2 * eps)
 
 
 DDR_D26 = Theorem(
@@ -296,10 +349,44 @@ DDR_D26 = Theorem(
                        Tol.abs("1e-40"), "BR of the mixture (1, 1/4, 3/4)", "1.5"),
                Compare(_d26_example, "gt", _c(1), points({}), "oracle",
                        lhs_name="BR of the mixture (1, 1/4, 3/4)", rhs_name="eps = 1"))),
+        Claim(2, "The non-convexity witness universally: BR of the 1/2-mixture = eps + |t1 - t2| "
+                 "for eps in [0.1, 3], t_i = a_i eps with a_i in [0.01, 0.99] (property search, "
+                 "to 1e-40); proved by z3 for every 0 < t_i < eps (grr_pair and br_window in the "
+                 "sympy context, whose GRR log-ratios simplify to t and t - eps).",
+              (Compare(_mixture_at_a, "eq", _d26_at_a,
+                       Box(reals={"eps": ("1/10", "3"), "a1": ("1/100", "99/100"),
+                                  "a2": ("1/100", "99/100")}), "property", Tol.abs("1e-40"),
+                       "BR of the mixture", "eps + |t1 - t2|"),
+               Smt(d26_problem, "br_window(mixture) = eps + |t1 - t2|, 0 < t_i < eps"))),
     ),
     notes="The reduction DDR-L41 works against deterministic adversaries, which Lemma 4.3 "
           "justifies.",
 )
+
+
+def _l41_region(n: int) -> Box:
+    return Box(reals={**{f"b{i}": ("1/100", "1") for i in range(n)},
+                      **{f"s{i}": ("0", "1") for i in range(n)},
+                      "eps": ("1/10", "2"), "g": ("-1", "1")})
+
+
+def _l41_box(grr: bool, n: int) -> Callable[..., Any]:
+    """One side of the L41 domination at a point of ``_l41_region(n)``."""
+
+    def term(ctx: Any, eps: Any, g: Any, **kw: Any) -> Any:
+        w = [kw[f"b{i}"] for i in range(n)]
+        z = ctx.fsum(w)
+        q = [v / z for v in w]
+        pw = [a * ctx.exp(eps * kw[f"s{i}"]) for i, a in enumerate(q)]
+        zp = ctx.fsum(pw)
+        p = [v / zp for v in pw]
+        if not grr:
+            return finite.hockey_stick(ctx, p, q, g * eps)
+        t = ctx.max(*log_ratios(ctx, p, q))
+        (a, b), (c, d) = grr_pair(ctx, eps, t)
+        return finite.hockey_stick(ctx, (a, b), (c, d), g * eps)
+
+    return term
 
 
 BR_PAIRS = Generated(_draw_br_pair, 100, "random eps-BR pairs (2 to 6 outputs, eps in [0.2, 2])")
@@ -333,6 +420,21 @@ DDR_L41 = Theorem(
                  "H_{e^{eps_g}}(RR_{eps,t}(0)||RR_{eps,t}(1)) at eps_g in {0, eps/3, eps/2} "
                  "(post-processing domination).",
               _l41_checks()),
+        Claim(2, "Post-processing domination universally on 2 outputs: for every pair Q = "
+                 "b/sum(b), P(y) ∝ Q(y) e^(eps s_y) (b_y in [0.01, 1], s_y in [0, 1], so the pair "
+                 "is eps-BR), eps in [0.1, 2], eps_g = g eps with g in [-1, 1], and t = max lr: "
+                 "H_(e^eps_g)(P||Q) <= H_(e^eps_g)(RR_(eps,t)(0)||RR_(eps,t)(1)) + 1e-40 "
+                 "(property search); proved by z3 for every pair on 2 outputs whose ratios lie "
+                 "in [e^(t - eps), e^t], 0 < t < eps, and every e^eps_g > 0.",
+              (Compare(_l41_box(False, 2), "le", _plus(_l41_box(True, 2), _tiny(40)),
+                       _l41_region(2), "property", lhs_name="H(P||Q)",
+                       rhs_name="H(RR(0)||RR(1)) + 1e-40"),
+               Smt(lambda: l41_problem(2), "H_G(P||Q) <= H_G(RR_(eps,t)), 2 outputs"))),
+        Claim(3, f"The same domination on {N_OUT} outputs (same box per output; property search "
+                 "only: z3 returns unknown within 30 s on 3 outputs).",
+              (Compare(_l41_box(False, N_OUT), "le", _plus(_l41_box(True, N_OUT), _tiny(40)),
+                       _l41_region(N_OUT), "property", lhs_name="H(P||Q)",
+                       rhs_name="H(RR(0)||RR(1)) + 1e-40"),)),
     ),
 )
 
@@ -353,8 +455,16 @@ DDR_L44 = Theorem(
         Claim(1, "Counts (3, 7, 2, 7, 5), added bit-string z = (1, 0, 1, 1, 0), eps = 0.7: the "
                  "log-ratio takes exactly two values, eps apart (to 1e-40).",
               (Predicate(_l44_two_values, points({"eps": "0.7"}), "oracle",
-                         "two log-ratio values eps apart"),)),
+                         "two log-ratio values eps apart"),), scope="instance"),
         Claim(2, "The upper value t lies in [0, eps].",
-              (Predicate(_l44_t_in_range, points({"eps": "0.7"}), "oracle", "0 <= t <= eps"),)),
+              (Predicate(_l44_t_in_range, points({"eps": "0.7"}), "oracle", "0 <= t <= eps"),),
+              scope="instance"),
+        Claim(3, f"Lemma 4.4 universally: for {L44_TEXT}, every log-ratio equals t or t - eps "
+                 "(to 1e-40) with t = ln(Z(x')/Z(x)) computed separately, and t in [0, eps] "
+                 "(property search); proved by z3 for every count vector and bit-string on "
+                 f"{N_OUT} outputs and every eps > 0 (ratio form of the same _em_laws formula).",
+              (Predicate(_l44_box, L44_BOX, "property",
+                         "ln ratio in {t - eps, t}, t = ln(Z'/Z) in [0, eps]"),
+               Smt(l44_problem, "P(y)/P'(y) in {T, T/X}, T = Z'/Z in [1, X]"))),
     ),
 )

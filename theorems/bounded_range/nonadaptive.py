@@ -7,6 +7,15 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
+from dpverify.theorems.bounded_range.game_boxes import (
+    T2_K,
+    l31_binomial,
+    l31_enumeration,
+    l31_problem,
+    t2_mv,
+    t2_objective,
+    t2_problem,
+)
 from dpverify.theorems.bounded_range.terms import (
     EPS0_BR,
     FAMILY,
@@ -16,7 +25,17 @@ from dpverify.theorems.bounded_range.terms import (
     _t3_term,
     _tiny,
 )
-from dpverify.theorems.claims import Box, Claim, Compare, Points, Predicate, Tol, grid, points
+from dpverify.theorems.claims import (
+    Box,
+    Claim,
+    Compare,
+    Points,
+    Predicate,
+    Smt,
+    Tol,
+    grid,
+    points,
+)
 from dpverify.theorems.core import Evaluator, Theorem
 from dpverify.theorems.ctx import Interval, MpCtx, Unsupported
 from dpverify.theorems.formulas.bounded_range import (
@@ -64,6 +83,16 @@ def _t2_mv(ctx: Any, eps: Any, **_: Any) -> Any:
     return mv_delta_pure(ctx, tuple(e / 2 for e in T2_EPS), ctx.num(eps))
 
 
+def _l31_box(k_lo: int, k_hi: int) -> Box:
+    return Box(reals={"eps0": ("1/20", "2"), "a": ("0", "1"), "eps": ("-2", "3")},
+               ints={"k": (k_lo, k_hi)})
+
+
+def _t2_box(k_lo: int, k_hi: int) -> Box:
+    return Box(reals={**{f"e{i}": ("1/20", "2") for i in range(k_hi)}, "eps": ("-1", "3")},
+               ints={"k": (k_lo, k_hi)})
+
+
 DDR_L31 = Theorem(
     id="DDR-L31",
     title="Lemma 3.1: non-adaptive heterogeneous BR optimum",
@@ -84,7 +113,25 @@ DDR_L31 = Theorem(
                  "at eps0 = 0.6, k = 5, t = 0.21, eps_g = 0.4, to 1e-45.",
               (Compare(_l31_enum, "eq", _l31_term,
                        points({"eps0": "0.6", "k": 5, "t": "0.21", "eps": "0.4"}), "oracle",
-                       Tol.abs("1e-45"), "enumeration over {0,1}^5", "DDR-L31.delta_t"),)),
+                       Tol.abs("1e-45"), "enumeration over {0,1}^5", "DDR-L31.delta_t"),),
+              scope="instance"),
+        Claim(2, "Lemma 3.1's objective with equal t is the binomial form: for k in {2, 3}, "
+                 "DDR-L31.delta_t(eps0, k, t, eps) equals the enumeration over {0,1}^k to 1e-40 "
+                 "on eps0 in [0.05, 2], t = a eps0 with a in [0, 1], eps in [-2, 3] (property "
+                 "search), and the enumeration equals sum_i C(k,i) (p^(k-i)(1-p)^i - e^eps "
+                 "q^(k-i)(1-q)^i)_+ (the evaluator's formula) for all p, q in [0, 1] and "
+                 "e^eps > 0: "
+                 "proved by z3 (the enumeration from the same hockey-stick formula in the sympy "
+                 "context).",
+              (Compare(l31_binomial, "eq", l31_enumeration, _l31_box(2, 3), "property",
+                       Tol.abs("1e-40"), "DDR-L31.delta_t", "enumeration over {0,1}^k"),
+               Smt(lambda: l31_problem(2), "enumeration = binomial form, k = 2"),
+               Smt(lambda: l31_problem(3), "enumeration = binomial form, k = 3"))),
+        Claim(3, "The evaluator (binomial sum walked from the mode with a certified tail) equals "
+                 "the enumeration over {0,1}^k to 1e-40 for k in {1..8} on the same box "
+                 "(property search only).",
+              (Compare(l31_binomial, "eq", l31_enumeration, _l31_box(1, 8), "property",
+                       Tol.abs("1e-40"), "DDR-L31.delta_t", "enumeration over {0,1}^k"),)),
     ),
     notes="DDR-T3 shows that equal t suffices in the homogeneous case (claim 2 there).",
 )
@@ -106,6 +153,21 @@ DDR_T2 = Theorem(
                  "0.3, to 1e-45.",
               (Compare(_t2_enum, "eq", _t2_mv, points({"eps": "0.3"}), "oracle",
                        Tol.abs("1e-45"), "Lemma 3.1 at t_i = eps_i/2",
+                       "MV-OPT.delta_pure(eps_i/2)"),), scope="instance"),
+        Claim(2, "Universally for k in {1, 2}: the Lemma 3.1 objective at t_i = eps_i/2 "
+                 "(enumeration of {0,1}^k) equals MV-OPT.delta_pure((eps_i/2)_i, eps_g), to 1e-40, "
+                 "for eps_i in [0.05, 2], eps_g in [-1, 3] (property search); proved by z3 for all "
+                 "eps_i > 0 and all real eps_g against MV's closed form (1/prod(1 + y_i)) sum_S "
+                 "(prod_S y_i - e^eps_g prod_(not S) y_i)_+, y_i = e^(eps_i/2) (the objective from "
+                 "grr_pair and the hockey-stick formula in the sympy context).",
+              (Compare(t2_objective, "eq", t2_mv, _t2_box(1, 2), "property", Tol.abs("1e-40"),
+                       "Lemma 3.1 at t_i = eps_i/2", "MV-OPT.delta_pure(eps_i/2)"),
+               Smt(lambda: t2_problem(1), "Lemma 3.1 at t = eps/2 = MV closed form, k = 1"),
+               Smt(lambda: t2_problem(2), "Lemma 3.1 at t_i = eps_i/2 = MV closed form, k = 2"))),
+        Claim(3, f"The same equality for k = {T2_K} on the same box (property search only: z3 "
+                 f"returns unknown within 30 s for k = {T2_K}).",
+              (Compare(t2_objective, "eq", t2_mv, _t2_box(T2_K, T2_K), "property",
+                       Tol.abs("1e-40"), "Lemma 3.1 at t_i = eps_i/2",
                        "MV-OPT.delta_pure(eps_i/2)"),)),
     ),
     notes="Hence the non-adaptive BR optimum is at least the optimal composition of "
@@ -247,7 +309,7 @@ DDR_T3 = Theorem(
                        Tol.abs("1e-30"), "DDR-T3.delta", "branch and bound max_t delta_t"),
                Compare(_t3_term, "eq", _t3_grid_golden, T3_POINTS, "numeric",
                        Tol.abs("1e-30"), "DDR-T3.delta", "grid + golden max_t delta_t",
-                       ctx="mp"))),
+                       ctx="mp")), scope="instance"),
         Claim(2, "A heterogeneous t-vector search (grid of 21^k vectors plus coordinate ascent) "
                  "never exceeds the homogeneous optimum (up to 1e-30): (eps0, k, eps) = (0.5, 2, "
                  "0.1) and (0.5, 3, 0.3).",
@@ -255,7 +317,7 @@ DDR_T3 = Theorem(
                        points({"eps0": "0.5", "k": 2, "eps": "0.1"},
                               {"eps0": "0.5", "k": 3, "eps": "0.3"}), "numeric",
                        lhs_name="best heterogeneous value found",
-                       rhs_name="DDR-T3.delta + 1e-30"),)),
+                       rhs_name="DDR-T3.delta + 1e-30"),), scope="instance"),
         Claim(3, "Sandwich KOV-DELTA.delta_pure(eps0/2, k, eps) <= DDR-T3.delta(eps0, k, eps) <= "
                  "KOV-DELTA.delta_pure(eps0, k, eps), certified at every point of the 48-point "
                  "grid eps0 in {0.1, 0.5, 1.0}, k in {1, 3, 8, 20}, eps in {0, 0.2, 0.7, 1.5} "
@@ -287,7 +349,8 @@ DDR_T3 = Theorem(
                          "the maximising candidate is not eps0/2"),
                Compare(_t3_term, "gt", _kov_term(True),
                        grid(eps0=["0.4"], k=[6], eps=["0.6", "1.0"]), "numeric",
-                       lhs_name="DDR-T3.delta", rhs_name="KOV-DELTA.delta_pure(eps0/2)"))),
+                       lhs_name="DDR-T3.delta", rhs_name="KOV-DELTA.delta_pure(eps0/2)")),
+              scope="instance"),
         Claim(5, "DDR-T3.delta(eps0, 1, x) equals the k = 1 step of the DDR-L32 recursion from "
                  "(1 - e^y)_+, computed by branch and bound over t (no closed form), to 1e-30, at "
                  "eps0 in {0.3, 1.2} and x/eps0 in {-1.5, -1, -0.6, -0.25, 0, 0.3, 0.75, 1, 1.4}.",
@@ -297,7 +360,7 @@ DDR_T3 = Theorem(
                                     for r in ("-1.5", "-1", "-0.6", "-0.25", "0", "0.3",
                                               "0.75", "1", "1.4"))),
                        "numeric", Tol.abs("1e-30"), "DDR-T3.delta(eps0, 1, x)",
-                       "sup_t of the k = 1 recursion"),)),
+                       "sup_t of the k = 1 recursion"),), scope="instance"),
     ),
     notes="Open question resolved as far as the paper's text allows: the index range is "
           "l in {0..k} (l = k matters only for eps < 0, value 1 - e^eps; for eps >= 0, "

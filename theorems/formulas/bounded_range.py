@@ -21,7 +21,7 @@ References
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -308,23 +308,25 @@ def _em_laws(ctx: Any, rows: Sequence[Sequence[Any]], scale: Any) -> list[list[A
     return out
 
 
-def range_of(rows: Sequence[Sequence[Fraction]], pairs: Sequence[tuple[int, int]]) -> Fraction:
+def range_of(rows: Sequence[Sequence[Any]], pairs: Sequence[tuple[int, int]],
+             mx: Callable[..., Any] = max, mn: Callable[..., Any] = min) -> Any:
     """``Range(u) = max_{x~x'} max_{y,y'} (u(x,y) - u(x',y)) - (u(x,y') - u(x',y'))`` ([DDR]
-    Prop. 1), over both orders of each neighbouring pair, exactly."""
+    Prop. 1), over both orders of each neighbouring pair, exactly (rationals; ``mx``/``mn``
+    are the max and min of the number type, e.g. sympy's for the z3 route)."""
     best = None
     for a, b in pairs:
         for x, xp in ((a, b), (b, a)):
             d = [u - v for u, v in zip(rows[x], rows[xp], strict=True)]
-            r = max(d) - min(d)
-            best = r if best is None else max(best, r)
+            r = mx(*d) - mn(*d)
+            best = r if best is None else mx(best, r)
     assert best is not None
     return best
 
 
-def sensitivity_of(rows: Sequence[Sequence[Fraction]], pairs: Sequence[tuple[int, int]]
-                   ) -> Fraction:
+def sensitivity_of(rows: Sequence[Sequence[Any]], pairs: Sequence[tuple[int, int]],
+                   mx: Callable[..., Any] = max) -> Any:
     """``Delta u = max_y max_{x~x'} |u(x,y) - u(x',y)|``."""
-    return max(abs(u - v) for a, b in pairs for u, v in zip(rows[a], rows[b], strict=True))
+    return mx(*(abs(u - v) for a, b in pairs for u, v in zip(rows[a], rows[b], strict=True)))
 
 
 def _kfold_grr(ctx: Any, eps_list: Sequence[Any], t_list: Sequence[Any]
