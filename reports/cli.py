@@ -450,6 +450,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--format", choices=("json", "md", "html"), default="md")
     s.add_argument("--output", "-o")
     s.set_defaults(func=cmd_audit)
+
+    from dpverify.reports.check_bound_cli import add_parser as add_check_bound
+
+    add_check_bound(sub)
     return p
 
 
