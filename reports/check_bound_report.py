@@ -195,4 +195,19 @@ def render(doc: dict[str, Any], fmt: str) -> str:
             "html": render_html}[fmt](doc)
 
 
-__all__ = ["FORMATS", "render", "render_html", "render_json", "render_markdown", "render_text"]
+__all__ = ["FORMATS", "render", "render_html", "render_json", "render_markdown", "render_text",
+           "validate"]
+
+
+def validate(doc: Any) -> list[str]:
+    """Problems of ``doc`` against ``schema/check-bound-v1.schema.json`` (empty: valid), with
+    the schema-subset validator of :mod:`reports.schema`."""
+    from pathlib import Path
+
+    from dpverify.reports.schema import _check
+
+    path = Path(__file__).with_name("schema") / "check-bound-v1.schema.json"
+    schema = json.loads(path.read_text(encoding="utf-8"))
+    problems: list[str] = []
+    _check(doc, schema, schema, "$", problems)
+    return problems

@@ -49,7 +49,7 @@ EXIT_CODES = {"proved": 0, "passed": 0, "failed": 1, "inconclusive": 1, "error":
 
 # examples, refinement rounds / seeds / neighbours, grid points per parameter
 PLANS = {
-    ("quick", "fast"): (SearchPlan(200, 6, 6, 8), 6),
+    ("quick", "fast"): (SearchPlan(300, 8, 8, 10), 6),
     ("thorough", "fast"): (SearchPlan(2000, 10, 12, 12), 10),
     ("quick", "slow"): (SearchPlan(12, 2, 2, 3, max_corners=16), 3),
     ("thorough", "slow"): (SearchPlan(100, 4, 4, 4), 5),

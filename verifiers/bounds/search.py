@@ -32,7 +32,8 @@ from dpverify.verifiers.bounds.region import Point, Region
 from dpverify.verifiers.bounds.target import Target, TargetValue
 
 PRECISIONS = (128, 384, 1024)
-MAX_HUNG = 3  # hung target calls after which the target is no longer called
+MAX_HUNG = 3
+DIVERSITY = 0.15  # least distance (unit cube, max norm) between two refinement seeds  # hung target calls after which the target is no longer called
 
 
 @dataclass
@@ -231,8 +232,13 @@ def _refine(checker: Checker, region: Region, plan: SearchPlan, log: SearchLog,
     rng = random.Random(log.seed)
     pool = [r for r in checker.ranked() if math.isfinite(score(r))]
     pool.sort(key=score)
-    seeds = [{d.name: d.unit(r.point[d.name]) for d in region.dims}
-             for r in pool[:plan.refine_seeds]]
+    seeds: list[dict[str, float]] = []
+    for r in pool:  # the worst margins, spread out: one seed per neighbourhood
+        units = {d.name: d.unit(r.point[d.name]) for d in region.dims}
+        if all(max(abs(units[n] - s[n]) for n in units) >= DIVERSITY for s in seeds):
+            seeds.append(units)
+        if len(seeds) >= plan.refine_seeds:
+            break
     step = 0.25
     for _ in range(plan.refine_rounds):
         nxt = []
