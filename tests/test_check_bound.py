@@ -128,10 +128,10 @@ def test_the_three_readme_examples_run_as_written(capsys):
     assert len(commands) == 3
     outcomes = []
     for command in commands:
-        code = main(shlex.split(command)[1:] + ["--format", "json"])
+        code = main([*shlex.split(command)[1:], "--format", "json"])
         doc = json.loads(capsys.readouterr().out)
         outcomes.append((code, doc))
-    (c1, sound), (c2, unsound), (c3, tight) = outcomes
+    (c1, sound), (c2, unsound), (_, tight) = outcomes
     assert c1 == 0 and sound["verdict"] == "proved" and sound["tightness"]["min"] > 1
     assert c2 == 1 and unsound["verdict"] == "failed" and unsound["counterexample"]
     assert tight["verdict"] != "failed"

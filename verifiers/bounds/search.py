@@ -32,8 +32,8 @@ from dpverify.verifiers.bounds.region import Point, Region
 from dpverify.verifiers.bounds.target import Target, TargetValue
 
 PRECISIONS = (128, 384, 1024)
-MAX_HUNG = 3
-DIVERSITY = 0.15  # least distance (unit cube, max norm) between two refinement seeds  # hung target calls after which the target is no longer called
+MAX_HUNG = 3  # hung target calls after which the target is no longer called
+DIVERSITY = 0.15  # least distance (unit cube, max norm) between two refinement seeds
 
 
 @dataclass
