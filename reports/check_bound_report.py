@@ -45,7 +45,8 @@ def _lines(doc: dict[str, Any]) -> list[tuple[str, str]]:
                           + (f"; loosest at {_point(t['worst'], ('ratio',))}" if t.get("worst")
                              else ""))]
     s = doc["search"]
-    rows.append(("search", f"{s['corners']} corners/edges, {s['examples']} hypothesis examples, "
+    rows.append(("search", f"{s['corners']} corners/edges, {s['spread']} quasi-random points, "
+                           f"{s['examples']} hypothesis examples, "
                            f"{s['refined']} refinement points, {s['seconds']} s, seed "
                            f"{s['seed']} ({s['stop_reason']})"))
     if doc.get("proof"):

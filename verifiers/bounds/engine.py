@@ -50,9 +50,9 @@ EXIT_CODES = {"proved": 0, "passed": 0, "failed": 1, "inconclusive": 1, "error":
 # examples, refinement rounds / seeds / neighbours, grid points per parameter
 PLANS = {
     ("quick", "fast"): (SearchPlan(300, 8, 8, 10), 6),
-    ("thorough", "fast"): (SearchPlan(2000, 10, 12, 12), 10),
-    ("quick", "slow"): (SearchPlan(12, 2, 2, 3, max_corners=16), 3),
-    ("thorough", "slow"): (SearchPlan(100, 4, 4, 4), 5),
+    ("thorough", "fast"): (SearchPlan(2000, 10, 12, 12, spread=2048), 10),
+    ("quick", "slow"): (SearchPlan(12, 2, 2, 3, max_corners=16, spread=8), 3),
+    ("thorough", "slow"): (SearchPlan(100, 4, 4, 4, spread=64), 5),
 }
 BUDGETS = {"quick": 120.0, "thorough": 1800.0}
 SEARCH_SHARE, PROOF_SHARE = 0.55, 0.8  # cumulative fractions of the budget
@@ -313,7 +313,8 @@ def check_bound(target: Any, *, against: str, region: Mapping[str, Any],
                        "examples": _examples([r for r in results if r.status == "unresolved"])},
         "tightness": summary,
         "known_bounds": known,
-        "search": {"examples": log.examples, "corners": log.corners, "refined": log.refined,
+        "search": {"examples": log.examples, "corners": log.corners, "spread": log.spread,
+                   "refined": log.refined,
                    "seconds": round(log.seconds, 3), "seed": seed, "profile": options.profile,
                    "complete": log.complete, "stop_reason": log.stop_reason,
                    "phases": log.phases},

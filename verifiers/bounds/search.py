@@ -33,7 +33,7 @@ from dpverify.verifiers.bounds.target import Target, TargetValue
 
 PRECISIONS = (128, 384, 1024)
 MAX_HUNG = 3  # hung target calls after which the target is no longer called
-DIVERSITY = 0.15  # least distance (unit cube, max norm) between two refinement seeds
+DIVERSITY = 0.2  # least distance (unit cube, max norm) between two refinement seeds
 
 
 @dataclass
@@ -157,12 +157,14 @@ class SearchPlan:
     refine_seeds: int
     refine_neighbours: int
     max_corners: int = 64
+    spread: int = 256  # quasi-random points covering the region before hypothesis
 
 
 @dataclass
 class SearchLog:
     seed: int
     corners: int = 0
+    spread: int = 0
     examples: int = 0
     refined: int = 0
     seconds: float = 0.0
@@ -182,6 +184,27 @@ def _corner_units(region: Region, cap: int) -> list[dict[str, float]]:
                                       max(1, cap // max(1, len(names)))):
             out.append({n: 0.5, **dict(zip(others, combo, strict=True))})
     return out
+
+
+_PRIMES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37)
+
+
+def _halton(i: int, base: int) -> float:
+    f, r = 1.0, 0.0
+    while i > 0:
+        f /= base
+        r += f * (i % base)
+        i //= base
+    return r
+
+
+def _spread_units(region: Region, n: int, seed: int) -> list[dict[str, float]]:
+    """A randomly shifted Halton sequence: even coverage of the unit cube, so that a flaw in a
+    small part of the region is sampled even where hypothesis' targeting looks elsewhere."""
+    rng = random.Random(seed)
+    shift = [rng.random() for _ in region.dims]
+    return [{d.name: (_halton(i, _PRIMES[j % len(_PRIMES)]) + shift[j]) % 1.0
+             for j, d in enumerate(region.dims)} for i in range(1, n + 1)]
 
 
 class _Found(Exception):
@@ -290,6 +313,14 @@ def search(checker: Checker, region: Region, plan: SearchPlan, seed: int, deadli
         log.corners += 1
     log.phases.append("corners and edges")
     progress(f"corners and edges: {log.corners} points")
+    if region.dims and not found():
+        for units in _spread_units(region, plan.spread, seed):
+            if out_of_time() or checker.stopped() or found():
+                break
+            checker.check(region.point(units))
+            log.spread += 1
+        log.phases.append("quasi-random spread")
+        progress(f"quasi-random spread: {log.spread} points")
     if region.dims and not found() and not out_of_time() and not checker.stopped():
         _hypothesis(checker, region, plan, log, deadline)
         log.phases.append("hypothesis")
