@@ -137,3 +137,39 @@ def test_the_three_readme_examples_run_as_written(capsys):
     assert tight["verdict"] != "failed"
     assert tight["tightness"]["min"] == pytest.approx(1, abs=1e-12)
     assert tight["tightness"]["max"] == pytest.approx(1, abs=1e-12)
+
+
+def test_html_report_has_the_plots(tmp_path, capsys):
+    code = main(["check-bound", "eps0", "--against", "optimal-composition", *SMALL,
+                 "--format", "html", "--out", str(tmp_path)])
+    page = capsys.readouterr().out
+    assert code == 1 and page.count("<svg") >= 4  # one curve per parameter and the heat map
+    assert {p.name for p in tmp_path.iterdir()} == {"check-bound.json", "check-bound.md",
+                                                   "check-bound.html"}
+    assert validate(json.loads((tmp_path / "check-bound.json").read_text())) == []
+
+
+def test_delta_kind_and_lower_bounds():
+    # delta <= 1 always holds; delta(eps) >= 0 is a sound lower bound; delta >= 1 is not
+    assert dpverify.check_bound("1", against="optimal-composition", kind="delta", region={
+        "eps0": (0.1, 1), "k": (1, 8), "eps": (0, 3)}, seed=0).verdict == "proved"
+    low = dpverify.check_bound("k*eps0*(exp(eps0)-1)/(exp(eps0)+1)",
+                               against="optimal-composition", lower=True, region=SMALL_REGION,
+                               seed=0)
+    assert low.verdict == "proved"
+    bad = dpverify.check_bound("k*eps0", against="optimal-composition", lower=True,
+                               region=SMALL_REGION, seed=0)
+    assert bad.verdict == "failed"
+    cx = bad.counterexample
+    assert cx is not None and min(cx["bound"]) > cx["reference"][1]
+
+
+def _sum_of_eps(eps_list: list[float], delta: float) -> float:
+    return sum(eps_list)
+
+
+def test_heterogeneous_composition_with_a_list_parameter():
+    r = dpverify.check_bound(_sum_of_eps, against="heterogeneous-composition",
+                             region={"delta": (1e-8, 1e-2)}, fixed={"eps_list": "0.1,0.5,1"},
+                             seed=0, budget=60)
+    assert r.verdict == "passed"

@@ -233,7 +233,7 @@ def check_bound(target: Any, *, against: str, region: Mapping[str, Any],
     mentioned = set(ranges) | set(fixed_ref)
     checker = Checker(ref, tgt, _translator(tgt, ref_to_bound, mentioned), options.lower)
     seed = options.seed if options.seed is not None else random.SystemRandom().randrange(2**31)
-    speed = "slow" if ref.resolution_bits else "fast"
+    speed = "slow" if ref.resolution_bits or ref.slow else "fast"
     plan, per_dim = PLANS[(options.profile, speed)]
     deadline = started + budget
     note(f"checking {tgt.text} against {ref.name} ({options.kind}, "

@@ -96,6 +96,7 @@ class Reference:
     point_fn: Callable[[Point, int], tuple[Value, Value]] = field(repr=False)
     resolution_bits: int = 0  # 0: rises with precision; else the fixed relative resolution
     known: tuple[KnownBound, ...] = ()
+    slow: bool = False  # a point costs ~0.1 s or more: the search plans fewer points
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -343,7 +344,7 @@ def _builtin(name: str, kind: str) -> Reference:
     if name == "heterogeneous-composition":
         return Reference(
             name, kind, "exact optimal composition of eps_i-DP mechanisms ([MV] arXiv "
-            "1507.03113, Thm 1.5)", (_p("eps_list", is_list=True), t), _mv(kind))
+            "1507.03113, Thm 1.5)", (_p("eps_list", is_list=True), t), _mv(kind), slow=True)
     if name == "gaussian":
         return Reference(
             name, kind, "k-fold Gaussian mechanism, sensitivity 1 ([BW18] arXiv 1805.06530v2, "
