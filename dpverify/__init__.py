@@ -247,8 +247,8 @@ def check_bound(target: Any, *, against: str, kind: str = "eps",
     ``kind="delta"``: on delta(eps). Same engine and document as ``dpverify check-bound``.
 
     >>> r = check_bound("k*eps0", against="optimal-composition",
-    ...                 region={"eps0": (0.1, 1), "k": (1, 20), "delta": (1e-8, 1e-3)},
-    ...                 budget=60, seed=0)
+    ...                 region={"eps0": (0.1, 1), "k": (1, 10), "delta": (1e-3, 1e-2)},
+    ...                 budget=20, seed=0)
     >>> r.sound, r.tightness["min"] >= 1
     (True, True)
     """

@@ -1,8 +1,8 @@
 """Helpers for a paper's companion code to keep its bound checked in CI (pytest or plain).
 
 >>> from dpverify.testing import assert_sound_bound
->>> assert_sound_bound("k*eps0", against="optimal-composition",
-...                    region={"eps0": (0.1, 1), "k": (1, 10), "delta": (1e-6, 1e-3)}, seed=0)
+>>> r = assert_sound_bound("k*eps0", against="optimal-composition", budget=20, seed=0,
+...                        region={"eps0": (0.1, 1), "k": (1, 10), "delta": (1e-3, 1e-2)})
 """
 
 from __future__ import annotations

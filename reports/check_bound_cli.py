@@ -44,7 +44,7 @@ def add_parser(sub: Any) -> None:
                    default=[])
     s.add_argument("--profile", choices=("quick", "thorough"), default="quick")
     s.add_argument("--budget", type=float, metavar="SECONDS",
-                   help="up-front time limit (default: quick 120, thorough 1800)")
+                   help="up-front time limit (default: quick 60, thorough 1800)")
     s.add_argument("--seed", type=int)
     s.add_argument("--eval-timeout", type=float, default=10.0, metavar="SECONDS",
                    help="per-evaluation limit of a callable target")

@@ -54,7 +54,7 @@ PLANS = {
     ("quick", "slow"): (SearchPlan(12, 2, 2, 3, max_corners=16, spread=8), 3),
     ("thorough", "slow"): (SearchPlan(100, 4, 4, 4, spread=64), 5),
 }
-BUDGETS = {"quick": 120.0, "thorough": 1800.0}
+BUDGETS = {"quick": 60.0, "thorough": 1800.0}
 SEARCH_SHARE, PROOF_SHARE = 0.55, 0.8  # cumulative fractions of the budget
 MAX_BOXES = 200_000
 

@@ -54,18 +54,23 @@ def _geometric(lo: Any, hi: Any) -> bool:
     return lo > 0 and hi > 2 * lo
 
 
-def _width(lo: Any, hi: Any, full: tuple[Any, Any]) -> float:
+def _width(lo: Any, hi: Any, full: tuple[Any, Any], log: bool) -> float:
+    """How much the box's side can move a privacy quantity: log(hi/lo) for a positive range
+    (eps0, k, sigma), log(log(1/lo)/log(1/hi)) for a log-scale delta-like range (eps depends
+    on delta through log(1/delta)), the normalised width otherwise. It orders the splits only."""
     if hi <= lo:
         return 0.0
+    if log and hi < 1:
+        return math.log(math.log(1 / float(lo)) / math.log(1 / float(hi)))
     if _geometric(*full) and lo > 0:
-        return math.log(hi / lo) / math.log(full[1] / full[0])
+        return math.log(hi / lo)
     return float((hi - lo) / (full[1] - full[0]))
 
 
 def _split(box: Box, region: Region) -> list[Box] | None:
     best, best_w = None, 0.0
     for d in region.dims:
-        w = _width(*box[d.name], (d.lo, d.hi))
+        w = _width(*box[d.name], (d.lo, d.hi), d.log)
         if w > best_w:
             best, best_w = d, w
     if best is None:
