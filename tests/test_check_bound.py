@@ -173,3 +173,17 @@ def test_heterogeneous_composition_with_a_list_parameter():
                              region={"delta": (1e-8, 1e-2)}, fixed={"eps_list": "0.1,0.5,1"},
                              seed=0, budget=60)
     assert r.verdict == "passed"
+
+
+def test_an_internal_error_is_the_verdict_error_with_exit_3(monkeypatch, capsys):
+    from dpverify.verifiers.bounds import tightness
+
+    def broken(*_args: object, **_kw: object) -> None:
+        raise RuntimeError("planted")
+
+    monkeypatch.setattr(tightness, "ratio_summary", broken)
+    code, out, _ = _run(capsys, "k*eps0", "--against", "optimal-composition", *SMALL,
+                        "--format", "json")
+    doc = json.loads(out)
+    assert code == 3 and doc["verdict"] == "error" and "planted" in doc["message"]
+    assert validate(doc) == []

@@ -238,93 +238,123 @@ def check_bound(target: Any, *, against: str, region: Mapping[str, Any],
     deadline = started + budget
     note(f"checking {tgt.text} against {ref.name} ({options.kind}, "
          f"{'lower' if options.lower else 'upper'} bound), budget {budget:g} s, seed {seed}")
-    log = search(checker, reg, plan, seed, started + SEARCH_SHARE * budget, note)
-    violations = checker.violations()
-    proof: ProofLog | None = None
-    if not violations and log.complete and isinstance(tgt, FormulaTarget) and \
-            ref.box_capable and reg.dims:
-        note("proof: branch and bound over the whole region")
-        proof = prove(tgt, ref, reg, options.lower, checker.to_target,
-                      lambda pt: checker.check(pt).status == "violated",
-                      started + PROOF_SHARE * budget, MAX_BOXES, note)
-        note(f"proof: {proof.status} ({proof.boxes} boxes, {proof.seconds:.1f} s)")
+    try:
+        log = search(checker, reg, plan, seed, started + SEARCH_SHARE * budget, note)
         violations = checker.violations()
-    elif not violations and log.complete:
-        proof = ProofLog(status="not_applicable", reason=(
-            "the target is not a formula string" if not isinstance(tgt, FormulaTarget) else
-            "the reference is not enclosed over boxes (not monotone in every parameter, "
-            "or pointwise only)" if not ref.box_capable else "the region is a single point"))
-    verdict, message = _verdict(checker, log, proof)
-    note(f"{verdict}: {message}")
-    # tightness, known bounds and plots on what is left of the budget
-    grid = tight.grid_points(reg, per_dim) if reg.dims else [reg.point({})]
-    for pt in grid:
-        if time.monotonic() > deadline:
-            break
-        checker.check(pt)
-    if reg.dims and time.monotonic() < deadline:
-        from dpverify.verifiers.bounds.search import refine_by
+        proof: ProofLog | None = None
+        if not violations and log.complete and isinstance(tgt, FormulaTarget) and \
+                ref.box_capable and reg.dims:
+            note("proof: branch and bound over the whole region")
+            proof = prove(tgt, ref, reg, options.lower, checker.to_target,
+                          lambda pt: checker.check(pt).status == "violated",
+                          started + PROOF_SHARE * budget, MAX_BOXES, note)
+            note(f"proof: {proof.status} ({proof.boxes} boxes, {proof.seconds:.1f} s)")
+            violations = checker.violations()
+        elif not violations and log.complete:
+            proof = ProofLog(status="not_applicable", reason=(
+                "the target is not a formula string" if not isinstance(tgt, FormulaTarget) else
+                "the reference is not enclosed over boxes (not monotone in every parameter, "
+                "or pointwise only)" if not ref.box_capable else "the region is a single point"))
+        verdict, message = _verdict(checker, log, proof)
+        note(f"{verdict}: {message}")
+        # tightness, known bounds and plots on what is left of the budget
+        grid = tight.grid_points(reg, per_dim) if reg.dims else [reg.point({})]
+        for pt in grid:
+            if time.monotonic() > deadline:
+                break
+            checker.check(pt)
+        if reg.dims and time.monotonic() < deadline:
+            from dpverify.verifiers.bounds.search import refine_by
 
-        refine_by(checker, reg, plan, seed + 1, deadline,
-                  lambda r: (r.ratio if options.lower else -r.ratio)
-                  if r.ratio is not None else math.inf)
-    results = list(checker.results.values())
-    summary = tight.ratio_summary(results, options.lower)
-    summary["complete"] = time.monotonic() <= deadline
-    note(f"tightness: ratio min {summary['min']}, median {summary['median']}, "
-         f"max {summary['max']} over {summary['points']} points")
-    known = tight.known_bounds(ref, checker, grid, deadline)
-    plots: dict[str, Any] = {}
-    if options.plots and reg.dims:
-        focus = tight.focus_point(results, summary, reg, violations[0] if violations else None)
-        plots["focus"] = {k: show_value(v) for k, v in focus.items()}
-        plots["curves"] = tight.curves(ref, checker, reg, focus, deadline)
-        plots["heatmap"] = tight.heatmap(checker, reg, focus, deadline)
-    # the verdict again over every point evaluated (a grid point may be a counterexample too)
-    violations = checker.violations()
-    verdict, message = _verdict(checker, log, proof)
-    results = list(checker.results.values())
-    counts = Counter(r.status for r in results)
-    doc: dict[str, Any] = {
-        "schema": SCHEMA,
-        "verdict": verdict,
-        "exit_code": EXIT_CODES[verdict],
-        "message": message,
+            refine_by(checker, reg, plan, seed + 1, deadline,
+                      lambda r: (r.ratio if options.lower else -r.ratio)
+                      if r.ratio is not None else math.inf)
+        results = list(checker.results.values())
+        summary = tight.ratio_summary(results, options.lower)
+        summary["complete"] = time.monotonic() <= deadline
+        note(f"tightness: ratio min {summary['min']}, median {summary['median']}, "
+             f"max {summary['max']} over {summary['points']} points")
+        known = tight.known_bounds(ref, checker, grid, deadline)
+        plots: dict[str, Any] = {}
+        if options.plots and reg.dims:
+            focus = tight.focus_point(results, summary, reg, violations[0] if violations else None)
+            plots["focus"] = {k: show_value(v) for k, v in focus.items()}
+            plots["curves"] = tight.curves(ref, checker, reg, focus, deadline)
+            plots["heatmap"] = tight.heatmap(checker, reg, focus, deadline)
+        # the verdict again over every point evaluated (a grid point may be a counterexample too)
+        violations = checker.violations()
+        verdict, message = _verdict(checker, log, proof)
+        results = list(checker.results.values())
+        counts = Counter(r.status for r in results)
+        doc: dict[str, Any] = {
+            "schema": SCHEMA,
+            "verdict": verdict,
+            "exit_code": EXIT_CODES[verdict],
+            "message": message,
+            "target": {"text": tgt.text, "kind": tgt.kind},
+            "against": {"name": ref.name, "description": ref.description,
+                        "parameters": list(ref.names),
+                        "resolution": ("rising arb precision " + "/".join(
+                            str(p) for p in (128, 384, 1024)) + " bits") if not ref.resolution_bits
+                        else f"relative width {2.0 ** -ref.resolution_bits:.3g} (certified PLD)"},
+            "kind": options.kind,
+            "lower": options.lower,
+            "region": reg.describe(),
+            "map": dict(maps),
+            "counterexample": _counterexample(violations[0], tgt, ref, options, maps)
+            if violations else None,
+            "points": {"evaluated": len(results), **{k: counts[k] for k in (
+                "sound", "violated", "unresolved", "target_problem", "reference_error")}},
+            "target_problems": {
+                "count": counts["target_problem"],
+                "by_kind": dict(Counter(r.target.problem for r in results
+                                        if r.status == "target_problem")),
+                "examples": _examples([r for r in results if r.status == "target_problem"])},
+            "unresolved": {"count": counts["unresolved"],
+                           "examples": _examples([r for r in results if r.status == "unresolved"])},
+            "tightness": summary,
+            "known_bounds": known,
+            "search": {"examples": log.examples, "corners": log.corners, "spread": log.spread,
+                       "refined": log.refined,
+                       "seconds": round(log.seconds, 3), "seed": seed, "profile": options.profile,
+                       "complete": log.complete, "stop_reason": log.stop_reason,
+                       "phases": log.phases},
+            "proof": proof.to_dict() if proof is not None else None,
+            "plots": plots,
+            "budget": budget,
+            "seconds": round(time.monotonic() - started, 3),
+            "command": command or "",
+        }
+        return jsonable(doc)
+    except Exception as e:  # an internal error is a verdict (exit 3), never a silent pass
+        note(f"error: {type(e).__name__}: {e}")
+        return jsonable(_error_document(e, tgt, ref, reg, options, maps, seed, budget,
+                                        time.monotonic() - started, command))
+
+
+def _error_document(e: Exception, tgt: Target, ref: Reference, reg: Any, options: Options,
+                    maps: Mapping[str, str], seed: int, budget: float, seconds: float,
+                    command: str | None) -> dict[str, Any]:
+    none = {"count": 0, "examples": []}
+    return {
+        "schema": SCHEMA, "verdict": "error", "exit_code": EXIT_CODES["error"],
+        "message": f"internal error: {type(e).__name__}: {e}",
         "target": {"text": tgt.text, "kind": tgt.kind},
         "against": {"name": ref.name, "description": ref.description,
-                    "parameters": list(ref.names),
-                    "resolution": ("rising arb precision " + "/".join(
-                        str(p) for p in (128, 384, 1024)) + " bits") if not ref.resolution_bits
-                    else f"relative width {2.0 ** -ref.resolution_bits:.3g} (certified PLD)"},
-        "kind": options.kind,
-        "lower": options.lower,
-        "region": reg.describe(),
-        "map": dict(maps),
-        "counterexample": _counterexample(violations[0], tgt, ref, options, maps)
-        if violations else None,
-        "points": {"evaluated": len(results), **{k: counts[k] for k in (
-            "sound", "violated", "unresolved", "target_problem", "reference_error")}},
-        "target_problems": {
-            "count": counts["target_problem"],
-            "by_kind": dict(Counter(r.target.problem for r in results
-                                    if r.status == "target_problem")),
-            "examples": _examples([r for r in results if r.status == "target_problem"])},
-        "unresolved": {"count": counts["unresolved"],
-                       "examples": _examples([r for r in results if r.status == "unresolved"])},
-        "tightness": summary,
-        "known_bounds": known,
-        "search": {"examples": log.examples, "corners": log.corners, "spread": log.spread,
-                   "refined": log.refined,
-                   "seconds": round(log.seconds, 3), "seed": seed, "profile": options.profile,
-                   "complete": log.complete, "stop_reason": log.stop_reason,
-                   "phases": log.phases},
-        "proof": proof.to_dict() if proof is not None else None,
-        "plots": plots,
-        "budget": budget,
-        "seconds": round(time.monotonic() - started, 3),
+                    "parameters": list(ref.names), "resolution": ""},
+        "kind": options.kind, "lower": options.lower, "region": reg.describe(),
+        "map": dict(maps), "counterexample": None,
+        "points": {k: 0 for k in ("evaluated", "sound", "violated", "unresolved",
+                                  "target_problem", "reference_error")},
+        "target_problems": {**none, "by_kind": {}}, "unresolved": none,
+        "tightness": {"points": 0, "min": None, "median": None, "max": None, "worst": None},
+        "known_bounds": [],
+        "search": {"examples": 0, "corners": 0, "spread": 0, "refined": 0, "seconds": 0.0,
+                   "seed": seed, "profile": options.profile, "complete": False,
+                   "stop_reason": "internal error", "phases": []},
+        "proof": None, "plots": {}, "budget": budget, "seconds": round(seconds, 3),
         "command": command or "",
     }
-    return jsonable(doc)
 
 
 def jsonable(x: Any) -> Any:
