@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 __version__ = "0.1.0"
 
 __all__ = [
+    "BoundCheck",
     "Evaluation",
     "Run",
     "__version__",
@@ -175,10 +176,80 @@ def audit(accountants: Sequence[Any] | Any, scenarios: str | Sequence[Any] = "qu
     return records
 
 
-def check_bound(target: Any, *, against: str, kind: str = "eps", region: Mapping[str, Any],
-                **options: Any) -> Any:
-    """Validate a privacy bound against a certified reference (issue "check-bound").
+@dataclass(frozen=True)
+class BoundCheck:
+    """The result of :func:`check_bound`: the document (schema
+    ``dpverify/reports/schema/check-bound-v1.schema.json``) with shortcuts."""
 
-    Not available in this release: raises ``NotImplementedError``.
+    document: Mapping[str, Any] = field(repr=False)
+
+    @property
+    def verdict(self) -> str:
+        """``proved``, ``passed``, ``failed``, ``inconclusive`` or ``error``."""
+        return str(self.document["verdict"])
+
+    @property
+    def sound(self) -> bool:
+        """True when the bound was proved or passed the search (exit code 0)."""
+        return self.verdict in ("proved", "passed")
+
+    @property
+    def exit_code(self) -> int:
+        return int(self.document["exit_code"])
+
+    @property
+    def message(self) -> str:
+        return str(self.document["message"])
+
+    @property
+    def counterexample(self) -> Mapping[str, Any] | None:
+        return self.document.get("counterexample")
+
+    @property
+    def tightness(self) -> Mapping[str, Any]:
+        return self.document["tightness"]
+
+    def render(self, fmt: str = "text") -> str:
+        """The report as ``text``, ``json``, ``md`` or ``html``."""
+        from dpverify.reports.check_bound_report import FORMATS, render
+
+        if fmt not in FORMATS:
+            from dpverify.theorems.core import InvalidParameter
+
+            raise InvalidParameter(f"fmt must be one of {', '.join(FORMATS)}; got {fmt!r}")
+        return render(dict(self.document), fmt)
+
+    def __str__(self) -> str:
+        return self.render("text")
+
+
+def check_bound(target: Any, *, against: str, kind: str = "eps",
+                region: Mapping[str, Any], fixed: Mapping[str, Any] | None = None,
+                map: Mapping[str, str] | None = None, lower: bool = False,
+                profile: str = "quick", budget: float | None = None, seed: int | None = None,
+                eval_timeout: float = 10.0, plots: bool = False,
+                progress: Any = None) -> BoundCheck:
+    """Validate a privacy bound against a certified reference: sound? how tight? where?
+
+    ``target``: a callable (called with keyword arguments named as the reference's parameters,
+    or as renamed by ``map`` = {bound name: reference name}), a formula string, or a catalogue
+    evaluator ``"ID.NAME"``. ``against``: ``optimal-composition``, ``heterogeneous-composition``,
+    ``gaussian``, ``subsampled-gaussian``, ``laplace``, ``randomized-response`` or ``"ID.NAME"``.
+    ``region``: ``{name: (lo, hi)}`` or ``{name: "lo..hi"}``; ``fixed``: ``{name: value}``.
+    ``kind="eps"``: the target is an upper bound on eps(delta) (``lower=True``: a lower bound);
+    ``kind="delta"``: on delta(eps). Same engine and document as ``dpverify check-bound``.
+
+    >>> r = check_bound("k*eps0", against="optimal-composition",
+    ...                 region={"eps0": (0.1, 1), "k": (1, 10), "delta": (1e-3, 1e-2)},
+    ...                 budget=20, seed=0)
+    >>> r.sound, r.tightness["min"] >= 1
+    (True, True)
     """
-    raise NotImplementedError("dpverify.check_bound is not available in this release")
+    from dpverify.verifiers.bounds.engine import Options
+    from dpverify.verifiers.bounds.engine import check_bound as _check
+
+    options = Options(kind=kind, lower=lower, profile=profile, budget=budget, seed=seed,
+                      eval_timeout=eval_timeout, plots=plots)
+    return BoundCheck(_check(target, against=against, region=region, fixed=fixed, maps=map,
+                             options=options, command="dpverify.check_bound(...)",
+                             progress=progress))

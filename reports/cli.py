@@ -360,6 +360,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.set_defaults(func=cmd_hdp)
 
     __import__("dpverify.reports.audit_cli", fromlist=["register"]).register(sub)
+
+    from dpverify.reports.check_bound_cli import add_parser as add_check_bound
+
+    add_check_bound(sub)
     return p
 
 

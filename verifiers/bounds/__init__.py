@@ -1,0 +1,1 @@
+"""check-bound: validate a new privacy bound against a certified optimum (engine)."""
