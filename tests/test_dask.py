@@ -13,7 +13,7 @@ from dpverify.verifiers.dispatch import PROFILES  # noqa: E402
 from dpverify.verifiers.executors import stream  # noqa: E402
 from dpverify.verifiers.runner import execute, plan  # noqa: E402
 
-TIMING = ("seconds", "boxes_per_second")
+TIMING = ("seconds", "boxes_per_second", "timeout_ms")  # the SMT budget left
 
 
 @pytest.fixture(scope="module")

@@ -194,14 +194,15 @@ def _open_dask(scheduler: str | None, workers: int | None) -> Iterator[Backend]:
 
 
 def stream(executor: cf.Executor, fn: Callable[..., Any], calls: Sequence[Sequence[Any]],
-           limit: float, retries: int = RETRIES,
-           warn: Callable[[str], None] | None = None) -> Iterator[tuple[int, Limited]]:
+           limit: float, retries: int = RETRIES, warn: Callable[[str], None] | None = None,
+           names: Sequence[str] | None = None) -> Iterator[tuple[int, Limited]]:
     """Run ``fn(*calls[i])`` for every ``i`` and yield ``(i, outcome)`` as each completes.
 
     A :class:`SerialExecutor` runs the calls in-process without a limit; any other executor
     runs each in a sandbox process killed after ``limit`` seconds. A call whose future raises
     (its worker was lost: the sandbox never raises) is resubmitted up to ``retries`` times, then
-    yielded as ``Limited("lost", reason=...)``."""
+    yielded as ``Limited("lost", reason=...)``; ``warn`` (default: stderr) hears of each
+    resubmission, naming the call by ``names[i]``."""
     if isinstance(executor, SerialExecutor):
         for i, args in enumerate(calls):
             yield i, inline(fn, args)
@@ -226,7 +227,8 @@ def stream(executor: cf.Executor, fn: Callable[..., Any], calls: Sequence[Sequen
                     continue
                 failures[i] = failures.get(i, 0) + 1
                 if failures[i] <= retries:
-                    say(f"call {i} lost its worker ({reason}); submitting it again")
+                    name = names[i] if names else f"call {i}"
+                    say(f"{name} lost its worker ({reason}); submitting it again")
                     submit(i)
                 else:
                     yield i, Limited("lost", reason=f"lost {failures[i]} times, the last: "

@@ -63,7 +63,7 @@ def execute_on(executor: cf.Executor, tasks: list[Task], profile: Profile, seed:
     limit = seconds + (runner.KILL_GRACE_SECONDS if grace is None else grace)
     results: dict[str, Verdict] = {}
     calls = [(t.id, profile, seed, seconds) for t in tasks]
-    for i, out in stream(executor, run_task, calls, limit):
+    for i, out in stream(executor, run_task, calls, limit, names=[t.id for t in tasks]):
         v = verdict_of(tasks[i], out, seconds)
         results[tasks[i].id] = v
         if on_result:
