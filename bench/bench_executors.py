@@ -52,7 +52,14 @@ def _timed(fn: Any) -> tuple[float, Any]:
 def _compare(name: str, got: list[Verdict], reference: list[Verdict]) -> None:
     a, b = _key(got), _key(reference)
     diff = [k for k in b if a.get(k) != b[k]]
-    print(f"  {name}: {'same verdicts as the local pool' if not diff else f'DIFFERS at {diff}'}")
+    print(f"  {name}: {'same verdicts as the local pool' if not diff else 'DIFFERS:'}")
+    for k in diff:
+        x, y = a.get(k) or {}, b[k]
+        fields = {f: (x.get(f), y[f]) for f in y if f != "evidence" and x.get(f) != y[f]}
+        ev = {f: (x.get("evidence", {}).get(f), y["evidence"].get(f))
+              for f in set(y["evidence"]) | set(x.get("evidence", {}))
+              if x.get("evidence", {}).get(f) != y["evidence"].get(f)}
+        print(f"    {'/'.join(map(str, k))}: (here, local) {fields} evidence {ev}")
 
 
 def main(ids: list[str]) -> None:

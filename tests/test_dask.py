@@ -9,6 +9,7 @@ import pytest
 distributed = pytest.importorskip("distributed")
 
 import dpverify  # noqa: E402
+from dpverify.reports.schema import validate  # noqa: E402
 from dpverify.verifiers.dispatch import PROFILES  # noqa: E402
 from dpverify.verifiers.executors import stream  # noqa: E402
 from dpverify.verifiers.runner import execute, plan  # noqa: E402
@@ -64,6 +65,7 @@ def test_a_call_past_its_budget_on_a_worker_is_killed_and_the_worker_stays_usabl
 def test_the_python_api_takes_a_client_and_records_it(client):
     run = dpverify.run(["KOV-EPS"], executor=client)
     executor = run.document["executor"]
-    assert executor["name"] == "dask" and executor["workers"] == 2
+    assert executor["name"] == "dask" and executor["workers"] == 2 and executor["threads"] == 2
+    assert validate(run.document) == []
     assert executor["scheduler"] == client.scheduler.address
     assert run.exit_code == 0

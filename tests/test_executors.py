@@ -11,8 +11,10 @@ import time
 
 import pytest
 
+import dpverify
 from dpverify.reports.cli import main
 from dpverify.reports.schema import validate
+from dpverify.theorems.errors import InvalidParameter
 from dpverify.verifiers.dispatch import PROFILES, run_check
 from dpverify.verifiers.executors import SerialExecutor, open_executor, stream
 from dpverify.verifiers.runner import Task, assemble, plan
@@ -121,3 +123,14 @@ def test_inconsistent_executor_flags_are_usage_errors(argv, capsys, tmp_path):
     assert main(["run", "BASIC", "--out", str(tmp_path), *argv]) == 2
     err = capsys.readouterr().err
     assert err.startswith("dpverify: error:") and "Traceback" not in err
+
+
+def test_dask_without_distributed_says_which_extra_to_install(monkeypatch):
+    monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed -> ImportError
+    with pytest.raises(InvalidParameter, match=r"dpverify\[dask\]"), open_executor("dask"):
+        pass
+
+
+def test_the_api_rejects_what_is_not_an_executor():
+    with pytest.raises(InvalidParameter, match=r"concurrent\.futures\.Executor"):
+        dpverify.run(["BASIC"], executor=42)

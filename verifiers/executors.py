@@ -77,9 +77,13 @@ class Backend:
     workers: int
     executor: cf.Executor
     scheduler: str | None = None
+    threads: int | None = None  # Dask: task slots over all workers (each slot has a sandbox)
 
     def describe(self) -> dict[str, Any]:
-        return {"name": self.name, "workers": self.workers, "scheduler": self.scheduler}
+        out = {"name": self.name, "workers": self.workers, "scheduler": self.scheduler}
+        if self.threads is not None:
+            out["threads"] = self.threads
+        return out
 
 
 def add_executor_arguments(parser: argparse.ArgumentParser) -> None:
@@ -154,8 +158,9 @@ def _is_dask_client(obj: Any) -> bool:
 def _client_backend(client: Any, executor: cf.Executor | None) -> Backend:
     # pure=False: a resubmitted call gets a new key instead of the failed future back
     ex = executor or client.get_executor(pure=False)
-    workers = len(client.scheduler_info().get("workers", {}))
-    return Backend("dask", workers, ex, getattr(client.scheduler, "address", None))
+    nthreads = client.nthreads()  # every worker connected now: {address: threads}
+    return Backend("dask", len(nthreads), ex, getattr(client.scheduler, "address", None),
+                   sum(nthreads.values()))
 
 
 @contextmanager
