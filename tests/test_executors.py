@@ -17,7 +17,7 @@ from dpverify.reports.schema import validate
 from dpverify.theorems.errors import InvalidParameter
 from dpverify.verifiers.dispatch import PROFILES, run_check
 from dpverify.verifiers.executors import SerialExecutor, open_executor, stream
-from dpverify.verifiers.runner import Task, assemble, plan
+from dpverify.verifiers.runner import Task, assemble, execute, plan
 from dpverify.verifiers.sandbox import Limited, guarded
 from dpverify.verifiers.task import execute_on, parse_task_id, run_task, verdict_of
 from dpverify.verifiers.verdict import Status
@@ -103,7 +103,7 @@ def test_serial_executor_runs_in_process_and_is_recorded():
     tasks = plan(["BASIC"], claim=5)
     with open_executor("serial") as backend:
         assert isinstance(backend.executor, SerialExecutor)
-        verdicts = execute_on(backend.executor, tasks, PROFILES["quick"], None, 60.0)
+        verdicts = execute(tasks, PROFILES["quick"], executor=backend.executor)
     doc = assemble(tasks, verdicts, PROFILES["quick"], "test", 1.0, ["BASIC"],
                    executor=backend.describe())
     assert doc["executor"] == {"name": "serial", "workers": 1, "scheduler": None}

@@ -57,7 +57,7 @@ class SerialExecutor(cf.Executor):
 class LocalExecutor(cf.ThreadPoolExecutor):
     """A pool of ``workers`` processes on this machine: :func:`stream` runs each call in the
     sandbox process of one of ``workers`` threads (for ``run``'s tasks, the runner's own pool
-    of forked workers is used instead: :mod:`~dpverify.verifiers.task`)."""
+    of forked workers is used instead: ``verifiers.task.pool_size``)."""
 
     def __init__(self, workers: int) -> None:
         super().__init__(max_workers=workers, thread_name_prefix="dpverify-local")

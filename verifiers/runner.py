@@ -104,9 +104,12 @@ def execute(tasks: list[Task], profile: Profile, jobs: int = 0, seed: int | None
     (:mod:`~dpverify.verifiers.task`)."""
     seconds = task_seconds or profile.seconds
     if executor is not None:
-        from dpverify.verifiers.task import execute_on
+        from dpverify.verifiers.task import execute_on, pool_size
 
-        return execute_on(executor, tasks, profile, seed, seconds, on_result)
+        jobs = pool_size(executor)  # serial and local run below; 0: elsewhere (Dask)
+        if not jobs:
+            return execute_on(executor, tasks, profile, seed, seconds, on_result,
+                              grace=KILL_GRACE_SECONDS)
     jobs = jobs or os.cpu_count() or 1
     results: dict[str, Verdict] = {}
     if jobs == 1:

@@ -9,23 +9,32 @@ Main results
 - :func:`run_task`: the verdict (a dict) of one task id.
 - :func:`execute_on`: every task of a run on an executor, verdicts streamed to ``on_result``
   as they complete; a task past its budget is ``inconclusive``, a task whose worker was lost
-  twice is ``error`` with the reason.
+  twice is ``error`` with the reason. :func:`pool_size`: the executors the runner serves itself
+  (serial, and the local pool of forked workers: today's behaviour).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+import concurrent.futures as cf
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
 
 from dpverify.verifiers.dispatch import Profile, run_check
 from dpverify.verifiers.executors import LocalExecutor, SerialExecutor, stream
 from dpverify.verifiers.sandbox import Limited
 from dpverify.verifiers.verdict import Status, Verdict
 
-if TYPE_CHECKING:
-    import concurrent.futures as cf
 
-    from dpverify.verifiers.runner import Task
+class Task(Protocol):
+    """What this module needs of a planned task (``verifiers.runner.Task``)."""
+
+    theorem: str
+    claim: int
+    check: int
+    route: str
+
+    @property
+    def id(self) -> str: ...
 
 
 def parse_task_id(tid: str) -> tuple[str, int, int]:
@@ -48,19 +57,22 @@ def sandbox_warm() -> None:
     all_theorems()
 
 
-def execute_on(executor: cf.Executor, tasks: list[Task], profile: Profile, seed: int | None,
-               seconds: float, on_result: Callable[[Verdict], None] | None = None,
-               grace: float | None = None) -> list[Verdict]:
-    """Every task on ``executor``, in plan order. The serial and local executors run the
-    runner's own paths (in-process; forked workers); any other executor (Dask) runs
-    :func:`run_task` through :func:`~dpverify.verifiers.executors.stream`, killed ``grace``
-    seconds after the budget (default: the runner's)."""
-    from dpverify.verifiers import runner
-
+def pool_size(executor: cf.Executor) -> int:
+    """The runner's ``jobs`` for an executor whose tasks it runs on its own paths (serial: 1,
+    in-process; local: its forked workers); 0 for any other executor (Dask's)."""
     if isinstance(executor, (SerialExecutor, LocalExecutor)):
-        return runner.execute(tasks, profile, jobs=executor.workers, seed=seed,
-                              on_result=on_result, task_seconds=seconds)
-    limit = seconds + (runner.KILL_GRACE_SECONDS if grace is None else grace)
+        return executor.workers
+    return 0
+
+
+def execute_on(executor: cf.Executor, tasks: Sequence[Task], profile: Profile,
+               seed: int | None, seconds: float,
+               on_result: Callable[[Verdict], None] | None = None, *,
+               grace: float) -> list[Verdict]:
+    """Every task through :func:`~dpverify.verifiers.executors.stream`, in plan order: each
+    task's :func:`run_task` in a sandbox process killed ``grace`` seconds after the budget
+    (in-process, without a limit, on a ``SerialExecutor``)."""
+    limit = seconds + grace
     results: dict[str, Verdict] = {}
     calls = [(t.id, profile, seed, seconds) for t in tasks]
     for i, out in stream(executor, run_task, calls, limit, names=[t.id for t in tasks]):
