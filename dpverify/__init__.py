@@ -138,14 +138,20 @@ class Run:
 
 
 def run(ids: Iterable[str] | None = None, profile: str = "quick", jobs: int = 0,
-        seed: int | None = None) -> Run:
+        seed: int | None = None, executor: Any = None) -> Run:
     """Check the claims of the catalogue (or of ``ids``) with the ``quick`` or ``thorough``
-    profile; ``jobs=0`` uses one worker per core, ``jobs=1`` runs in-process."""
+    profile; ``jobs=0`` uses one worker per core, ``jobs=1`` runs in-process.
+
+    ``executor``: where the tasks run — ``None`` or ``"local"`` (worker processes),
+    ``"serial"``, ``"dask"`` (a ``distributed.LocalCluster`` of ``jobs`` processes, started
+    and shut down here), a ``distributed.Client`` (its cluster) or any
+    ``concurrent.futures.Executor``. A client or executor passed in is used, not closed."""
     import time
 
     from dpverify.theorems import get as _get
     from dpverify.theorems.core import InvalidParameter
     from dpverify.verifiers.dispatch import PROFILES
+    from dpverify.verifiers.executors import backend_for
     from dpverify.verifiers.runner import assemble, execute, plan
 
     if profile not in PROFILES:
@@ -155,10 +161,11 @@ def run(ids: Iterable[str] | None = None, profile: str = "quick", jobs: int = 0,
     wanted = [_get(i).id for i in ids] if ids is not None else None
     tasks = plan(wanted)
     started = time.monotonic()
-    verdicts = execute(tasks, PROFILES[profile], jobs=jobs, seed=seed)
+    with backend_for(executor, jobs) as backend:
+        verdicts = execute(tasks, PROFILES[profile], seed=seed, executor=backend.executor)
     command = "dpverify.run(" + (repr(wanted) if wanted else "") + f", profile={profile!r})"
     return Run(assemble(tasks, verdicts, PROFILES[profile], command,
-                        time.monotonic() - started, wanted))
+                        time.monotonic() - started, wanted, executor=backend.describe()))
 
 
 def audit(accountants: Sequence[Any] | Any, scenarios: str | Sequence[Any] = "quick", *,

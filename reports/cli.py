@@ -185,6 +185,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     from dpverify.reports.io import dump_json, load_run, write_atomic
     from dpverify.theorems import get
     from dpverify.verifiers.dispatch import PROFILES
+    from dpverify.verifiers.executors import open_executor
     from dpverify.verifiers.runner import Progress, assemble, execute, plan
 
     if args.jobs < 0:
@@ -197,10 +198,12 @@ def cmd_run(args: argparse.Namespace) -> int:
         raise InvalidParameter(f"--claim {args.claim} matches no claim of {', '.join(ids or [])}")
     progress = Progress(len(tasks))
     started = time.monotonic()
-    verdicts = execute(tasks, profile, jobs=args.jobs, seed=args.seed,
-                       on_result=progress.update, task_seconds=args.timeout)
+    with open_executor(args.executor, args.workers, args.scheduler, args.jobs) as backend:
+        verdicts = execute(tasks, profile, seed=args.seed, on_result=progress.update,
+                           task_seconds=args.timeout, executor=backend.executor)
     command = "dpverify " + " ".join(sys.argv[1:]) if args.argv is None else args.argv
-    doc = assemble(tasks, verdicts, profile, command, time.monotonic() - started, ids)
+    doc = assemble(tasks, verdicts, profile, command, time.monotonic() - started, ids,
+                   executor=backend.describe())
     out = Path(args.out)
     # render everything before writing anything: a failure leaves the previous set intact
     texts = {"latest.json": dump_json(doc), "latest.md": markdown.render(doc),
@@ -298,6 +301,8 @@ def cmd_hdp(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from dpverify.verifiers.executors import add_executor_arguments
+
     p = _Parser(prog="dpverify", description="Verify the composition and amplification "
                 "theorems of differential privacy.")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -334,6 +339,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--baseline", metavar="OLD.json",
                    help="exit 1 when a claim's verdict weakens against this earlier run")
     s.add_argument("--timeout", type=float, help="seconds per task (default: the profile's)")
+    add_executor_arguments(s)
     s.set_defaults(func=cmd_run, argv=None)
 
     s = sub.add_parser("report", help="render a run: RUN.json --format md|html|junit")

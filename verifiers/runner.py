@@ -98,10 +98,19 @@ class Progress:
 
 def execute(tasks: list[Task], profile: Profile, jobs: int = 0, seed: int | None = None,
             on_result: Callable[[Verdict], None] | None = None,
-            task_seconds: float | None = None) -> list[Verdict]:
-    """Run every task; ``jobs=1`` runs in-process, otherwise on forked workers."""
-    jobs = jobs or os.cpu_count() or 1
+            task_seconds: float | None = None, executor: Any = None) -> list[Verdict]:
+    """Run every task; ``jobs=1`` runs in-process, otherwise on forked workers; ``executor``
+    (a ``concurrent.futures.Executor``, e.g. Dask's) runs them there instead
+    (:mod:`~dpverify.verifiers.task`)."""
     seconds = task_seconds or profile.seconds
+    if executor is not None:
+        from dpverify.verifiers.task import execute_on, pool_size
+
+        jobs = pool_size(executor)  # serial and local run below; 0: elsewhere (Dask)
+        if not jobs:
+            return execute_on(executor, tasks, profile, seed, seconds, on_result,
+                              grace=KILL_GRACE_SECONDS)
+    jobs = jobs or os.cpu_count() or 1
     results: dict[str, Verdict] = {}
     if jobs == 1:
         for t in tasks:
@@ -188,7 +197,8 @@ def environment() -> dict[str, Any]:
 
 
 def assemble(tasks: list[Task], verdicts: list[Verdict], profile: Profile, command: str,
-             seconds: float, ids: Iterable[str] | None = None) -> dict[str, Any]:
+             seconds: float, ids: Iterable[str] | None = None,
+             executor: dict[str, Any] | None = None) -> dict[str, Any]:
     by_claim: dict[tuple[str, int], list[Verdict]] = {}
     for v in verdicts:
         by_claim.setdefault((v.theorem, v.claim), []).append(v)
@@ -244,6 +254,8 @@ def assemble(tasks: list[Task], verdicts: list[Verdict], profile: Profile, comma
         },
         "theorems": out_theorems,
     }
+    if executor is not None:  # {"name", "workers", "scheduler"}: where the tasks ran
+        doc["executor"] = executor
     doc["exit_code"] = exit_code(doc)
     return doc
 
