@@ -47,6 +47,11 @@ from dpverify.theorems.privacy_loss.common import (
     laplace_term,
     mp_only,
 )
+from dpverify.theorems.privacy_loss.pld_universal import (
+    approx_pld_universal,
+    comp_pld_universal,
+    pld_def_universal,
+)
 from dpverify.theorems.refs import S22, cite
 
 # ==========================================================================================
@@ -152,7 +157,7 @@ STK_PLD_DEF = Theorem(
         "E[g(-Z) e^{-Z}] (mutually absolutely continuous case)."
     ),
     domain="P, Q probability measures; alpha > 1",
-    claims=_pld_def_claims(),
+    claims=(*_pld_def_claims(), *pld_def_universal()),
     notes="For finite distributions the PLD is a finite list of (loss, probability) atoms; "
           "outputs with Q(y) = 0 < P(y) give an atom at +infinity.",
 )
@@ -233,7 +238,7 @@ STK_APPROX_PLD = Theorem(
         "neighbouring pair. P[Z > eps] <= delta is sufficient but not necessary."
     ),
     domain="eps real",
-    claims=_approx_pld_claims(),
+    claims=(*_approx_pld_claims(), *approx_pld_universal()),
     notes="The second form needs the reverse loss Z'; the tail-integral form needs only the "
           "law of Z. Gaussian and Laplace instances are BW-ANALYTIC-GAUSS and STK-LAPLACE.",
 )
@@ -328,7 +333,7 @@ STK_COMP_PLD = Theorem(
         Evaluator("eps", (SIGMA, K, DELTA), comp_gauss_eps,
                   "BW-ANALYTIC-GAUSS.eps(sigma/sqrt(k), delta)"),
     ),
-    claims=_comp_pld_claims(),
+    claims=(*_comp_pld_claims(), *comp_pld_universal()),
     notes="Numerical composition of non-Gaussian PLDs (discretisation, FFT) must bound its "
           "discretisation error before its output can be used as a certified value.",
 )
