@@ -7,13 +7,16 @@ Formulas: :mod:`dpverify.theorems.formulas.laplace`.
 from __future__ import annotations
 
 from dataclasses import replace
+from fractions import Fraction
 from typing import Any
 
-from dpverify.theorems.claims import Box, Claim, Compare, Tol, grid
+from dpverify.theorems.claims import Box, Claim, Compare, Smt, SmtProblem, Tol, grid
 from dpverify.theorems.core import Evaluator, Theorem
+from dpverify.theorems.ctx import SymCtx
 from dpverify.theorems.formulas.laplace import (
     laplace_delta,
     laplace_delta_output_quad,
+    laplace_delta_two_term,
     laplace_delta_pld_quad,
     laplace_eps,
     laplace_rdp_tau,
@@ -45,7 +48,45 @@ def _laplace_claims() -> tuple[Claim, ...]:
         Claim(3, "The profile is symmetric in the pair (both orders give the same value).",
               (check(lambda ctx, b, eps, s: laplace_delta_output_quad(ctx, b, eps, s, True),
                      "reverse-order quadrature ∫ (q - e^eps p)_+"),)),
+        Claim(4, "Round trip of the inverse evaluator: eps(b, delta(b, eps)) = eps for every b > "
+                 "0 and eps in [0, eps0) (eps0 = 1/b, sensitivity 1). Proved by z3 for all b > 0, "
+                 "u >= 0 with eps = eps0 u/(1 + u) (both formula bodies evaluated symbolically, "
+                 "Piecewise branches kept; log(e^x) = x for real x); searched on b in [0.05, "
+                 "20], eps = t eps0 with t in [0, 0.999] (rel 1e-30).",
+              (Compare(_laplace_round_trip, "eq", lambda ctx, b, t, **_: t / b,
+                       Box(reals={"b": ("0.05", "20"), "t": ("0", "0.999")},
+                           log_scale=frozenset({"b"})),
+                       "property", Tol(abs_tol=Fraction(1, 10**40), rel_tol=Fraction(1, 10**30)),
+                       "eps(b, delta(b, t eps0))", "t eps0"),
+               Smt(_laplace_round_trip_problem,
+                   "eps(b, delta(b, eps)) = eps, eps = eps0 u/(1 + u), u >= 0"))),
+        Claim(5, "The closed form equals the two-term PLD form P[Z > eps] - e^eps P[Z' < -eps] "
+                 "(from the Laplace CDFs, [S22] Sec. 3.3) for b in [0.05, 20] and every eps in "
+                 "[-10, 10] (all three branches); searched only (rel 1e-30).",
+              (Compare(lambda ctx, b, eps, **_: laplace_delta(ctx, b, eps, ctx.one), "eq",
+                       lambda ctx, b, eps, **_: laplace_delta_two_term(ctx, b, eps, ctx.one),
+                       Box(reals={"b": ("0.05", "20"), "eps": ("-10", "10")},
+                           log_scale=frozenset({"b"})),
+                       "property", Tol(abs_tol=Fraction(1, 10**40), rel_tol=Fraction(1, 10**30)),
+                       "closed form", "P[Z > eps] - e^eps P[Z' < -eps]"),)),
     )
+
+
+def _laplace_round_trip(ctx: Any, b: Any, t: Any, **_: Any) -> Any:
+    return laplace_eps(ctx, b, laplace_delta(ctx, b, t / b, ctx.one), ctx.one)
+
+
+def _laplace_round_trip_problem() -> SmtProblem:
+    import sympy as sp
+
+    ctx = SymCtx()
+    b = sp.Symbol("b", positive=True)
+    u = sp.Symbol("u", nonnegative=True)
+    eps = u / (b * (1 + u))
+    trip = sp.piecewise_fold(laplace_eps(ctx, b, laplace_delta(ctx, b, eps, ctx.one), ctx.one))
+    return SmtProblem({"b": "real", "u": "real"}, (sp.Gt(b, 0), sp.Ge(u, 0)), sp.Eq(trip, eps),
+                      ("eps = eps0 u/(1 + u) in [0, eps0), eps0 = 1/b",
+                       "log(e^x) = x (real x), Piecewise folded"))
 
 
 STK_LAPLACE = Theorem(
