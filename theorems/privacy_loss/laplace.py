@@ -16,8 +16,8 @@ from dpverify.theorems.ctx import SymCtx
 from dpverify.theorems.formulas.laplace import (
     laplace_delta,
     laplace_delta_output_quad,
-    laplace_delta_two_term,
     laplace_delta_pld_quad,
+    laplace_delta_two_term,
     laplace_eps,
     laplace_rdp_tau,
     laplace_renyi_quad,
