@@ -39,14 +39,16 @@ def polynomial_roots(expr: Any, prefix: str = "r") -> tuple[tuple[Any, ...], Any
 
     hyps: list[Any] = []
     syms: list[Any] = []
-    roots = sorted({a for a in sp.preorder_traversal(expr)
-                    if isinstance(a, sp.Pow) and a.exp == sp.Rational(1, 2)}, key=str)
-    for n, root in enumerate(roots):
-        r = sp.Symbol(f"{prefix}{n}", real=True)
+    while True:  # innermost roots first: a radicand may contain another root
+        roots = [a for a in sp.postorder_traversal(expr)
+                 if isinstance(a, sp.Pow) and a.exp == sp.Rational(1, 2)]
+        if not roots:
+            return tuple(hyps), expr, syms
+        root = roots[0]
+        r = sp.Symbol(f"{prefix}{len(syms)}", real=True)
         expr = expr.subs(root, r)
         hyps += [sp.Ge(r, 0), sp.Eq(r**2, root.base)]
         syms.append(r)
-    return tuple(hyps), expr, syms
 
 
 def real_vars(*symbols: Any) -> dict[str, str]:
