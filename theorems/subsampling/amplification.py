@@ -13,7 +13,6 @@ import random
 from collections.abc import Sequence
 from dataclasses import replace
 from fractions import Fraction
-from functools import lru_cache
 from typing import Any
 
 from dpverify.theorems.claims import Box, Claim, Compare, Generated, Points, Predicate, Tol
@@ -36,6 +35,14 @@ from dpverify.theorems.subsampling.common import (
     leak_pair,
     mixture,
     sub_rr_pair,
+)
+from dpverify.theorems.subsampling.universal import (
+    SMALL,
+    SMALL_BOX,
+    bbg9_universal,
+    bbg10_universal,
+    binomial_holds,
+    eta_holds,
 )
 from dpverify.theorems.values import exact_params
 
@@ -234,36 +241,20 @@ def _bbg9_claims() -> tuple[Claim, ...]:
 
 
 def _bbg10_claims() -> tuple[Claim, ...]:
-    def draw(rng: random.Random) -> dict[str, Any]:
-        return {"n": rng.randint(1, 6), "m": rng.randint(1, 6)}
-
-    @lru_cache(maxsize=64)
-    def multiplicities(n: int, m: int) -> tuple[int, ...]:
-        counts = [0] * (m + 1)
-        for seq in itertools.product(range(n), repeat=m):
-            counts[seq.count(0)] += 1
-        return tuple(counts)
-
-    def eta_holds(ctx: Any, n: int, m: int, **_: Any) -> bool:
-        counts = multiplicities(n, m)
-        drawn = Fraction(sum(counts[1:]), n**m)
-        return drawn == 1 - (1 - Fraction(1, n)) ** m
-
-    def binomial_holds(ctx: Any, n: int, m: int, **_: Any) -> bool:
-        counts = multiplicities(n, m)
-        return all(Fraction(counts[k], n**m)
-                   == math.comb(m, k) * Fraction(1, n) ** k * (1 - Fraction(1, n)) ** (m - k)
-                   for k in range(m + 1))
-
-    region = Generated(draw, 36, "(n, m) with n, m <= 6, all n^m draw sequences")
     return (
         Claim(1, "eta = 1 - (1 - 1/n)^m is the probability that a fixed record is drawn at least "
-                 "once (all n^m sequences enumerated, n, m <= 6).",
-              (Predicate(eta_holds, region, "oracle", "P[record drawn] == 1 - (1-1/n)^m"),)),
+                 "once: proved for every n, m in {1..6} by enumerating all n^m draw sequences "
+                 "(exact rationals; the whole finite domain n, m <= 6), and searched there.",
+              (Predicate(eta_holds, SMALL, "oracle", "P[record drawn] == 1 - (1-1/n)^m"),
+               Predicate(eta_holds, SMALL_BOX, "property", "P[record drawn] == 1 - (1-1/n)^m"))),
         Claim(2, "The multiplicity K of a fixed record is Bin(m, 1/n): P[K = k] = C(m,k) n^-k "
-                 "(1 - 1/n)^(m-k) (the weights of the delta' sum).",
-              (Predicate(binomial_holds, region, "oracle",
-                         "P[K = k] == C(m,k) n^-k (1-1/n)^(m-k) for every k"),)),
+                 "(1 - 1/n)^(m-k) (the weights of the delta' sum): proved for every n, m in "
+                 "{1..6} by enumerating all n^m draw sequences, and searched there.",
+              (Predicate(binomial_holds, SMALL, "oracle",
+                         "P[K = k] == C(m,k) n^-k (1-1/n)^(m-k) for every k"),
+               Predicate(binomial_holds, SMALL_BOX, "property",
+                         "P[K = k] == C(m,k) n^-k (1-1/n)^(m-k) for every k"))),
+        *bbg10_universal(),
     )
 
 
@@ -308,7 +299,7 @@ BBG_T9 = Theorem(
         Evaluator("delta", (replace(DELTA0, hi=1, hi_open=False), Q_FRACTION), amp_delta,
                   "q delta0, q = m/n"),
     ),
-    claims=_bbg9_claims(),
+    claims=(*_bbg9_claims(), *bbg9_universal()),
     notes="q = m/n must be a ratio of integers 1 <= m <= n; the evaluator accepts it as a "
           "fraction m/n.",
 )

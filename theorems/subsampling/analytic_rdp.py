@@ -25,6 +25,7 @@ from dpverify.theorems.numerics.integers import as_int
 from dpverify.theorems.params import EPS0, SIGMA, B, Q
 from dpverify.theorems.refs import S22, cite
 from dpverify.theorems.subsampling.common import FAMILY, RDP_GRID, mixture
+from dpverify.theorems.subsampling.universal import analytic_universal
 
 
 def _laplace_mix_renyi(ctx: Any, q: Any, b: Any, alpha: Any, direction: str) -> Any:
@@ -127,7 +128,7 @@ STK_ANALYTIC_RDP = Theorem(
         Evaluator("tau_rr", (Q, replace(EPS0, lo=0), ALPHA_INT), analytic_tau_rr,
                   "RR base eps_j = STK-PDP-ZCDP.tau(eps0, j)"),
     ),
-    claims=_analytic_claims(),
+    claims=(*_analytic_claims(), *analytic_universal()),
     notes="Whether [S22] Sec. 6.6 ('Analytic Renyi DP bound') is this binomial sum or a "
           "closed-form simplification could not be read in the stored corpora (open question "
           "12); the remove direction is only numerically supported.",
