@@ -138,7 +138,7 @@ CKS20_CONV = Theorem(
                        "exact Gaussian eps(0.01, 1e-6)", "0.57506"),
                Compare(cks_eps, "eq", const("0.62169"),
                        points({"rho": "0.01", "delta": "1e-6"}), "numeric", Tol.abs("5e-6"),
-                       "CKS20-CONV.eps(0.01, 1e-6)", "0.62169"))),
+                       "CKS20-CONV.eps(0.01, 1e-6)", "0.62169")), scope="instance"),
         Claim(2, "CKS20-CONV.eps <= STK-ZCDP-CONV.eps for all rho, delta.",
               (Compare(cks_eps, "le", zcdp_conv_eps,
                        Box(reals={"rho": ("1e-4", "50"), "delta": ("1e-15", "0.9")},
@@ -191,7 +191,7 @@ CKS20_CONV = Theorem(
                                {"alpha": "1.01", "tau": "0.01", "delta": "0.3"},
                                {"alpha": "300", "tau": "0.03", "delta": "1e-12"})),
                        "numeric", Tol.rel("1e-40"), "delta_rdp(alpha, tau, eps(alpha, tau, "
-                       "delta))", "delta"),)),
+                       "delta))", "delta"),), scope="instance"),
     ),
     notes="The RDP form applied order by order to an RDP curve and solved for eps is "
           "BALLE20-CONV. Claim 4 for general real alpha: with t = z - eps, phi(t) = c e^{(alpha-1)"

@@ -52,6 +52,7 @@ def _pld_gauss_claims() -> tuple[Claim, ...]:
                         grid(rho=["0.37"], alpha=["1.5", "3", "7.25"]), "numeric",
                         Tol.abs("1e-45"), "PLD-MGF quadrature", "alpha*rho", ctx="mp"),
             ),
+            scope="instance",
         ),
         Claim(
             2,
@@ -65,6 +66,7 @@ def _pld_gauss_claims() -> tuple[Claim, ...]:
                         "numeric", Tol.abs("1e-40"), "Rényi quadrature", "alpha/(2 s^2)",
                         ctx="mp"),
             ),
+            scope="instance",
         ),
         Claim(
             3,
@@ -175,6 +177,7 @@ def _ht_claims() -> tuple[Claim, ...]:
                         Tol.abs("1e-30"), "Neyman–Pearson maximisation (arb enclosure)",
                         "BW closed form"),
             ),
+            scope="instance",
         ),
         Claim(
             2,
@@ -244,6 +247,7 @@ def _bw_claims() -> tuple[Claim, ...]:
                         "numeric", Tol.abs("1e-30"), "BW closed form",
                         "Neyman–Pearson maximisation (arb enclosure)"),
             ),
+            scope="instance",
         ),
         Claim(
             2,
@@ -260,6 +264,7 @@ def _bw_claims() -> tuple[Claim, ...]:
                         Points(({"rho": "0.01", "delta": "1e-6"},)), "numeric",
                         Tol.abs("5e-13"), "eps(sqrt(50), 1e-6)", "0.575055185780"),
             ),
+            scope="instance",
         ),
         Claim(
             3,

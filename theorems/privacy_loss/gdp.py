@@ -72,6 +72,7 @@ def _drs_claims() -> tuple[Claim, ...]:
                         het, "numeric", Tol.abs("1e-40"), "GDP profile at sqrt(sum mu_i^2)",
                         "PLD quadrature, rho = sum mu_i^2/2", ctx="mp"),
             ),
+            scope="instance",
         ),
         Claim(
             2,
@@ -83,6 +84,7 @@ def _drs_claims() -> tuple[Claim, ...]:
                         grid(mu=["0.3", "1", "3", "7"], eps=["0", "0.5", "2", "10"]), "numeric",
                         Tol.rel("1e-40"), "GDP delta(mu, eps)", "BW delta(1/mu, eps)"),
             ),
+            scope="instance",
         ),
         Claim(
             3,
@@ -104,6 +106,7 @@ def _drs_claims() -> tuple[Claim, ...]:
                         "numeric", Tol.abs("1e-30"), "one-step hockey-stick (closed form)",
                         "one-step hockey-stick (output-space quadrature)", ctx="mp"),
             ),
+            scope="instance",
         ),
         Claim(
             4,

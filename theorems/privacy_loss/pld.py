@@ -124,7 +124,7 @@ def _pld_def_claims() -> tuple[Claim, ...]:
                  "(quadrature).",
               (Compare(lambda ctx, rho: (mp_only(ctx), pld_gauss_mgf_quad(ctx, rho, -ctx.one))[1],
                        "eq", lambda ctx, **_: ctx.one, points({"rho": "0.37"}), "numeric",
-                       QUAD_TOL, "E[e^-Z] (quadrature)", "1", ctx="mp"),)),
+                       QUAD_TOL, "E[e^-Z] (quadrature)", "1", ctx="mp"),), scope="instance"),
         Claim(2, "For random finite pairs with common support, E[g(Z')] = E[g(-Z) e^{-Z}] for g "
                  "in {identity, exp, indicator of (-inf, c]}.",
               tuple(reverse_check(*g) for g in g_forms)),
@@ -198,20 +198,21 @@ def _approx_pld_claims() -> tuple[Claim, ...]:
     return (
         Claim(1, "The PLD expectation E[max(0, 1 - e^{eps-Z})] (quadrature over z) equals the "
                  "closed form, in the 4 Gaussian regimes of STK-HT claim 1, to 1e-40.",
-              (gauss(gauss_delta_pld_quad, "PLD-expectation quadrature"),)),
+              (gauss(gauss_delta_pld_quad, "PLD-expectation quadrature"),), scope="instance"),
         Claim(2, "The tail-integral form ∫_eps^∞ e^{eps-z} P[Z > z] dz equals the closed form "
                  "(same regimes, 1e-40).",
-              (gauss(gauss_delta_tail_quad, "tail-integral quadrature"),)),
+              (gauss(gauss_delta_tail_quad, "tail-integral quadrature"),), scope="instance"),
         Claim(3, "The output-space integral ∫ (p - e^eps q)_+ equals the closed form (same "
                  "regimes, 1e-40).",
-              (gauss(gauss_delta_output_quad, "output-space quadrature"),)),
+              (gauss(gauss_delta_output_quad, "output-space quadrature"),), scope="instance"),
         Claim(4, "The same identities hold for Laplace, where the PLD has atoms (at the points "
                  "of STK-LAPLACE): PLD expectation, tail integral, output-space integral, and "
                  "the two-term form P[Z > eps] - e^eps P[Z' < -eps] (certified in arb).",
               (lap(laplace_delta_pld_quad, "PLD expectation (atoms + quadrature)"),
                lap(laplace_delta_tail_quad, "tail-integral quadrature"),
                lap(laplace_delta_output_quad, "output-space quadrature"),
-               lap(laplace_delta_two_term, "P[Z > eps] - e^eps P[Z' < -eps]", arb=True))),
+               lap(laplace_delta_two_term, "P[Z > eps] - e^eps P[Z' < -eps]", arb=True)),
+              scope="instance"),
         Claim(5, "P[Z > eps] - e^eps P[Z' < -eps] equals the hockey-stick value for random "
                  "finite pairs.",
               (Compare(_finite_two_term, "eq",
@@ -295,13 +296,14 @@ def _comp_pld_claims() -> tuple[Claim, ...]:
                            ctx, k / (2 * sigma**2), eps))[1],
                        grid(sigma=["4"], k=[25], eps=["0.5", "2"]), "numeric",
                        QUAD_TOL, "delta(sigma/sqrt(k), eps)",
-                       "PLD quadrature N(k rho, 2k rho)", ctx="mp"),)),
+                       "PLD quadrature N(k rho, 2k rho)", ctx="mp"),), scope="instance"),
         Claim(2, "Heterogeneous mus (0.5, 1, 0.3): the profile with sqrt(sum mu_j^2) equals the "
                  "quadrature with rho = sum mu_j^2/2 at eps = 1, to 1e-40.",
               (Compare(hetero_closed, "eq", hetero_quad,
                        points({"mu_list": (Fraction(1, 2), Fraction(1), Fraction(3, 10)),
                                "eps": "1"}), "numeric", QUAD_TOL,
-                       "GDP profile at sqrt(sum mu^2)", "PLD quadrature", ctx="mp"),)),
+                       "GDP profile at sqrt(sum mu^2)", "PLD quadrature", ctx="mp"),),
+              scope="instance"),
         Claim(3, "For random finite pairs, the exact hockey-stick of the product distribution "
                  "equals E[max(0, 1 - e^{eps - (Z_1 + ... + Z_k)})] computed by discrete "
                  "convolution of the PLDs.",

@@ -91,18 +91,18 @@ STK_PDP_ZCDP = Theorem(
         Claim(1, "The Rényi divergence of RR(eps) equals eps_hat(alpha) to 1e-45 for eps in "
                  "{0.5, 1, 2} and alpha in {1.5, 4}.",
               (Compare(_rr_renyi, "eq", pdp_tau, _PDP_GRID, "oracle", Tol.abs("1e-45"),
-                       "D_alpha(RR(eps))", "eps_hat(alpha)"),)),
+                       "D_alpha(RR(eps))", "eps_hat(alpha)"),), scope="instance"),
         Claim(2, "D_alpha(RR(eps)) <= alpha eps tanh(eps/2) (same grid).",
               (Compare(_rr_renyi, "le", lambda ctx, eps0, alpha: alpha * pdp_rho(ctx, eps0),
                        _PDP_GRID, "numeric", lhs_name="D_alpha(RR(eps))",
-                       rhs_name="alpha eps tanh(eps/2)"),)),
+                       rhs_name="alpha eps tanh(eps/2)"),), scope="instance"),
         Claim(3, "lim_{alpha->1} D_alpha(RR(eps))/alpha = eps tanh(eps/2) (evaluated at alpha = "
                  "1 + 1e-20, to 1e-18).",
               (Compare(lambda ctx, eps0, alpha: _rr_renyi(ctx, eps0, alpha) / alpha, "eq",
                        lambda ctx, eps0, **_: pdp_rho(ctx, eps0),
                        grid(eps0=["0.5", "1", "2"], alpha=["1.00000000000000000001"]),
                        "numeric", Tol.abs("1e-18"), "D_alpha(RR(eps))/alpha at alpha = 1+1e-20",
-                       "eps tanh(eps/2)"),)),
+                       "eps tanh(eps/2)"),), scope="instance"),
         Claim(4, "eps tanh(eps/2) <= eps^2/2 for eps in {0.5, 1, 2}, and over the box eps in "
                  "[0, 50].",
               (Compare(pdp_rho, "le", pdp_rho_simple, grid(eps0=["0.5", "1", "2"]), "numeric",

@@ -90,7 +90,7 @@ MIR_RDP_CONV = Theorem(
                  "minimising each over the same order grid.",
               (Compare(_gauss_curve_balle, "le", _gauss_curve_mir, _GAUSS_CURVES, "numeric",
                        lhs_name="min_alpha BALLE20-CONV.eps", rhs_name="min_alpha "
-                       "MIR-RDP-CONV.eps"),)),
+                       "MIR-RDP-CONV.eps"),), scope="instance"),
     ),
     notes="Superseded by BALLE20-CONV; kept because many accountants and published numbers "
           "still use it.",
@@ -150,7 +150,7 @@ BALLE20_CONV = Theorem(
     domain="alpha > 1, tau >= 0, delta in (0, 1)",
     evaluators=(
         Evaluator("eps", (ALPHA, TAU, DELTA), balle_eps,
-                  "tau + log((alpha - 1)/alpha) - (log delta + log alpha)/(alpha - 1)"),
+                  "max(0, tau + log((alpha - 1)/alpha) - (log delta + log alpha)/(alpha - 1))"),
         Evaluator("delta", (ALPHA, TAU, EPS_REAL), balle_delta,
                   "CKS20-CONV.delta_rdp(alpha, tau, eps)"),
     ),
@@ -167,7 +167,8 @@ BALLE20_CONV = Theorem(
                        "exact Gaussian eps(mu = 1, 1e-5)", "4.37718"),
                Compare(_gauss_curve_balle, "eq", const("4.72843"),
                        points({"mu": "1", "delta": "1e-5"}), "numeric", Tol.abs("5e-6"),
-                       "grid-minimised BALLE20-CONV.eps(mu = 1, 1e-5)", "4.72843"))),
+                       "grid-minimised BALLE20-CONV.eps(mu = 1, 1e-5)", "4.72843")),
+              scope="instance"),
         Claim(2, "The eps form and the delta form agree: delta(alpha, tau, eps(alpha, tau, delta)) "
                  "= delta to 1e-40 at the optimal order of claim 1.",
               (Compare(lambda ctx, alpha, mu, delta: balle_delta(
@@ -179,7 +180,7 @@ BALLE20_CONV = Theorem(
                                {"alpha": "17", "mu": "0.3", "delta": "1e-6"},
                                {"alpha": "2.15", "mu": "3", "delta": "1e-3"})),
                        "numeric", Tol.rel("1e-40"), "delta(alpha, tau, eps(alpha, tau, delta))",
-                       "delta"),)),
+                       "delta"),), scope="instance"),
         Claim(3, "One step of the Poisson-subsampled Gaussian (q = 0.01, sigma = 1, delta = "
                  "1e-5): the exact eps (SGM-1STEP-EXACT) is 0.19945, while RDP (MTZ-SGM-RDP at "
                  "integer orders 2..128, then this conversion) gives 0.95628.",
@@ -191,11 +192,13 @@ BALLE20_CONV = Theorem(
                        Tol.abs("5e-6"), "exact one-step eps", "0.19945"),
                Compare(sgm_eps_rdp, "eq", const("0.95628"),
                        points({"q": "0.01", "sigma": "1", "delta": "1e-5"}), "numeric",
-                       Tol.abs("5e-6"), "RDP-based eps (orders 2..128)", "0.95628"))),
+                       Tol.abs("5e-6"), "RDP-based eps (orders 2..128)", "0.95628")),
+              scope="instance"),
         Claim(4, "The same ordering (exact <= RDP-based) for q = 0.1, sigma = 0.8, delta = 1e-6.",
               (Compare(sgm_eps_exact, "le", sgm_eps_rdp,
                        points({"q": "0.1", "sigma": "0.8", "delta": "1e-6"}), "numeric",
-                       lhs_name="exact one-step eps", rhs_name="RDP-based eps"),)),
+                       lhs_name="exact one-step eps", rhs_name="RDP-based eps"),),
+              scope="instance"),
         Claim(5, "Round trip: delta(alpha, tau, eps_raw(alpha, tau, delta)) = delta for every "
                  "alpha > 1, tau >= 0, delta in (0, 1), where eps_raw is the unclamped formula "
                  "(the [CKS20] Prop. 12 bound holds for every real eps, so a negative eps_raw is "
@@ -230,7 +233,10 @@ BALLE20_CONV = Theorem(
                        "property", lhs_name="exact Gaussian eps",
                        rhs_name="BALLE20-CONV.eps at alpha"),)),
     ),
-    notes="The order grid matters: a coarser grid gives a larger (still sound) eps. Common "
+    notes="The evaluator clamps at 0 (claim 6): the unclamped formula is negative for some "
+          "inputs (alpha = 2, tau = 0.5, delta = 0.5 gives -0.193), a valid hockey-stick bound "
+          "but not an (eps, delta)-DP parameter. The order grid matters: a coarser grid gives "
+          "a larger (still sound) eps. Common "
           "accountants restrict to alpha > 1.01 and short-circuit eps = 0 when delta^2 + "
           "expm1(-tau) >= 0. Claims 3–4 use the subsampled-Gaussian formulas of "
           "theorems/formulas/subsampled_gaussian.py (SGM-1STEP-EXACT; MTZ-SGM-RDP's "

@@ -77,7 +77,7 @@ STK_ZCDP_DEF = Theorem(
                        Points(({"sigma": "2", "k": 3, "alpha": "2.5"},
                                {"sigma": "5", "k": 4, "alpha": "7"})),
                        "numeric", QUAD_TOL, "D_alpha(N(k, s^2)||N(0, s^2)) quadrature",
-                       "alpha k^2 rho", ctx="mp"),)),
+                       "alpha k^2 rho", ctx="mp"),), scope="instance"),
     ),
     notes="rho-zCDP is RDP at all orders with tau(alpha) = alpha rho (STK-RDP-DEF).",
 )

@@ -85,7 +85,7 @@ STK_ZCDP_CONV = Theorem(
                        "STK-ZCDP-CONV.eps(0.5, 1e-5)", "5.2985"),
                Compare(gauss_eps_at_rho, "eq", const("4.3772"),
                        points({"rho": "0.5", "delta": "1e-5"}), "numeric", Tol.abs("5e-5"),
-                       "BW-ANALYTIC-GAUSS.eps(1, 1e-5)", "4.3772"))),
+                       "BW-ANALYTIC-GAUSS.eps(1, 1e-5)", "4.3772")), scope="instance"),
         Claim(3, "Soundness against the Gaussian: BW-ANALYTIC-GAUSS.eps(1/sqrt(2 rho), delta) "
                  "<= eps(rho, delta) for all rho > 0, delta in (0, 1).",
               (Compare(gauss_eps_at_rho, "le", zcdp_conv_eps,
@@ -134,7 +134,7 @@ STK_REMARK15 = Theorem(
                        Points(({"eps": "1", "delta": "1e-6"}, {"eps": "0.1", "delta": "1e-5"},
                                {"eps": "8", "delta": "1e-9"})),
                        "numeric", lhs_name="STK-ZCDP-CONV.eps(rho(eps, delta), delta)",
-                       rhs_name="eps"),)),
+                       rhs_name="eps"),), scope="instance"),
         Claim(2, "The same inequality for all eps > 0 and delta in (0, 1): with L = log(1/delta) "
                  "and u = L/(L + eps) it reduces to sqrt(u) <= (3 + u)/4, i.e. (u - 1)(u - 9) "
                  ">= 0 on (0, 1].",
@@ -212,7 +212,7 @@ BS16_L36 = Theorem(
     claims=(
         Claim(1, "Exact Gaussian eps <= BS16 eps in the 4 regimes of CKS20-CONV claim 1.",
               (Compare(gauss_eps_at_rho, "le", bs16_eps, CONV_REGIMES, "numeric",
-                       lhs_name="exact Gaussian eps", rhs_name="BS16-L36.eps"),)),
+                       lhs_name="exact Gaussian eps", rhs_name="BS16-L36.eps"),), scope="instance"),
         Claim(2, "BS16-L36.eps - CKS20-CONV.eps lies in [0.017, 0.26] in those regimes (it is "
                  "worse than CKS). Erratum: the catalogue's interval is a rounding of the "
                  "observed range; the certified differences are 0.016886... at (0.001, 1e-3) and "
@@ -224,7 +224,7 @@ BS16_L36 = Theorem(
                        lhs_name="BS16-L36.eps - CKS20-CONV.eps", rhs_name="0.017"),
                Compare(_bs16_minus_cks, "le", const("0.26"), CONV_REGIMES, "numeric",
                        lhs_name="BS16-L36.eps - CKS20-CONV.eps", rhs_name="0.26")),
-              expected="refuted"),
+              expected="refuted", scope="instance"),
         Claim(3, "The quoted delta is at most the Chernoff delta of STK-ZCDP-CONV for every rho "
                  "> 0 and eps >= rho (its denominator 1 + a + sqrt((1 + a)^2 + 4/(pi rho)) "
                  "exceeds 2): proved by z3 for all rho > 0, x = eps - rho >= 0 (both formulas "

@@ -115,7 +115,7 @@ def _bbg8_claims() -> tuple[Claim, ...]:
                  "((RR(0) + RR(1))/2, RR(0)) is ln(1 + (e^eps0 - 1)/2).",
               (Compare(sub_rr_eps, "eq", lambda ctx, eps0, q, **_: amp_eps(ctx, eps0, q),
                        Points(({"eps0": "0.6", "q": "1/2"},)), "oracle", Tol.abs("1e-45"),
-                       "exact eps of the subsampled RR pair", "BBG-T8.eps"),)),
+                       "exact eps of the subsampled RR pair", "BBG-T8.eps"),), scope="instance"),
         Claim(2, "Tightness of delta: the LEAK base is (eps0, delta0)-DP and the exact delta of "
                  "((1-q) Pout + q Pin, Pout), both orders, at eps' equals q delta0 (three "
                  "configurations).",
@@ -123,18 +123,20 @@ def _bbg8_claims() -> tuple[Claim, ...]:
                        Tol.abs("1e-45"), "max_orders H_{e^eps0}(Pin, Pout)", "delta0"),
                Compare(leak_sub, "eq", lambda ctx, delta0, q, **_: amp_delta(ctx, delta0, q),
                        configs, "oracle", Tol.abs("1e-45"),
-                       "exact delta of the subsampled LEAK pair at eps'", "BBG-T8.delta"))),
+                       "exact delta of the subsampled LEAK pair at eps'", "BBG-T8.delta")),
+              scope="instance"),
         Claim(3, "Tightness of eps, pure base: the likelihood ratio of subsampled RR equals "
                  "e^{eps'} and the exact delta at eps' - 1e-6 is > 0 (three configurations).",
               (Compare(max_ratio, "eq", lambda ctx, eps0, q, **_: ctx.exp(amp_eps(ctx, eps0, q)),
                        pure, "oracle", Tol.abs("1e-45"), "max likelihood ratio", "e^{eps'}"),
                Compare(below_eps, "gt", lambda ctx, **_: ctx.zero, pure, "oracle",
-                       lhs_name="exact delta at eps' - 1e-6", rhs_name="0"))),
+                       lhs_name="exact delta at eps' - 1e-6", rhs_name="0")), scope="instance"),
         Claim(4, "Poisson-subsampled Gaussian, add direction: the hockey-stick quadrature of "
                  "(mix || N0) equals q * BW-ANALYTIC-GAUSS.delta(sigma, log(1 + (e^eps - 1)/q)) "
                  "to 1e-35.",
               (Compare(sgm1_add_quad, "eq", sgm1_add, SGM_GRID, "numeric", Tol.abs("1e-35"),
-                       "quadrature of H(mix||N0)", "q delta_G(log(1 + (e^eps - 1)/q))"),)),
+                       "quadrature of H(mix||N0)", "q delta_G(log(1 + (e^eps - 1)/q))"),),
+              scope="instance"),
         Claim(5, "Advanced joint convexity ([BBG] Thm 2) is an identity on random triples "
                  "(Q0, Q1, Q1') with 6 outputs, eta in (0, 1], eps in [0, 2].",
               (Compare(ajc_lhs, "eq", ajc_rhs,
