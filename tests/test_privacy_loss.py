@@ -24,6 +24,7 @@ from dpverify.theorems.core import bind
 from dpverify.theorems.ctx import ArbCtx, MpCtx, arb_endpoints
 from dpverify.theorems.formulas.conversions import (
     balle_eps,
+    balle_eps_raw,
     bs16_eps,
     cks_delta,
     cks_delta_rdp,
@@ -460,3 +461,13 @@ def test_bad_inputs(args, message, capsys):
     assert main(["eval", *args]) == 2
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
+
+
+def test_balle_eps_is_clamped_at_zero():
+    """[BBGHS20] Thm 21's formula is negative at (alpha, tau, delta) = (2, 0.5, 0.5): the
+    evaluator reports max(0, .) = 0 and the unclamped value is -0.193..."""
+    ctx = MpCtx(113)
+    raw = balle_eps_raw(ctx, ctx.num(2), ctx.num("0.5"), ctx.num("0.5"))
+    assert abs(raw - (mpmath.mpf("0.5") - mpmath.log(2))) < mpmath.mpf(10) ** -30
+    agrees("BALLE20-CONV", "eps", {"alpha": "2", "tau": "0.5", "delta": "0.5"}, mpmath.mpf(0),
+           30)
