@@ -7,6 +7,7 @@ Formulas: :mod:`dpverify.theorems.formulas.gaussian`.
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 from typing import Any
 
@@ -33,6 +34,7 @@ from dpverify.theorems.privacy_loss.universal import (
     GAUSS_SQUARE_BOX,
     gauss_square_smt,
     gauss_square_terms,
+    round_trip_check,
 )
 from dpverify.theorems.refs import MIR17, S22, cite
 
@@ -296,7 +298,35 @@ def _bw_claims() -> tuple[Claim, ...]:
                         lhs_name="delta(sigma, eps)", rhs_name="P[Z > eps]"),
             ),
         ),
+        Claim(
+            5,
+            "Round trips of the inverse evaluators: delta(sigma, eps(sigma, delta)) = delta for "
+            "sigma in [0.1, 20], delta in [1e-12, 0.9] below delta(sigma, 0) (where eps = 0), and "
+            "delta(sigma(eps, delta), eps) = delta for eps in [0, 10], delta in [1e-12, 0.9] (rel "
+            "1e-20); searched only (both inverses bisect).",
+            (
+                round_trip_check(lambda ctx, e, sigma, **_: gauss_delta(ctx, sigma, e),
+                                 lambda ctx, sigma, delta, **_: gauss_eps(ctx, sigma, delta),
+                                 "delta", Box(reals={"sigma": ("0.1", "20"),
+                                                     "delta": ("1e-12", "0.9")},
+                                              log_scale=frozenset({"sigma", "delta"}),
+                                              constraint=_below_gauss_delta_at_zero),
+                                 "delta(sigma, eps(sigma, delta))"),
+                round_trip_check(lambda ctx, s, eps, **_: gauss_delta(ctx, s, eps),
+                                 lambda ctx, eps, delta, **_: gauss_sigma(ctx, eps, delta),
+                                 "delta", Box(reals={"eps": ("0", "10"),
+                                                     "delta": ("1e-12", "0.9")},
+                                              log_scale=frozenset({"delta"})),
+                                 "delta(sigma(eps, delta), eps)"),
+            ),
+        ),
     )
+
+
+def _below_gauss_delta_at_zero(point: dict[str, Any]) -> bool:
+    """``delta < 0.999 delta(sigma, 0) = 0.999 erf(1/(2 sqrt(2) sigma))`` (floats; only chooses
+    the search region of the round trip)."""
+    return float(point["delta"]) < 0.999 * math.erf(1 / (2 * math.sqrt(2) * float(point["sigma"])))
 
 
 BW_ANALYTIC_GAUSS = Theorem(

@@ -23,6 +23,7 @@ from dpverify.theorems.formulas.subsampled_gaussian import (
 )
 from dpverify.theorems.params import DELTA, EPS, MU, SIGMA, K, Q
 from dpverify.theorems.privacy_loss.common import FAMILY
+from dpverify.theorems.privacy_loss.universal import round_trip_check
 from dpverify.theorems.refs import DRS, cite
 
 # ------------------------------------------------------------------------------------------
@@ -117,6 +118,21 @@ def _drs_claims() -> tuple[Claim, ...]:
                         lhs_name="eps(mu, delta)", rhs_name="eps(mu + h, delta)"),
                 Compare(eps_at(False), "lt", eps_at(True), strict_box, "property",
                         lhs_name="eps(mu, delta)", rhs_name="eps(mu + h, delta)"),
+            ),
+        ),
+        Claim(
+            5,
+            "Round trip of the inverse evaluator: delta(mu, eps(mu, delta)) = delta (rel 1e-20) "
+            "for mu in [0.05, 10], delta in [1e-12, 0.9] below delta(mu, 0) = erf(mu/(2 "
+            "sqrt 2)) (where eps = 0); searched only (the inverse bisects).",
+            (
+                round_trip_check(lambda ctx, e, mu, **_: gdp_delta(ctx, mu, e),
+                                 lambda ctx, mu, delta, **_: gdp_eps(ctx, mu, delta), "delta",
+                                 Box(reals={"mu": ("0.05", "10"), "delta": ("1e-12", "0.9")},
+                                     log_scale=frozenset({"mu", "delta"}),
+                                     constraint=lambda pt: float(pt["delta"]) < 0.999 * math.erf(
+                                         float(pt["mu"]) / (2 * math.sqrt(2)))),
+                                 "delta(mu, eps(mu, delta))"),
             ),
         ),
     )

@@ -141,3 +141,18 @@ GAUSS_SQUARE_BOX = Box(reals={"sigma": ("0.05", "50"), "alpha": ("1.0001", "1000
 def gauss_square_smt(tau_times_alpha_minus_1: Callable[..., Any], mean_sq: str,
                      description: str) -> Smt:
     return Smt(lambda: gauss_square_problem(tau_times_alpha_minus_1, mean_sq), description)
+
+
+# ------------------------------------------------------------------------------------------
+# Round trips of inverse evaluators (bisection: searched only)
+
+
+def round_trip_check(forward: Callable[..., Any], inverse: Callable[..., Any], target: str,
+                     box: Box, name: str) -> Compare:
+    """``forward(inverse(point)) = point[target]`` (rel 1e-20) searched over ``box``: the
+    inverse evaluators bisect, so the round trip pins the bisection to its forward formula."""
+    def trip(ctx: Any, **point: Any) -> Any:
+        return forward(ctx, inverse(ctx, **point), **point)
+
+    return Compare(trip, "eq", lambda ctx, **point: point[target], box, "property",
+                   Tol(abs_tol=Fraction(1, 10**60), rel_tol=Fraction(1, 10**20)), name, target)
