@@ -153,12 +153,22 @@ def mir_eps(ctx: Any, alpha: Any, tau: Any, delta: Any) -> Any:
     return tau - ctx.log(delta) / (alpha - 1)
 
 
-def balle_eps(ctx: Any, alpha: Any, tau: Any, delta: Any) -> Any:
-    """``tau + log((alpha - 1)/alpha) - (log delta + log alpha)/(alpha - 1)``: (alpha, tau)-RDP
-    implies (eps, delta)-DP ([BBGHS20] arXiv 1905.09982, Thm 21; = [CKS20] Prop. 12 solved for
-    eps; [Aso20] Eq. 20). Not clamped at 0 (accountants report max(0, eps))."""
+def balle_eps_raw(ctx: Any, alpha: Any, tau: Any, delta: Any) -> Any:
+    """``tau + log((alpha - 1)/alpha) - (log delta + log alpha)/(alpha - 1)`` ([BBGHS20] arXiv
+    1905.09982, Thm 21; = [CKS20] arXiv 2004.00010v4 Prop. 12 solved for eps; [Aso20] Eq. 20),
+    unclamped. It can be negative (alpha = 2, tau = 0.5, delta = 0.5 gives -0.193): as a bound
+    on the hockey-stick divergence H_{e^eps} it holds for every real eps (the pointwise bound
+    of [CKS20] Prop. 12 does not use the sign of eps), but (eps, delta)-DP takes eps >= 0."""
     am1 = alpha - 1
     return tau + ctx.log(am1 / alpha) - (ctx.log(delta) + ctx.log(alpha)) / am1
+
+
+def balle_eps(ctx: Any, alpha: Any, tau: Any, delta: Any) -> Any:
+    """``max(0, balle_eps_raw)``: (alpha, tau)-RDP implies (eps, delta)-DP with this eps >= 0
+    ([BBGHS20] arXiv 1905.09982, Thm 21). Clamping is sound: H_{e^eps}(P||Q) is nonincreasing
+    in eps, so (eps', delta) with eps' < 0 implies (0, delta). The theorem states 0 < delta < 1
+    and no sign condition, while (eps, delta)-DP is defined for eps >= 0."""
+    return ctx.pos(balle_eps_raw(ctx, alpha, tau, delta))
 
 
 def balle_delta(ctx: Any, alpha: Any, tau: Any, eps: Any) -> Any:

@@ -251,13 +251,20 @@ def pld_gauss_delta_quad(ctx: Any, rho: Any, eps: Any) -> Any:
                     [eps, a + sd, a + 4 * sd, a + 12 * sd, ctx.inf])
 
 
+def gauss_renyi_exponent(ctx: Any, mean: Any, sigma: Any, alpha: Any, y: Any) -> Any:
+    """``log(p(y)^alpha q(y)^{1-alpha}) + log(sigma sqrt(2 pi))`` for ``p = N(mean, sigma^2)``,
+    ``q = N(0, sigma^2)``: ``-(alpha (y - mean)^2 + (1 - alpha) y^2)/(2 sigma^2)`` ([Mir17] arXiv
+    1702.07476v3, Def. 3, the integrand of D_alpha)."""
+    return -(alpha * (y - mean) ** 2 + (1 - alpha) * y**2) / (2 * sigma**2)
+
+
 def gauss_renyi_output_quad(ctx: Any, mean: Any, sigma: Any, alpha: Any) -> Any:
     """``D_alpha(N(mean, sigma^2)||N(0, sigma^2)) = log ∫ p^alpha q^{1-alpha}/(alpha - 1)``
     by quadrature over the output space (the integrand is a Gaussian bump at alpha*mean)."""
     norm = 1 / (sigma * ctx.sqrt(2 * ctx.pi))
 
     def integrand(y: Any) -> Any:
-        return norm * ctx.exp(-(alpha * (y - mean) ** 2 + (1 - alpha) * y**2) / (2 * sigma**2))
+        return norm * ctx.exp(gauss_renyi_exponent(ctx, mean, sigma, alpha, y))
 
     c = alpha * mean
     return ctx.log(ctx.quad(integrand, [-ctx.inf, c - 8 * sigma, c, c + 8 * sigma, ctx.inf])) / (
@@ -273,6 +280,16 @@ def comp_gauss_delta(ctx: Any, sigma: Any, k: int, eps: Any) -> Any:
     ``N(k rho, 2 k rho)`` ([S22] arXiv 2210.00597v4, Sec. 4, composition = convolution of
     PLDs), i.e. the BW-ANALYTIC-GAUSS curve at ``sigma/sqrt(k)``."""
     return gauss_delta(ctx, sigma / ctx.sqrt(ctx.num(k)), eps)
+
+
+def normal_pld_delta(ctx: Any, m: Any, eps: Any) -> Any:
+    """``E[max(0, 1 - e^{eps - Z})]`` for ``Z ~ N(m, 2m)`` in closed form: ``Phi((m - eps)/s) -
+    e^eps Phi((-m - eps)/s)``, ``s = sqrt(2m)`` ([S22] arXiv 2210.00597v4, Sec. 3.3, PLD form of
+    the hockey-stick divergence). Derivation, independent of [BW18]: ``P[Z > eps] = Phi((m -
+    eps)/s)`` and, tilting the normal law by ``e^{-z}`` (``E[e^{-Z} 1{Z > eps}] = e^{-m + s^2/2}
+    P[N(m - s^2, s^2) > eps]`` with ``s^2 = 2m``), ``E[e^{-Z} 1{Z > eps}] = Phi((-m - eps)/s)``."""
+    s = ctx.sqrt(2 * m)
+    return ctx.ncdf((m - eps) / s) - ctx.exp(eps) * ctx.ncdf((-m - eps) / s)
 
 
 def comp_gauss_eps(ctx: Any, sigma: Any, k: int, delta: Any) -> Any:

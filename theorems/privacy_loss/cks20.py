@@ -11,6 +11,7 @@ from typing import Any
 
 from dpverify.theorems.claims import Box, Claim, Compare, Points, Smt, SmtProblem, Tol, grid, points
 from dpverify.theorems.core import Evaluator, Theorem
+from dpverify.theorems.ctx import FloatCtx
 from dpverify.theorems.formulas.conversions import (
     balle_eps,
     cks_delta,
@@ -21,6 +22,7 @@ from dpverify.theorems.formulas.conversions import (
 )
 from dpverify.theorems.params import ALPHA, DELTA, EPS_REAL, RHO, TAU
 from dpverify.theorems.privacy_loss.common import CONV_REGIMES, FAMILY, const, gauss_eps_at_rho, sym
+from dpverify.theorems.privacy_loss.universal import round_trip_check
 from dpverify.theorems.refs import CKS20, cite
 
 # ==========================================================================================
@@ -100,6 +102,11 @@ def _cks_delta_forms_problem() -> SmtProblem:
                       ("b = 1 - 1/alpha", "P = b^{alpha - 1} > 0", "b^alpha = P b"))
 
 
+def _positive_cks_eps(point: dict[str, Any]) -> bool:
+    """Is eps(rho, delta) > 1e-6 (floats; only chooses the search region)?"""
+    return cks_eps(FloatCtx(), float(point["rho"]), float(point["delta"])) > 1e-6
+
+
 CKS20_CONV = Theorem(
     id="CKS20-CONV",
     title="Improved zCDP/RDP to approximate DP",
@@ -138,7 +145,7 @@ CKS20_CONV = Theorem(
                        "exact Gaussian eps(0.01, 1e-6)", "0.57506"),
                Compare(cks_eps, "eq", const("0.62169"),
                        points({"rho": "0.01", "delta": "1e-6"}), "numeric", Tol.abs("5e-6"),
-                       "CKS20-CONV.eps(0.01, 1e-6)", "0.62169"))),
+                       "CKS20-CONV.eps(0.01, 1e-6)", "0.62169")), scope="instance"),
         Claim(2, "CKS20-CONV.eps <= STK-ZCDP-CONV.eps for all rho, delta.",
               (Compare(cks_eps, "le", zcdp_conv_eps,
                        Box(reals={"rho": ("1e-4", "50"), "delta": ("1e-15", "0.9")},
@@ -191,7 +198,19 @@ CKS20_CONV = Theorem(
                                {"alpha": "1.01", "tau": "0.01", "delta": "0.3"},
                                {"alpha": "300", "tau": "0.03", "delta": "1e-12"})),
                        "numeric", Tol.rel("1e-40"), "delta_rdp(alpha, tau, eps(alpha, tau, "
-                       "delta))", "delta"),)),
+                       "delta))", "delta"),), scope="instance"),
+        Claim(6, "Round trip of the inverse evaluator: delta(rho, eps(rho, delta)) = delta (rel "
+                 "1e-20) for rho in [1e-3, 10], delta in [1e-12, 0.9] where eps(rho, delta) > "
+                 "1e-6 (at eps = 0 the round trip is an inequality): at eps* = inf_alpha "
+                 "G(alpha) = G(alpha*) the order alpha* gives delta exactly and every other "
+                 "order at least delta ([CKS20] Prop. 12). Searched only (both evaluators solve "
+                 "for a stationary order by bisection).",
+              (round_trip_check(lambda ctx, e, rho, **_: cks_delta(ctx, rho, e),
+                                lambda ctx, rho, delta, **_: cks_eps(ctx, rho, delta), "delta",
+                                Box(reals={"rho": ("1e-3", "10"), "delta": ("1e-12", "0.9")},
+                                    log_scale=frozenset({"rho", "delta"}),
+                                    constraint=_positive_cks_eps),
+                                "delta(rho, eps(rho, delta))"),)),
     ),
     notes="The RDP form applied order by order to an RDP curve and solved for eps is "
           "BALLE20-CONV. Claim 4 for general real alpha: with t = z - eps, phi(t) = c e^{(alpha-1)"

@@ -7,6 +7,7 @@ Formulas: :mod:`dpverify.theorems.formulas.gaussian`.
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 from typing import Any
 
@@ -29,6 +30,12 @@ from dpverify.theorems.formulas.gaussian import (
 )
 from dpverify.theorems.params import ALPHA, DELTA, EPS, EPS_REAL, SIGMA
 from dpverify.theorems.privacy_loss.common import BW18_V2, FAMILY, GAUSS_REGIMES
+from dpverify.theorems.privacy_loss.universal import (
+    GAUSS_SQUARE_BOX,
+    gauss_square_smt,
+    gauss_square_terms,
+    round_trip_check,
+)
 from dpverify.theorems.refs import MIR17, S22, cite
 
 # ------------------------------------------------------------------------------------------
@@ -47,6 +54,7 @@ def _pld_gauss_claims() -> tuple[Claim, ...]:
                         grid(rho=["0.37"], alpha=["1.5", "3", "7.25"]), "numeric",
                         Tol.abs("1e-45"), "PLD-MGF quadrature", "alpha*rho", ctx="mp"),
             ),
+            scope="instance",
         ),
         Claim(
             2,
@@ -60,6 +68,7 @@ def _pld_gauss_claims() -> tuple[Claim, ...]:
                         "numeric", Tol.abs("1e-40"), "Rényi quadrature", "alpha/(2 s^2)",
                         ctx="mp"),
             ),
+            scope="instance",
         ),
         Claim(
             3,
@@ -170,6 +179,7 @@ def _ht_claims() -> tuple[Claim, ...]:
                         Tol.abs("1e-30"), "Neyman–Pearson maximisation (arb enclosure)",
                         "BW closed form"),
             ),
+            scope="instance",
         ),
         Claim(
             2,
@@ -239,6 +249,7 @@ def _bw_claims() -> tuple[Claim, ...]:
                         "numeric", Tol.abs("1e-30"), "BW closed form",
                         "Neyman–Pearson maximisation (arb enclosure)"),
             ),
+            scope="instance",
         ),
         Claim(
             2,
@@ -255,6 +266,7 @@ def _bw_claims() -> tuple[Claim, ...]:
                         Points(({"rho": "0.01", "delta": "1e-6"},)), "numeric",
                         Tol.abs("5e-13"), "eps(sqrt(50), 1e-6)", "0.575055185780"),
             ),
+            scope="instance",
         ),
         Claim(
             3,
@@ -286,7 +298,35 @@ def _bw_claims() -> tuple[Claim, ...]:
                         lhs_name="delta(sigma, eps)", rhs_name="P[Z > eps]"),
             ),
         ),
+        Claim(
+            5,
+            "Round trips of the inverse evaluators: delta(sigma, eps(sigma, delta)) = delta for "
+            "sigma in [0.1, 20], delta in [1e-12, 0.9] below delta(sigma, 0) (where eps = 0), and "
+            "delta(sigma(eps, delta), eps) = delta for eps in [0, 10], delta in [1e-12, 0.9] (rel "
+            "1e-20); searched only (both inverses bisect).",
+            (
+                round_trip_check(lambda ctx, e, sigma, **_: gauss_delta(ctx, sigma, e),
+                                 lambda ctx, sigma, delta, **_: gauss_eps(ctx, sigma, delta),
+                                 "delta", Box(reals={"sigma": ("0.1", "20"),
+                                                     "delta": ("1e-12", "0.9")},
+                                              log_scale=frozenset({"sigma", "delta"}),
+                                              constraint=_below_gauss_delta_at_zero),
+                                 "delta(sigma, eps(sigma, delta))"),
+                round_trip_check(lambda ctx, s, eps, **_: gauss_delta(ctx, s, eps),
+                                 lambda ctx, eps, delta, **_: gauss_sigma(ctx, eps, delta),
+                                 "delta", Box(reals={"eps": ("0", "10"),
+                                                     "delta": ("1e-12", "0.9")},
+                                              log_scale=frozenset({"delta"})),
+                                 "delta(sigma(eps, delta), eps)"),
+            ),
+        ),
     )
+
+
+def _below_gauss_delta_at_zero(point: dict[str, Any]) -> bool:
+    """``delta < 0.999 delta(sigma, 0) = 0.999 erf(1/(2 sqrt(2) sigma))`` (floats; only chooses
+    the search region of the round trip)."""
+    return float(point["delta"]) < 0.999 * math.erf(1 / (2 * math.sqrt(2) * float(point["sigma"])))
 
 
 BW_ANALYTIC_GAUSS = Theorem(
@@ -322,6 +362,12 @@ BW_ANALYTIC_GAUSS = Theorem(
 # MIR-RDP-GAUSS
 
 
+def _mir_side(ctx: Any, sigma: Any, alpha: Any, k: Any) -> Any:
+    return (alpha - 1) * gauss_rdp_tau(ctx, sigma, alpha)
+
+
+_MIR_SQUARE = gauss_square_terms(_mir_side, "1")
+
 MIR_RDP_GAUSS = Theorem(
     id="MIR-RDP-GAUSS",
     title="RDP curve of the Gaussian mechanism",
@@ -347,6 +393,24 @@ MIR_RDP_GAUSS = Theorem(
                             ctx, ctx.sqrt(1 / (2 * rho)), alpha),
                         grid(rho=["0.37"], alpha=["1.5", "3", "7.25"]), "numeric",
                         Tol.abs("1e-40"), "Rényi quadrature", "alpha/(2 s^2)", ctx="mp"),
+            ),
+            scope="instance",
+        ),
+        Claim(
+            2,
+            "D_alpha(N(1, s^2)||N(0, s^2)) = tau(alpha) for all s > 0, alpha > 1: the integrand "
+            "p^alpha q^{1-alpha} of the output-space integral (the one claim 1 integrates) is "
+            "e^{(alpha-1) tau(alpha)} times the N(alpha, s^2) density, by completing the square "
+            "(log p^alpha q^{1-alpha} + log(s sqrt(2 pi)) = -(y - alpha)^2/(2 s^2) + (alpha - 1) "
+            "tau(alpha)); a density integrates to 1 ([Mir17] Def. 3). Proved by z3 for all real "
+            "y, s > 0, alpha > 1 (both sides from the formulas, symbolically); searched on s in "
+            "[0.05, 50], alpha in [1.0001, 1000], y in [-100, 100].",
+            (
+                Compare(_MIR_SQUARE[0], "eq", _MIR_SQUARE[1], GAUSS_SQUARE_BOX, "property",
+                        Tol.rel("1e-40"), "exponent + (y - alpha)^2/(2 s^2)",
+                        "(alpha - 1) tau(alpha)"),
+                gauss_square_smt(_mir_side, "1", "exponent(y) = -(y - alpha)^2/(2 s^2) + "
+                                 "(alpha - 1) MIR-RDP-GAUSS.tau(s, alpha)"),
             ),
         ),
     ),

@@ -23,6 +23,7 @@ from dpverify.theorems.formulas.subsampled_gaussian import (
 )
 from dpverify.theorems.params import DELTA, EPS, MU, SIGMA, K, Q
 from dpverify.theorems.privacy_loss.common import FAMILY
+from dpverify.theorems.privacy_loss.universal import round_trip_check
 from dpverify.theorems.refs import DRS, cite
 
 # ------------------------------------------------------------------------------------------
@@ -72,6 +73,7 @@ def _drs_claims() -> tuple[Claim, ...]:
                         het, "numeric", Tol.abs("1e-40"), "GDP profile at sqrt(sum mu_i^2)",
                         "PLD quadrature, rho = sum mu_i^2/2", ctx="mp"),
             ),
+            scope="instance",
         ),
         Claim(
             2,
@@ -83,6 +85,7 @@ def _drs_claims() -> tuple[Claim, ...]:
                         grid(mu=["0.3", "1", "3", "7"], eps=["0", "0.5", "2", "10"]), "numeric",
                         Tol.rel("1e-40"), "GDP delta(mu, eps)", "BW delta(1/mu, eps)"),
             ),
+            scope="instance",
         ),
         Claim(
             3,
@@ -104,6 +107,7 @@ def _drs_claims() -> tuple[Claim, ...]:
                         "numeric", Tol.abs("1e-30"), "one-step hockey-stick (closed form)",
                         "one-step hockey-stick (output-space quadrature)", ctx="mp"),
             ),
+            scope="instance",
         ),
         Claim(
             4,
@@ -114,6 +118,21 @@ def _drs_claims() -> tuple[Claim, ...]:
                         lhs_name="eps(mu, delta)", rhs_name="eps(mu + h, delta)"),
                 Compare(eps_at(False), "lt", eps_at(True), strict_box, "property",
                         lhs_name="eps(mu, delta)", rhs_name="eps(mu + h, delta)"),
+            ),
+        ),
+        Claim(
+            5,
+            "Round trip of the inverse evaluator: delta(mu, eps(mu, delta)) = delta (rel 1e-20) "
+            "for mu in [0.05, 10], delta in [1e-12, 0.9] below delta(mu, 0) = erf(mu/(2 "
+            "sqrt 2)) (where eps = 0); searched only (the inverse bisects).",
+            (
+                round_trip_check(lambda ctx, e, mu, **_: gdp_delta(ctx, mu, e),
+                                 lambda ctx, mu, delta, **_: gdp_eps(ctx, mu, delta), "delta",
+                                 Box(reals={"mu": ("0.05", "10"), "delta": ("1e-12", "0.9")},
+                                     log_scale=frozenset({"mu", "delta"}),
+                                     constraint=lambda pt: float(pt["delta"]) < 0.999 * math.erf(
+                                         float(pt["mu"]) / (2 * math.sqrt(2)))),
+                                 "delta(mu, eps(mu, delta))"),
             ),
         ),
     )

@@ -7,14 +7,17 @@ Formulas: :mod:`dpverify.theorems.formulas.laplace`.
 from __future__ import annotations
 
 from dataclasses import replace
+from fractions import Fraction
 from typing import Any
 
-from dpverify.theorems.claims import Box, Claim, Compare, Tol, grid
+from dpverify.theorems.claims import Box, Claim, Compare, Smt, SmtProblem, Tol, grid
 from dpverify.theorems.core import Evaluator, Theorem
+from dpverify.theorems.ctx import SymCtx
 from dpverify.theorems.formulas.laplace import (
     laplace_delta,
     laplace_delta_output_quad,
     laplace_delta_pld_quad,
+    laplace_delta_two_term,
     laplace_eps,
     laplace_rdp_tau,
     laplace_renyi_quad,
@@ -37,15 +40,54 @@ def _laplace_claims() -> tuple[Claim, ...]:
         Claim(1, "The closed form equals the output-space quadrature ∫ (p - e^eps q)_+ to "
                  "1e-40 (absolute) at (eps0, eps) in {(1, 0.3), (2, 0), (0.5, 0.49), (3, 3.5)}, "
                  "Delta = 1, b = 1/eps0.",
-              (check(laplace_delta_output_quad, "output-space quadrature"),)),
+              (check(laplace_delta_output_quad, "output-space quadrature"),), scope="instance"),
         Claim(2, "The closed form equals the explicit PLD expectation (atom +eps0 with mass 1/2 "
                  "plus the continuous part, privacy loss (Delta - 2y)/b on 0 < y < Delta) to "
                  "1e-40.",
-              (check(laplace_delta_pld_quad, "PLD expectation (atoms + quadrature)"),)),
+              (check(laplace_delta_pld_quad, "PLD expectation (atoms + quadrature)"),),
+              scope="instance"),
         Claim(3, "The profile is symmetric in the pair (both orders give the same value).",
               (check(lambda ctx, b, eps, s: laplace_delta_output_quad(ctx, b, eps, s, True),
-                     "reverse-order quadrature ∫ (q - e^eps p)_+"),)),
+                     "reverse-order quadrature ∫ (q - e^eps p)_+"),), scope="instance"),
+        Claim(4, "Round trip of the inverse evaluator: eps(b, delta(b, eps)) = eps for every b > "
+                 "0 and eps in [0, eps0) (eps0 = 1/b, sensitivity 1). Proved by z3 for all b > 0, "
+                 "u >= 0 with eps = eps0 u/(1 + u) (both formula bodies evaluated symbolically, "
+                 "Piecewise branches kept; log(e^x) = x for real x); searched on b in [0.05, "
+                 "20], eps = t eps0 with t in [0, 0.999] (rel 1e-30).",
+              (Compare(_laplace_round_trip, "eq", lambda ctx, b, t, **_: t / b,
+                       Box(reals={"b": ("0.05", "20"), "t": ("0", "0.999")},
+                           log_scale=frozenset({"b"})),
+                       "property", Tol(abs_tol=Fraction(1, 10**40), rel_tol=Fraction(1, 10**30)),
+                       "eps(b, delta(b, t eps0))", "t eps0"),
+               Smt(_laplace_round_trip_problem,
+                   "eps(b, delta(b, eps)) = eps, eps = eps0 u/(1 + u), u >= 0"))),
+        Claim(5, "The closed form equals the two-term PLD form P[Z > eps] - e^eps P[Z' < -eps] "
+                 "(from the Laplace CDFs, [S22] Sec. 3.3) for b in [0.05, 20] and every eps in "
+                 "[-10, 10] (all three branches); searched only (rel 1e-30).",
+              (Compare(lambda ctx, b, eps, **_: laplace_delta(ctx, b, eps, ctx.one), "eq",
+                       lambda ctx, b, eps, **_: laplace_delta_two_term(ctx, b, eps, ctx.one),
+                       Box(reals={"b": ("0.05", "20"), "eps": ("-10", "10")},
+                           log_scale=frozenset({"b"})),
+                       "property", Tol(abs_tol=Fraction(1, 10**40), rel_tol=Fraction(1, 10**30)),
+                       "closed form", "P[Z > eps] - e^eps P[Z' < -eps]"),)),
     )
+
+
+def _laplace_round_trip(ctx: Any, b: Any, t: Any, **_: Any) -> Any:
+    return laplace_eps(ctx, b, laplace_delta(ctx, b, t / b, ctx.one), ctx.one)
+
+
+def _laplace_round_trip_problem() -> SmtProblem:
+    import sympy as sp
+
+    ctx = SymCtx()
+    b = sp.Symbol("b", positive=True)
+    u = sp.Symbol("u", nonnegative=True)
+    eps = u / (b * (1 + u))
+    trip = sp.piecewise_fold(laplace_eps(ctx, b, laplace_delta(ctx, b, eps, ctx.one), ctx.one))
+    return SmtProblem({"b": "real", "u": "real"}, (sp.Gt(b, 0), sp.Ge(u, 0)), sp.Eq(trip, eps),
+                      ("eps = eps0 u/(1 + u) in [0, eps0), eps0 = 1/b",
+                       "log(e^x) = x (real x), Piecewise folded"))
 
 
 STK_LAPLACE = Theorem(
@@ -102,7 +144,8 @@ def _mir_lap_claims() -> tuple[Claim, ...]:
                        lambda ctx, eps0, alpha, **_: laplace_renyi_quad(ctx, 1 / eps0, alpha,
                                                                         ctx.one),
                        grid(eps0=["0.8"], alpha=["1.5", "2", "10"]), "numeric",
-                       Tol.abs("1e-35"), "Mironov's formula", "Rényi quadrature", ctx="mp"),)),
+                       Tol.abs("1e-35"), "Mironov's formula", "Rényi quadrature", ctx="mp"),),
+              scope="instance"),
         Claim(2, "tau(alpha) <= STK-PDP-ZCDP.tau(eps0, alpha) <= eps0 for all alpha > 1 "
                  "(Laplace is eps0-DP; RR has the largest RDP curve among eps0-DP pairs); "
                  "searched over eps0 in [0.01, 5], alpha = 1 + t, t in [1e-3, 1e3].",
@@ -116,7 +159,8 @@ def _mir_lap_claims() -> tuple[Claim, ...]:
                        lhs_name="tau(alpha)", rhs_name="eps0"),
                Compare(lambda ctx, eps0, alpha, **_: eps0 - tau_lap(ctx, eps0, alpha), "le",
                        lambda ctx, alpha, **_: ctx.log(ctx.num(2)) / (alpha - 1), far,
-                       "numeric", lhs_name="eps0 - tau(alpha)", rhs_name="log(2)/(alpha - 1)"))),
+                       "numeric", lhs_name="eps0 - tau(alpha)", rhs_name="log(2)/(alpha - 1)")),
+              scope="instance"),
     )
 
 

@@ -47,6 +47,11 @@ from dpverify.theorems.privacy_loss.common import (
     laplace_term,
     mp_only,
 )
+from dpverify.theorems.privacy_loss.pld_universal import (
+    approx_pld_universal,
+    comp_pld_universal,
+    pld_def_universal,
+)
 from dpverify.theorems.refs import S22, cite
 
 # ==========================================================================================
@@ -119,7 +124,7 @@ def _pld_def_claims() -> tuple[Claim, ...]:
                  "(quadrature).",
               (Compare(lambda ctx, rho: (mp_only(ctx), pld_gauss_mgf_quad(ctx, rho, -ctx.one))[1],
                        "eq", lambda ctx, **_: ctx.one, points({"rho": "0.37"}), "numeric",
-                       QUAD_TOL, "E[e^-Z] (quadrature)", "1", ctx="mp"),)),
+                       QUAD_TOL, "E[e^-Z] (quadrature)", "1", ctx="mp"),), scope="instance"),
         Claim(2, "For random finite pairs with common support, E[g(Z')] = E[g(-Z) e^{-Z}] for g "
                  "in {identity, exp, indicator of (-inf, c]}.",
               tuple(reverse_check(*g) for g in g_forms)),
@@ -152,7 +157,7 @@ STK_PLD_DEF = Theorem(
         "E[g(-Z) e^{-Z}] (mutually absolutely continuous case)."
     ),
     domain="P, Q probability measures; alpha > 1",
-    claims=_pld_def_claims(),
+    claims=(*_pld_def_claims(), *pld_def_universal()),
     notes="For finite distributions the PLD is a finite list of (loss, probability) atoms; "
           "outputs with Q(y) = 0 < P(y) give an atom at +infinity.",
 )
@@ -193,20 +198,21 @@ def _approx_pld_claims() -> tuple[Claim, ...]:
     return (
         Claim(1, "The PLD expectation E[max(0, 1 - e^{eps-Z})] (quadrature over z) equals the "
                  "closed form, in the 4 Gaussian regimes of STK-HT claim 1, to 1e-40.",
-              (gauss(gauss_delta_pld_quad, "PLD-expectation quadrature"),)),
+              (gauss(gauss_delta_pld_quad, "PLD-expectation quadrature"),), scope="instance"),
         Claim(2, "The tail-integral form ∫_eps^∞ e^{eps-z} P[Z > z] dz equals the closed form "
                  "(same regimes, 1e-40).",
-              (gauss(gauss_delta_tail_quad, "tail-integral quadrature"),)),
+              (gauss(gauss_delta_tail_quad, "tail-integral quadrature"),), scope="instance"),
         Claim(3, "The output-space integral ∫ (p - e^eps q)_+ equals the closed form (same "
                  "regimes, 1e-40).",
-              (gauss(gauss_delta_output_quad, "output-space quadrature"),)),
+              (gauss(gauss_delta_output_quad, "output-space quadrature"),), scope="instance"),
         Claim(4, "The same identities hold for Laplace, where the PLD has atoms (at the points "
                  "of STK-LAPLACE): PLD expectation, tail integral, output-space integral, and "
                  "the two-term form P[Z > eps] - e^eps P[Z' < -eps] (certified in arb).",
               (lap(laplace_delta_pld_quad, "PLD expectation (atoms + quadrature)"),
                lap(laplace_delta_tail_quad, "tail-integral quadrature"),
                lap(laplace_delta_output_quad, "output-space quadrature"),
-               lap(laplace_delta_two_term, "P[Z > eps] - e^eps P[Z' < -eps]", arb=True))),
+               lap(laplace_delta_two_term, "P[Z > eps] - e^eps P[Z' < -eps]", arb=True)),
+              scope="instance"),
         Claim(5, "P[Z > eps] - e^eps P[Z' < -eps] equals the hockey-stick value for random "
                  "finite pairs.",
               (Compare(_finite_two_term, "eq",
@@ -233,7 +239,7 @@ STK_APPROX_PLD = Theorem(
         "neighbouring pair. P[Z > eps] <= delta is sufficient but not necessary."
     ),
     domain="eps real",
-    claims=_approx_pld_claims(),
+    claims=(*_approx_pld_claims(), *approx_pld_universal()),
     notes="The second form needs the reverse loss Z'; the tail-integral form needs only the "
           "law of Z. Gaussian and Laplace instances are BW-ANALYTIC-GAUSS and STK-LAPLACE.",
 )
@@ -290,13 +296,14 @@ def _comp_pld_claims() -> tuple[Claim, ...]:
                            ctx, k / (2 * sigma**2), eps))[1],
                        grid(sigma=["4"], k=[25], eps=["0.5", "2"]), "numeric",
                        QUAD_TOL, "delta(sigma/sqrt(k), eps)",
-                       "PLD quadrature N(k rho, 2k rho)", ctx="mp"),)),
+                       "PLD quadrature N(k rho, 2k rho)", ctx="mp"),), scope="instance"),
         Claim(2, "Heterogeneous mus (0.5, 1, 0.3): the profile with sqrt(sum mu_j^2) equals the "
                  "quadrature with rho = sum mu_j^2/2 at eps = 1, to 1e-40.",
               (Compare(hetero_closed, "eq", hetero_quad,
                        points({"mu_list": (Fraction(1, 2), Fraction(1), Fraction(3, 10)),
                                "eps": "1"}), "numeric", QUAD_TOL,
-                       "GDP profile at sqrt(sum mu^2)", "PLD quadrature", ctx="mp"),)),
+                       "GDP profile at sqrt(sum mu^2)", "PLD quadrature", ctx="mp"),),
+              scope="instance"),
         Claim(3, "For random finite pairs, the exact hockey-stick of the product distribution "
                  "equals E[max(0, 1 - e^{eps - (Z_1 + ... + Z_k)})] computed by discrete "
                  "convolution of the PLDs.",
@@ -328,7 +335,7 @@ STK_COMP_PLD = Theorem(
         Evaluator("eps", (SIGMA, K, DELTA), comp_gauss_eps,
                   "BW-ANALYTIC-GAUSS.eps(sigma/sqrt(k), delta)"),
     ),
-    claims=_comp_pld_claims(),
+    claims=(*_comp_pld_claims(), *comp_pld_universal()),
     notes="Numerical composition of non-Gaussian PLDs (discretisation, FFT) must bound its "
           "discretisation error before its output can be used as a certified value.",
 )

@@ -12,6 +12,7 @@ from typing import Any
 
 from dpverify.theorems.claims import Box, Claim, Compare, Generated, Smt, SmtProblem, Tol, grid
 from dpverify.theorems.core import Evaluator, Theorem
+from dpverify.theorems.ctx import SymCtx
 from dpverify.theorems.formulas.rr import pdp_rho, pdp_rho_simple, pdp_tau
 from dpverify.theorems.numerics.finite import (
     random_eps_dp_pair,
@@ -21,6 +22,12 @@ from dpverify.theorems.numerics.finite import (
 )
 from dpverify.theorems.params import ALPHA, EPS0
 from dpverify.theorems.privacy_loss.common import FAMILY, sym
+from dpverify.theorems.privacy_loss.universal import (
+    real_vars,
+    seeded_eps_dp_pair,
+    seeded_pair,
+    strip_log,
+)
 from dpverify.theorems.refs import BS16, MIR17, cite
 
 # ==========================================================================================
@@ -84,18 +91,18 @@ STK_PDP_ZCDP = Theorem(
         Claim(1, "The Rényi divergence of RR(eps) equals eps_hat(alpha) to 1e-45 for eps in "
                  "{0.5, 1, 2} and alpha in {1.5, 4}.",
               (Compare(_rr_renyi, "eq", pdp_tau, _PDP_GRID, "oracle", Tol.abs("1e-45"),
-                       "D_alpha(RR(eps))", "eps_hat(alpha)"),)),
+                       "D_alpha(RR(eps))", "eps_hat(alpha)"),), scope="instance"),
         Claim(2, "D_alpha(RR(eps)) <= alpha eps tanh(eps/2) (same grid).",
               (Compare(_rr_renyi, "le", lambda ctx, eps0, alpha: alpha * pdp_rho(ctx, eps0),
                        _PDP_GRID, "numeric", lhs_name="D_alpha(RR(eps))",
-                       rhs_name="alpha eps tanh(eps/2)"),)),
+                       rhs_name="alpha eps tanh(eps/2)"),), scope="instance"),
         Claim(3, "lim_{alpha->1} D_alpha(RR(eps))/alpha = eps tanh(eps/2) (evaluated at alpha = "
                  "1 + 1e-20, to 1e-18).",
               (Compare(lambda ctx, eps0, alpha: _rr_renyi(ctx, eps0, alpha) / alpha, "eq",
                        lambda ctx, eps0, **_: pdp_rho(ctx, eps0),
                        grid(eps0=["0.5", "1", "2"], alpha=["1.00000000000000000001"]),
                        "numeric", Tol.abs("1e-18"), "D_alpha(RR(eps))/alpha at alpha = 1+1e-20",
-                       "eps tanh(eps/2)"),)),
+                       "eps tanh(eps/2)"),), scope="instance"),
         Claim(4, "eps tanh(eps/2) <= eps^2/2 for eps in {0.5, 1, 2}, and over the box eps in "
                  "[0, 50].",
               (Compare(pdp_rho, "le", pdp_rho_simple, grid(eps0=["0.5", "1", "2"]), "numeric",
@@ -136,6 +143,44 @@ def _draw_two_orders(rng: random.Random) -> dict[str, Any]:
     return {"p": p, "q": q, "alpha1": a1, "alpha2": a1 + Fraction(rng.randint(1, 2000), 100)}
 
 
+_DP_BOX = Box(ints={"seed": (0, 2**31 - 1), "r_num": (1, 400)},
+              reals={"alpha": ("1.01", "40")}, log_scale=frozenset({"alpha"}))
+
+
+def _seeded_renyi(ctx: Any, seed: int, alpha: Any) -> Any:
+    p, q = seeded_pair(seed)
+    return renyi(ctx, ctx.convert(p), ctx.convert(q), alpha)
+
+
+def _seeded_renyi_dp(ctx: Any, seed: int, r_num: int, alpha: Any, **_: Any) -> Any:
+    p, q = seeded_eps_dp_pair(seed, r_num)
+    return renyi(ctx, ctx.convert(p), ctx.convert(q), alpha)
+
+
+def _seeded_log_r(ctx: Any, r_num: int, **_: Any) -> Any:
+    return ctx.log(1 + ctx.num(Fraction(r_num, 100)))
+
+
+def _rdp_of_dp_problem(alpha: int, outputs: int) -> SmtProblem:
+    import sympy as sp
+
+    ctx = SymCtx()
+    p = list(sp.symbols(" ".join(f"p{i}" for i in range(1, outputs + 1)), positive=True))
+    q = list(sp.symbols(" ".join(f"q{i}" for i in range(1, outputs + 1)), positive=True))
+    r = sp.Symbol("r", positive=True)
+    a = sp.Integer(alpha)
+    moment = strip_log(renyi(ctx, p, q, a), a - 1)
+    hyps = [sp.Eq(sum(p), 1), sp.Eq(sum(q), 1), sp.Ge(r, 1)]
+    hyps += [sp.Le(pi, r * qi) for pi, qi in zip(p, q, strict=True)]
+    hyps += [sp.Le(qi, r * pi) for pi, qi in zip(p, q, strict=True)]
+    num, den = sp.fraction(sp.together(moment))  # den: a product of powers of the q_i > 0
+    return SmtProblem(real_vars(*p, *q, r), tuple(hyps),
+                      sp.Le(sp.expand(num), sp.expand(r ** (a - 1) * den)),
+                      ("x = e^eps = r", f"alpha = {alpha}",
+                       "e^{(alpha-1) D_alpha} = sum P^alpha Q^{1-alpha}",
+                       "multiplied by its denominator, a product of powers of the Q(y) > 0"))
+
+
 STK_RDP_DEF = Theorem(
     id="STK-RDP-DEF",
     title="Rényi DP",
@@ -162,5 +207,23 @@ STK_RDP_DEF = Theorem(
                        lambda ctx, p, q, alpha2, **_: renyi(ctx, p, q, alpha2),
                        Generated(_draw_two_orders, 100, "random pairs, 1 < alpha1 < alpha2"),
                        "oracle", lhs_name="D_alpha1", rhs_name="D_alpha2"),)),
+        Claim(3, "eps-DP implies (alpha, eps)-RDP: for every pair with all ratios P(y)/Q(y) in "
+                 "[1/r, r], e^{(alpha-1) D_alpha} = sum P (P/Q)^{alpha-1} <= r^{alpha-1}. Proved "
+                 "by z3 for all pairs on 2 outputs at alpha = 2 (x = e^eps = r; D_alpha from the "
+                 "formula, symbolically; 3 outputs or alpha = 3 return unknown within 15 s); "
+                 "searched on seeded random pairs with r = 1 + "
+                 "r_num/100, r_num in {1..400}, and real alpha in [1.01, 40].",
+              (Compare(_seeded_renyi_dp, "le", _seeded_log_r, _DP_BOX, "property",
+                       lhs_name="D_alpha(P||Q)", rhs_name="eps = log r"),
+               Smt(lambda: _rdp_of_dp_problem(2, 2),
+                   "sum P^2/Q <= r on 2 outputs (alpha = 2)"))),
+        Claim(4, "D_alpha(P||Q) is nondecreasing in alpha: searched on seeded random pairs on "
+                 "2–6 outputs, alpha in [1.01, 40], alpha + d with d in [0.01, 40] (no region "
+                 "proof: the orders enter as real exponents).",
+              (Compare(lambda ctx, seed, alpha, **_: _seeded_renyi(ctx, seed, alpha), "le",
+                       lambda ctx, seed, alpha, d, **_: _seeded_renyi(ctx, seed, alpha + d),
+                       Box(ints={"seed": (0, 2**31 - 1)},
+                           reals={"alpha": ("1.01", "40"), "d": ("1/100", "40")}),
+                       "property", lhs_name="D_alpha", rhs_name="D_{alpha + d}"),)),
     ),
 )

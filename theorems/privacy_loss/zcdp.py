@@ -22,6 +22,11 @@ from dpverify.theorems.formulas.laplace import laplace_rdp_tau
 from dpverify.theorems.numerics.finite import push_forward, random_kernel, random_pair, renyi
 from dpverify.theorems.params import RHO, SIGMA, K
 from dpverify.theorems.privacy_loss.common import FAMILY, QUAD_TOL, QUAD_TOL_REL, mp_only, sym
+from dpverify.theorems.privacy_loss.universal import (
+    GAUSS_SQUARE_BOX,
+    gauss_square_smt,
+    gauss_square_terms,
+)
 from dpverify.theorems.refs import BS16, S22, cite
 
 # ==========================================================================================
@@ -72,11 +77,24 @@ STK_ZCDP_DEF = Theorem(
                        Points(({"sigma": "2", "k": 3, "alpha": "2.5"},
                                {"sigma": "5", "k": 4, "alpha": "7"})),
                        "numeric", QUAD_TOL, "D_alpha(N(k, s^2)||N(0, s^2)) quadrature",
-                       "alpha k^2 rho", ctx="mp"),)),
+                       "alpha k^2 rho", ctx="mp"),), scope="instance"),
     ),
     notes="rho-zCDP is RDP at all orders with tau(alpha) = alpha rho (STK-RDP-DEF).",
 )
 
+
+def _gauss_side(ctx: Any, sigma: Any, alpha: Any, k: Any) -> Any:
+    return (alpha - 1) * alpha * zcdp_gauss_rho(ctx, sigma)
+
+
+def _comp_side(ctx: Any, sigma: Any, alpha: Any, k: Any) -> Any:
+    return (alpha - 1) * alpha * zcdp_comp_rho(ctx, zcdp_gauss_rho(ctx, sigma), k)
+
+
+_GAUSS_SQUARE = gauss_square_terms(_gauss_side, "1")
+_COMP_SQUARE = gauss_square_terms(_comp_side, "k")
+_COMP_BOX = Box(reals=dict(GAUSS_SQUARE_BOX.reals), ints={"k": (1, 10**4)},
+                log_scale=GAUSS_SQUARE_BOX.log_scale)
 
 _RENYI_GAUSS_POINTS = Points(({"sigma": "1.25", "alpha": "1.5"}, {"sigma": "0.5", "alpha": "3"},
                               {"sigma": "3", "alpha": "7.25"}))
@@ -105,7 +123,20 @@ STK_ZCDP_GAUSS = Theorem(
                            ctx, ctx.one, sigma, alpha))[1], "eq",
                        lambda ctx, sigma, alpha: alpha * zcdp_gauss_rho(ctx, sigma),
                        _RENYI_GAUSS_POINTS, "numeric", QUAD_TOL,
-                       "D_alpha(N(1, s^2)||N(0, s^2)) quadrature", "alpha rho", ctx="mp"))),
+                       "D_alpha(N(1, s^2)||N(0, s^2)) quadrature", "alpha rho", ctx="mp")),
+              scope="instance"),
+        Claim(2, "D_alpha(N(1, s^2)||N(0, s^2)) = alpha rho(s) for all s > 0, alpha > 1 (so "
+                 "the Gaussian is rho-zCDP with equality): log p^alpha q^{1-alpha} + log(s "
+                 "sqrt(2 pi)) = -(y - alpha)^2/(2 s^2) + (alpha - 1) alpha rho(s) (completing the "
+                 "square; the N(alpha, s^2) density integrates to 1; [Mir17] Def. 3, [BS16] Def. "
+                 "1.1). Proved by z3 for all real y, s > 0, alpha > 1 (both sides from the "
+                 "formulas, symbolically); searched on s in [0.05, 50], alpha in [1.0001, 1000], "
+                 "y in [-100, 100].",
+              (Compare(_GAUSS_SQUARE[0], "eq", _GAUSS_SQUARE[1], GAUSS_SQUARE_BOX, "property",
+                       Tol.rel("1e-40"), "exponent + (y - alpha)^2/(2 s^2)",
+                       "(alpha - 1) alpha rho(s)"),
+               gauss_square_smt(_gauss_side, "1", "exponent(y) = -(y - alpha)^2/(2 s^2) + "
+                                "(alpha - 1) alpha STK-ZCDP-GAUSS.rho(s)"))),
     ),
     notes="Every zCDP-to-DP conversion applied to this rho is an upper bound on the Gaussian's "
           "exact curve BW-ANALYTIC-GAUSS.",
@@ -140,7 +171,20 @@ STK_ZCDP_COMP = Theorem(
                        Points(({"rho": "0.37", "k": 25, "alpha": "3"},
                                {"rho": "0.01", "k": 1000, "alpha": "1.5"})),
                        "numeric", QUAD_TOL_REL, "D_alpha of the k-fold product (quadrature)",
-                       "alpha * rho(rho, k)", ctx="mp"),)),
+                       "alpha * rho(rho, k)", ctx="mp"),), scope="instance"),
+        Claim(2, "The bound is attained for every k >= 1, s > 0, alpha > 1: k Gaussian "
+                 "releases N(1, s^2) form N(1_k, s^2 I_k), at distance sqrt(k) from N(0, s^2 "
+                 "I_k) ([S22] Sec. 3.1), and log p^alpha q^{1-alpha} + log(s sqrt(2 pi)) = -(y - "
+                 "alpha m)^2/(2 s^2) + (alpha - 1) alpha rho(rho(s), k) with m^2 = k (completing "
+                 "the square along the mean direction), i.e. D_alpha = alpha * STK-ZCDP-COMP.rho. "
+                 "Proved by z3 for all real y, k >= 1, s > 0, alpha > 1 (m = sqrt(k) as a "
+                 "constrained variable); searched on k in {1..10^4}, s in [0.05, 50], alpha in "
+                 "[1.0001, 1000], y in [-100, 100].",
+              (Compare(_COMP_SQUARE[0], "eq", _COMP_SQUARE[1], _COMP_BOX, "property",
+                       Tol.rel("1e-40"), "exponent + (y - alpha sqrt(k))^2/(2 s^2)",
+                       "(alpha - 1) alpha rho(rho(s), k)"),
+               gauss_square_smt(_comp_side, "k", "exponent(y) = -(y - alpha m)^2/(2 s^2) + "
+                                "(alpha - 1) alpha STK-ZCDP-COMP.rho(rho(s), k), m^2 = k"))),
     ),
     notes="The adaptive version is STK-ADAPT-POST.",
 )

@@ -6,11 +6,14 @@ Formulas: :mod:`dpverify.theorems.formulas.conversions`.
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
+from fractions import Fraction
 from typing import Any
 
 from dpverify.theorems.claims import Box, Claim, Compare, Points, Smt, SmtProblem, Tol, points
 from dpverify.theorems.core import Evaluator, Theorem
+from dpverify.theorems.ctx import SymCtx
 from dpverify.theorems.formulas.conversions import (
     bs16_delta,
     bs16_eps,
@@ -21,6 +24,7 @@ from dpverify.theorems.formulas.conversions import (
 )
 from dpverify.theorems.params import DELTA, EPS, RHO
 from dpverify.theorems.privacy_loss.common import CONV_REGIMES, FAMILY, const, gauss_eps_at_rho, sym
+from dpverify.theorems.privacy_loss.universal import polynomial_roots, real_vars
 from dpverify.theorems.refs import BS16, S22, cite
 
 # ==========================================================================================
@@ -81,7 +85,7 @@ STK_ZCDP_CONV = Theorem(
                        "STK-ZCDP-CONV.eps(0.5, 1e-5)", "5.2985"),
                Compare(gauss_eps_at_rho, "eq", const("4.3772"),
                        points({"rho": "0.5", "delta": "1e-5"}), "numeric", Tol.abs("5e-5"),
-                       "BW-ANALYTIC-GAUSS.eps(1, 1e-5)", "4.3772"))),
+                       "BW-ANALYTIC-GAUSS.eps(1, 1e-5)", "4.3772")), scope="instance"),
         Claim(3, "Soundness against the Gaussian: BW-ANALYTIC-GAUSS.eps(1/sqrt(2 rho), delta) "
                  "<= eps(rho, delta) for all rho > 0, delta in (0, 1).",
               (Compare(gauss_eps_at_rho, "le", zcdp_conv_eps,
@@ -130,7 +134,7 @@ STK_REMARK15 = Theorem(
                        Points(({"eps": "1", "delta": "1e-6"}, {"eps": "0.1", "delta": "1e-5"},
                                {"eps": "8", "delta": "1e-9"})),
                        "numeric", lhs_name="STK-ZCDP-CONV.eps(rho(eps, delta), delta)",
-                       rhs_name="eps"),)),
+                       rhs_name="eps"),), scope="instance"),
         Claim(2, "The same inequality for all eps > 0 and delta in (0, 1): with L = log(1/delta) "
                  "and u = L/(L + eps) it reduces to sqrt(u) <= (3 + u)/4, i.e. (u - 1)(u - 9) "
                  ">= 0 on (0, 1].",
@@ -148,6 +152,41 @@ STK_REMARK15 = Theorem(
 
 def _bs16_minus_cks(ctx: Any, rho: Any, delta: Any) -> Any:
     return bs16_eps(ctx, rho, delta) - cks_eps(ctx, rho, delta)
+
+
+def _bs16_at_shift(ctx: Any, rho: Any, x: Any, **_: Any) -> Any:
+    return bs16_delta(ctx, rho, rho + x)
+
+
+def _chernoff_at_shift(ctx: Any, rho: Any, x: Any, **_: Any) -> Any:
+    return zcdp_conv_delta(ctx, rho, rho + x)
+
+
+def _below_delta_at_rho(point: dict[str, Any]) -> bool:
+    """Is delta below ``bs16_delta(rho, rho) = 2/(2 + sqrt(1 + 4/(pi rho)))`` (floats, only to
+    choose the search region)?"""
+    rho = float(point["rho"])
+    return float(point["delta"]) < 0.999 * 2 / (2 + math.sqrt(1 + 4 / (math.pi * rho)))
+
+
+def _bs16_le_chernoff_problem() -> SmtProblem:
+    import sympy as sp
+
+    ctx = SymCtx()
+    rho = sp.Symbol("rho", positive=True)
+    x = sp.Symbol("x", nonnegative=True)
+    e, pi_ = sp.symbols("E P", positive=True)
+    lhs = bs16_delta(ctx, rho, rho + x)
+    rhs = zcdp_conv_delta(ctx, rho, rho + x)
+    gauss = sp.exp(-(x**2) / (4 * rho))
+    lhs, rhs = (v.subs(gauss, e).subs(sp.pi, pi_) for v in (lhs, rhs))
+    hyps, lhs, roots = polynomial_roots(lhs)
+    return SmtProblem(real_vars(rho, x, e, pi_, *roots),
+                      (sp.Gt(rho, 0), sp.Ge(x, 0), sp.Gt(e, 0), sp.Gt(pi_, 3), sp.Lt(pi_, 4),
+                       *hyps),
+                      sp.Le(lhs, rhs),
+                      ("x = eps - rho >= 0", "E = e^{-x^2/(4 rho)}", "P = pi in (3, 4)",
+                       "r0 = the square root of the quoted denominator"))
 
 
 BS16_L36 = Theorem(
@@ -173,7 +212,7 @@ BS16_L36 = Theorem(
     claims=(
         Claim(1, "Exact Gaussian eps <= BS16 eps in the 4 regimes of CKS20-CONV claim 1.",
               (Compare(gauss_eps_at_rho, "le", bs16_eps, CONV_REGIMES, "numeric",
-                       lhs_name="exact Gaussian eps", rhs_name="BS16-L36.eps"),)),
+                       lhs_name="exact Gaussian eps", rhs_name="BS16-L36.eps"),), scope="instance"),
         Claim(2, "BS16-L36.eps - CKS20-CONV.eps lies in [0.017, 0.26] in those regimes (it is "
                  "worse than CKS). Erratum: the catalogue's interval is a rounding of the "
                  "observed range; the certified differences are 0.016886... at (0.001, 1e-3) and "
@@ -185,7 +224,32 @@ BS16_L36 = Theorem(
                        lhs_name="BS16-L36.eps - CKS20-CONV.eps", rhs_name="0.017"),
                Compare(_bs16_minus_cks, "le", const("0.26"), CONV_REGIMES, "numeric",
                        lhs_name="BS16-L36.eps - CKS20-CONV.eps", rhs_name="0.26")),
-              expected="refuted"),
+              expected="refuted", scope="instance"),
+        Claim(3, "The quoted delta is at most the Chernoff delta of STK-ZCDP-CONV for every rho "
+                 "> 0 and eps >= rho (its denominator 1 + a + sqrt((1 + a)^2 + 4/(pi rho)) "
+                 "exceeds 2): proved by z3 for all rho > 0, x = eps - rho >= 0 (both formulas "
+                 "evaluated symbolically; E = e^{-x^2/(4 rho)} > 0 and pi in (3, 4) as "
+                 "variables, the square root as r >= 0 with r^2 = its radicand); searched on rho "
+                 "in [1e-4, 50], x in [1e-12, 50] (at x = 0 the branch test eps < rho of both "
+                 "evaluators is undecided in ball arithmetic).",
+              (Compare(_bs16_at_shift, "le", _chernoff_at_shift,
+                       Box(reals={"rho": ("1e-4", "50"), "x": ("1e-12", "50")},
+                           log_scale=frozenset({"rho", "x"})),
+                       "property", lhs_name="BS16-L36.delta(rho, rho + x)",
+                       rhs_name="STK-ZCDP-CONV.delta(rho, rho + x)"),
+               Smt(_bs16_le_chernoff_problem,
+                   "BS16-L36.delta(rho, rho + x) <= STK-ZCDP-CONV.delta(rho, rho + x)"))),
+        Claim(4, "Round trip of the inverse evaluator: delta(rho, eps(rho, delta)) = delta (rel "
+                 "1e-20) for rho in [1e-3, 10] and delta in [1e-12, 0.9] below delta(rho, rho) "
+                 "(above it eps = rho and the round trip is an inequality); searched only (the "
+                 "inverse is a bisection).",
+              (Compare(lambda ctx, rho, delta, **_: bs16_delta(ctx, rho, bs16_eps(ctx, rho, delta)),
+                       "eq", lambda ctx, delta, **_: delta,
+                       Box(reals={"rho": ("1e-3", "10"), "delta": ("1e-12", "0.9")},
+                           log_scale=frozenset({"rho", "delta"}),
+                           constraint=_below_delta_at_rho),
+                       "property", Tol(rel_tol=Fraction(1, 10**20)),
+                       "delta(rho, eps(rho, delta))", "delta"),)),
     ),
     aliases=("BS16-L3.6",),
     notes="Alias BS16-L3.6 (the dot is dropped in the id because '.' separates an id from an "

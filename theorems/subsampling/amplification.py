@@ -13,7 +13,6 @@ import random
 from collections.abc import Sequence
 from dataclasses import replace
 from fractions import Fraction
-from functools import lru_cache
 from typing import Any
 
 from dpverify.theorems.claims import Box, Claim, Compare, Generated, Points, Predicate, Tol
@@ -36,6 +35,14 @@ from dpverify.theorems.subsampling.common import (
     leak_pair,
     mixture,
     sub_rr_pair,
+)
+from dpverify.theorems.subsampling.universal import (
+    SMALL,
+    SMALL_BOX,
+    bbg9_universal,
+    bbg10_universal,
+    binomial_holds,
+    eta_holds,
 )
 from dpverify.theorems.values import exact_params
 
@@ -108,7 +115,7 @@ def _bbg8_claims() -> tuple[Claim, ...]:
                  "((RR(0) + RR(1))/2, RR(0)) is ln(1 + (e^eps0 - 1)/2).",
               (Compare(sub_rr_eps, "eq", lambda ctx, eps0, q, **_: amp_eps(ctx, eps0, q),
                        Points(({"eps0": "0.6", "q": "1/2"},)), "oracle", Tol.abs("1e-45"),
-                       "exact eps of the subsampled RR pair", "BBG-T8.eps"),)),
+                       "exact eps of the subsampled RR pair", "BBG-T8.eps"),), scope="instance"),
         Claim(2, "Tightness of delta: the LEAK base is (eps0, delta0)-DP and the exact delta of "
                  "((1-q) Pout + q Pin, Pout), both orders, at eps' equals q delta0 (three "
                  "configurations).",
@@ -116,18 +123,20 @@ def _bbg8_claims() -> tuple[Claim, ...]:
                        Tol.abs("1e-45"), "max_orders H_{e^eps0}(Pin, Pout)", "delta0"),
                Compare(leak_sub, "eq", lambda ctx, delta0, q, **_: amp_delta(ctx, delta0, q),
                        configs, "oracle", Tol.abs("1e-45"),
-                       "exact delta of the subsampled LEAK pair at eps'", "BBG-T8.delta"))),
+                       "exact delta of the subsampled LEAK pair at eps'", "BBG-T8.delta")),
+              scope="instance"),
         Claim(3, "Tightness of eps, pure base: the likelihood ratio of subsampled RR equals "
                  "e^{eps'} and the exact delta at eps' - 1e-6 is > 0 (three configurations).",
               (Compare(max_ratio, "eq", lambda ctx, eps0, q, **_: ctx.exp(amp_eps(ctx, eps0, q)),
                        pure, "oracle", Tol.abs("1e-45"), "max likelihood ratio", "e^{eps'}"),
                Compare(below_eps, "gt", lambda ctx, **_: ctx.zero, pure, "oracle",
-                       lhs_name="exact delta at eps' - 1e-6", rhs_name="0"))),
+                       lhs_name="exact delta at eps' - 1e-6", rhs_name="0")), scope="instance"),
         Claim(4, "Poisson-subsampled Gaussian, add direction: the hockey-stick quadrature of "
                  "(mix || N0) equals q * BW-ANALYTIC-GAUSS.delta(sigma, log(1 + (e^eps - 1)/q)) "
                  "to 1e-35.",
               (Compare(sgm1_add_quad, "eq", sgm1_add, SGM_GRID, "numeric", Tol.abs("1e-35"),
-                       "quadrature of H(mix||N0)", "q delta_G(log(1 + (e^eps - 1)/q))"),)),
+                       "quadrature of H(mix||N0)", "q delta_G(log(1 + (e^eps - 1)/q))"),),
+              scope="instance"),
         Claim(5, "Advanced joint convexity ([BBG] Thm 2) is an identity on random triples "
                  "(Q0, Q1, Q1') with 6 outputs, eta in (0, 1], eps in [0, 2].",
               (Compare(ajc_lhs, "eq", ajc_rhs,
@@ -234,36 +243,20 @@ def _bbg9_claims() -> tuple[Claim, ...]:
 
 
 def _bbg10_claims() -> tuple[Claim, ...]:
-    def draw(rng: random.Random) -> dict[str, Any]:
-        return {"n": rng.randint(1, 6), "m": rng.randint(1, 6)}
-
-    @lru_cache(maxsize=64)
-    def multiplicities(n: int, m: int) -> tuple[int, ...]:
-        counts = [0] * (m + 1)
-        for seq in itertools.product(range(n), repeat=m):
-            counts[seq.count(0)] += 1
-        return tuple(counts)
-
-    def eta_holds(ctx: Any, n: int, m: int, **_: Any) -> bool:
-        counts = multiplicities(n, m)
-        drawn = Fraction(sum(counts[1:]), n**m)
-        return drawn == 1 - (1 - Fraction(1, n)) ** m
-
-    def binomial_holds(ctx: Any, n: int, m: int, **_: Any) -> bool:
-        counts = multiplicities(n, m)
-        return all(Fraction(counts[k], n**m)
-                   == math.comb(m, k) * Fraction(1, n) ** k * (1 - Fraction(1, n)) ** (m - k)
-                   for k in range(m + 1))
-
-    region = Generated(draw, 36, "(n, m) with n, m <= 6, all n^m draw sequences")
     return (
         Claim(1, "eta = 1 - (1 - 1/n)^m is the probability that a fixed record is drawn at least "
-                 "once (all n^m sequences enumerated, n, m <= 6).",
-              (Predicate(eta_holds, region, "oracle", "P[record drawn] == 1 - (1-1/n)^m"),)),
+                 "once: proved for every n, m in {1..6} by enumerating all n^m draw sequences "
+                 "(exact rationals; the whole finite domain n, m <= 6), and searched there.",
+              (Predicate(eta_holds, SMALL, "oracle", "P[record drawn] == 1 - (1-1/n)^m"),
+               Predicate(eta_holds, SMALL_BOX, "property", "P[record drawn] == 1 - (1-1/n)^m"))),
         Claim(2, "The multiplicity K of a fixed record is Bin(m, 1/n): P[K = k] = C(m,k) n^-k "
-                 "(1 - 1/n)^(m-k) (the weights of the delta' sum).",
-              (Predicate(binomial_holds, region, "oracle",
-                         "P[K = k] == C(m,k) n^-k (1-1/n)^(m-k) for every k"),)),
+                 "(1 - 1/n)^(m-k) (the weights of the delta' sum): proved for every n, m in "
+                 "{1..6} by enumerating all n^m draw sequences, and searched there.",
+              (Predicate(binomial_holds, SMALL, "oracle",
+                         "P[K = k] == C(m,k) n^-k (1-1/n)^(m-k) for every k"),
+               Predicate(binomial_holds, SMALL_BOX, "property",
+                         "P[K = k] == C(m,k) n^-k (1-1/n)^(m-k) for every k"))),
+        *bbg10_universal(),
     )
 
 
@@ -308,7 +301,7 @@ BBG_T9 = Theorem(
         Evaluator("delta", (replace(DELTA0, hi=1, hi_open=False), Q_FRACTION), amp_delta,
                   "q delta0, q = m/n"),
     ),
-    claims=_bbg9_claims(),
+    claims=(*_bbg9_claims(), *bbg9_universal()),
     notes="q = m/n must be a ratio of integers 1 <= m <= n; the evaluator accepts it as a "
           "fraction m/n.",
 )

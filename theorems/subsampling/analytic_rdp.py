@@ -25,6 +25,7 @@ from dpverify.theorems.numerics.integers import as_int
 from dpverify.theorems.params import EPS0, SIGMA, B, Q
 from dpverify.theorems.refs import S22, cite
 from dpverify.theorems.subsampling.common import FAMILY, RDP_GRID, mixture
+from dpverify.theorems.subsampling.universal import analytic_universal
 
 
 def _laplace_mix_renyi(ctx: Any, q: Any, b: Any, alpha: Any, direction: str) -> Any:
@@ -85,16 +86,17 @@ def _analytic_claims() -> tuple[Claim, ...]:
                        "eq", lambda ctx, q, sigma, alpha, **_: sgm_rdp_binomial(
                            ctx, q, sigma, as_int(ctx, alpha) or 2),
                        RDP_GRID, "numeric", Tol.abs("1e-40"), "STK-ANALYTIC-RDP.tau",
-                       "MTZ-SGM-RDP.tau"),)),
+                       "MTZ-SGM-RDP.tau"),), scope="instance"),
         Claim(2, "Forward (add) direction, Laplace b = 1 and RR eps0 = 1, p in {0.05, 0.3}, "
                  "alpha in {2, 4, 10}: the bound equals the exact D_alpha(mix||Q) to 1e-30.",
               (Compare(bound, "eq", exact("add"), grid, "numeric", Tol.abs("1e-30"),
-                       "STK-ANALYTIC-RDP bound", "exact D_alpha(mix||Q)", ctx="mp"),)),
+                       "STK-ANALYTIC-RDP bound", "exact D_alpha(mix||Q)", ctx="mp"),),
+              scope="instance"),
         Claim(3, "Reverse (remove) direction, same grid: D_alpha(Q||mix) <= the bound "
                  "(numerically supported only).",
               (Compare(exact("remove"), "le", bound, grid, "numeric",
                        lhs_name="exact D_alpha(Q||mix)", rhs_name="STK-ANALYTIC-RDP bound",
-                       ctx="mp"),)),
+                       ctx="mp"),), scope="instance"),
         Claim(4, "The binomial identity E_Q[((1-p) + pL)^alpha] = sum_j C(alpha,j) (1-p)^(alpha-j) "
                  "p^j e^{(j-1) D_j(P||Q)} holds for random finite pairs and integer alpha <= 12.",
               (Compare(identity_lhs, "eq", identity_rhs,
@@ -127,7 +129,7 @@ STK_ANALYTIC_RDP = Theorem(
         Evaluator("tau_rr", (Q, replace(EPS0, lo=0), ALPHA_INT), analytic_tau_rr,
                   "RR base eps_j = STK-PDP-ZCDP.tau(eps0, j)"),
     ),
-    claims=_analytic_claims(),
+    claims=(*_analytic_claims(), *analytic_universal()),
     notes="Whether [S22] Sec. 6.6 ('Analytic Renyi DP bound') is this binomial sum or a "
           "closed-form simplification could not be read in the stored corpora (open question "
           "12); the remove direction is only numerically supported.",

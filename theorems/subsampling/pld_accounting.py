@@ -86,7 +86,8 @@ def _pld_claims() -> tuple[Claim, ...]:
                Predicate(q1_gauss_delta, Points(({"q": "1", "sigma": "2", "k": 10, "eps": "1"},
                                                  {"q": "1", "sigma": "1", "k": 3,
                                                   "eps": "0.5"})),
-                         "numeric", "BW delta(sigma/sqrt(k), eps) in the PLD enclosure"))),
+                         "numeric", "BW delta(sigma/sqrt(k), eps) in the PLD enclosure")),
+              scope="instance"),
         Claim(2, "With k = 1 the enclosure contains SGM-1STEP-EXACT (eps(delta) and "
                  "delta(eps)).",
               (Predicate(k1_exact, Points(({"q": "0.01", "sigma": "1", "k": 1, "delta": "1e-5"},
@@ -99,7 +100,8 @@ def _pld_claims() -> tuple[Claim, ...]:
                                                   "eps": "0.1"},
                                                  {"q": "0.1", "sigma": "0.8", "k": 1,
                                                   "eps": "1"})),
-                         "numeric", "SGM-1STEP-EXACT.delta in the PLD enclosure"))),
+                         "numeric", "SGM-1STEP-EXACT.delta in the PLD enclosure")),
+              scope="instance"),
         Claim(3, "The enclosure narrows monotonically as the grid is refined (steps h, h/2, "
                  "h/4: widths strictly decreasing, enclosures pairwise intersecting). The "
                  "relative width <= 1e-3 at the standard scenarios is a performance goal "
@@ -108,12 +110,13 @@ def _pld_claims() -> tuple[Claim, ...]:
                                            "delta": "1e-5", "h": "1/128"},
                                           {"q": "1", "sigma": "2", "k": 10, "delta": "1e-5",
                                            "h": "1/16"})),
-                         "numeric", "width(h) > width(h/2) > width(h/4), enclosures meet"),)),
+                         "numeric", "width(h) > width(h/2) > width(h/4), enclosures meet"),),
+              scope="instance"),
         Claim(4, "The RDP-based eps (MTZ-SGM-RDP.eps) is >= the enclosure's upper end at every "
                  "standard scenario (scenario claim 2).",
               (Compare(sgm_rdp_eps, "ge", pld_eps_hi(rel_width=0.05), scenario_points(),
                        "numeric", lhs_name="MTZ-SGM-RDP.eps",
-                       rhs_name="upper end of the certified PLD enclosure"),)),
+                       rhs_name="upper end of the certified PLD enclosure"),), scope="instance"),
         Claim(5, "eps is nondecreasing in k and in q and nonincreasing in sigma: eps(q, sigma + "
                  "ds, k) <= eps(q + dq, sigma, k + dk) certified by disjoint enclosures; scenario "
                  "claim 4 (more steps never decrease eps) at C_ceil/C_floor for the RDP "

@@ -61,7 +61,7 @@ def _addrem_claims() -> tuple[Claim, ...]:
                  "log-uniform grid of b, b' in [e^-eps, e^eps] equals exp(eps'_repl) to 1e-45.",
               (Compare(grid_max, "eq", lambda ctx, eps0, q, **_: ctx.exp(repl(ctx, eps0, q)),
                        cases, "oracle", Tol.abs("1e-45"), "grid maximum of the ratio",
-                       "exp(eps'_repl)"),)),
+                       "exp(eps'_repl)"),), scope="instance"),
         Claim(2, "eps'_add/remove <= eps'_repl for all eps >= 0 and p in (0, 1] (and at the same "
                  "cases numerically).",
               (Smt(_addrem_le_problem, "x(1-p) + p <= x for x = e^eps >= 1, p in (0, 1]"),
@@ -84,7 +84,8 @@ def _addrem_claims() -> tuple[Claim, ...]:
                Compare(lambda ctx, eps0, q, **_: addrem(ctx, eps0, q) / (q * ctx.expm1(eps0)),
                        "eq", lambda ctx, **_: ctx.one,
                        Points(tuple({"eps0": e, "q": "1e-30"} for e in ("0.5", "1", "3"))),
-                       "numeric", Tol.abs("1e-25"), "eps'_add/remove/(p(e^eps - 1))", "1"))),
+                       "numeric", Tol.abs("1e-25"), "eps'_add/remove/(p(e^eps - 1))", "1")),
+              scope="instance"),
     )
 
 
@@ -134,7 +135,7 @@ def _subcomp_claims() -> tuple[Claim, ...]:
                  "at the returned eps.",
               (Compare(exact_delta, "le", lambda ctx, delta, **_: to_ctx(ctx, delta), soundness,
                        "oracle", lhs_name="exact delta of the k-fold subsampled RR at eps",
-                       rhs_name="delta"),)),
+                       rhs_name="delta"),), scope="instance"),
     )
 
 

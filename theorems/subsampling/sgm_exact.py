@@ -29,10 +29,11 @@ def _sgm1_claims() -> tuple[Claim, ...]:
               (Compare(sgm1_add, "eq", sgm1_add_quad, SGM_GRID, "numeric", Tol.abs("1e-35"),
                        "add closed form", "quadrature of H(mix||N0)"),
                Compare(sgm1_remove, "eq", sgm1_remove_quad, SGM_GRID, "numeric",
-                       Tol.abs("1e-35"), "remove closed form", "quadrature of H(N0||mix)"))),
+                       Tol.abs("1e-35"), "remove closed form", "quadrature of H(N0||mix)")),
+              scope="instance"),
         Claim(2, "remove <= add in the same cases.",
               (Compare(sgm1_remove, "le", sgm1_add, SGM_GRID, "numeric", lhs_name="remove",
-                       rhs_name="add"),)),
+                       rhs_name="add"),), scope="instance"),
         Claim(3, "remove <= add over the box q in [0.001, 1], s in [0.5, 10], eps in [0, 5] "
                  "(searched on q <= 0.999, eps >= 0.001: on the faces q = 1 and eps = 0 the two "
                  "directions are equal, which balls cannot certify as <=).",
@@ -43,7 +44,8 @@ def _sgm1_claims() -> tuple[Claim, ...]:
         Claim(4, "eps(0.01, 1, 1e-5) = 0.19945 (compare 0.95628 from RDP, BALLE20-CONV claim 3).",
               (Compare(sgm1_eps, "eq", lambda ctx, **_: ctx.num("0.19945"),
                        Points(({"q": "0.01", "sigma": "1", "delta": "1e-5"},)), "numeric",
-                       Tol.abs("5e-6"), "SGM-1STEP-EXACT.eps(0.01, 1, 1e-5)", "0.19945"),)),
+                       Tol.abs("5e-6"), "SGM-1STEP-EXACT.eps(0.01, 1, 1e-5)", "0.19945"),),
+              scope="instance"),
     )
 
 

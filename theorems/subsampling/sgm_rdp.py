@@ -74,10 +74,11 @@ def _mtz_claims() -> tuple[Claim, ...]:
                Compare(at_opt(lambda c, q, s, a: sgm_rdp_binomial(c, q, s, as_int(c, a))),
                        "eq", at_opt(lambda c, q, s, a: sgm_rdp_quad(c, q, s, a)),
                        scenario_points(), "numeric", Tol.rel("1e-20"),
-                       "binomial sum at the optimal order", "quadrature"))),
+                       "binomial sum at the optimal order", "quadrature")), scope="instance"),
         Claim(2, "The reverse direction is <= the forward one in all 16 combinations.",
               (Compare(_sgm_rdp_remove, "le", binom, RDP_GRID, "numeric",
-                       lhs_name="D_alpha(N0||mix)", rhs_name="D_alpha(mix||N0)"),)),
+                       lhs_name="D_alpha(N0||mix)", rhs_name="D_alpha(mix||N0)"),),
+              scope="instance"),
         Claim(3, "Fractional alpha = 2.5 lies between alpha = 2 and alpha = 3 (q = 0.01, "
                  "sigma = 1): RDP is nondecreasing in alpha.",
               (Compare(lambda ctx, q, sigma, **_: sgm_rdp_binomial(ctx, q, sigma, 2), "le",
@@ -87,7 +88,7 @@ def _mtz_claims() -> tuple[Claim, ...]:
                Compare(lambda ctx, q, sigma, **_: sgm_tau(ctx, q, sigma, ctx.num("2.5")), "le",
                        lambda ctx, q, sigma, **_: sgm_rdp_binomial(ctx, q, sigma, 3),
                        Points(({"q": "0.01", "sigma": "1"},)), "numeric",
-                       lhs_name="tau(2.5)", rhs_name="tau(3)"))),
+                       lhs_name="tau(2.5)", rhs_name="tau(3)")), scope="instance"),
         Claim(4, "Sharp rise with order: q = 0.01, sigma = 1: the one-step RDP is 8.936e-4 at "
                  "alpha = 8 and 3.0879 at alpha = 16 (to the digits shown).",
               (Compare(lambda ctx, **_: sgm_rdp_binomial(ctx, ctx.num("0.01"), ctx.one, 8), "eq",
@@ -95,14 +96,14 @@ def _mtz_claims() -> tuple[Claim, ...]:
                        Tol.abs("5e-8"), "tau(8)", "8.936e-4"),
                Compare(lambda ctx, **_: sgm_rdp_binomial(ctx, ctx.num("0.01"), ctx.one, 16),
                        "eq", lambda ctx, **_: ctx.num("3.0879"), Points(({},)), "numeric",
-                       Tol.abs("5e-5"), "tau(16)", "3.0879"))),
+                       Tol.abs("5e-5"), "tau(16)", "3.0879")), scope="instance"),
         Claim(5, "The fractional-order series equals quadrature at a fractional order of the "
                  "standard grid (alpha = 2.5, q = 0.01, sigma = 1; mpmath, the alternating tail "
                  "accelerated; one order only, for the quick profile's time: tests/"
                  "test_subsampling.py covers all seven fractional orders).",
               (Compare(lambda ctx, q, sigma, alpha, **_: sgm_rdp_series(ctx, q, sigma, alpha),
                        "eq", _sgm_rdp_quad_int, frac_points, "numeric", Tol.rel("1e-20"),
-                       "[MTZ19] series", "quadrature", ctx="mp"),)),
+                       "[MTZ19] series", "quadrature", ctx="mp"),), scope="instance"),
         Claim(6, "eps <= eps_mironov for all inputs (scenario claim 1: at each standard DP-SGD "
                  "scenario).",
               (Compare(sgm_rdp_eps, "le", sgm_rdp_eps_mironov,
@@ -123,7 +124,7 @@ def _mtz_claims() -> tuple[Claim, ...]:
                        sgm1_eps(ctx, q, sigma, delta),
                        Points(({"q": "0.01", "sigma": "1", "k": 1, "delta": "1e-5"},)),
                        "numeric", lhs_name="MTZ-SGM-RDP.eps (k = 1)",
-                       rhs_name="SGM-1STEP-EXACT.eps"))),
+                       rhs_name="SGM-1STEP-EXACT.eps")), scope="instance"),
     )
 
 

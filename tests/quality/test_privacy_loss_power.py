@@ -1,0 +1,113 @@
+"""Tester's power on the universal claims of privacy_loss and subsampling (issue 11): each planted
+wrong formula, put in the place of the real one inside the same claim builders, must come out
+``failed`` (property search, z3 model or branch and bound), while the real formula is proved or
+passes on the same region.
+
+Planted:
+- the Gaussian RDP curve alpha/(3 sigma^2) in the completing-the-square identity (z3 and search);
+- the k-fold Gaussian profile at sigma sqrt(k) instead of sigma/sqrt(k) against the PLD
+  convolution closed form (interval and search);
+- the improved RDP conversion without its log(alpha)/(alpha - 1) term in the round trip;
+- the Laplace inverse with log instead of 2 log (round trip);
+- the amplified eps q eps0 instead of log(1 + q(e^eps0 - 1)) against the BBG-T9 witness.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from dpverify.theorems.claims import Box, Claim, Compare, Smt, Tol
+from dpverify.theorems.core import Source, Theorem
+from dpverify.theorems.formulas.conversions import balle_delta
+from dpverify.theorems.formulas.gaussian import gauss_delta, gauss_rdp_tau
+from dpverify.theorems.formulas.laplace import laplace_delta
+from dpverify.theorems.privacy_loss import pld_universal
+from dpverify.theorems.privacy_loss.universal import (
+    GAUSS_SQUARE_BOX,
+    gauss_square_smt,
+    gauss_square_terms,
+)
+from dpverify.theorems.subsampling import universal as sub_universal
+from dpverify.verifiers.dispatch import PROFILES, run_claim_check
+from dpverify.verifiers.verdict import Status
+
+
+def _status(check: Compare | Smt) -> Status:
+    th = Theorem(id="PLANTED", title="planted", family="privacy_loss",
+                 source=Source("planted by tests/quality", "-"), types=("BOUND",),
+                 confidence=("DERIVED",), statement="planted", domain="",
+                 claims=(Claim(1, "planted", (check,)),))
+    return run_claim_check(th, 1, 0, PROFILES["quick"], budget_seconds=60).status
+
+
+def _wrong_tau(ctx: Any, sigma: Any, alpha: Any, k: Any) -> Any:
+    return (alpha - 1) * alpha / (3 * sigma**2)
+
+
+def _right_tau(ctx: Any, sigma: Any, alpha: Any, k: Any) -> Any:
+    return (alpha - 1) * gauss_rdp_tau(ctx, sigma, alpha)
+
+
+@pytest.mark.parametrize(("side", "expected"), [(_wrong_tau, Status.FAILED),
+                                                (_right_tau, Status.PROVED)])
+def test_completing_the_square_smt(side, expected):
+    assert _status(gauss_square_smt(side, "1", "planted")) is expected
+
+
+def test_completing_the_square_search_catches_a_wrong_curve():
+    lhs, rhs = gauss_square_terms(_wrong_tau, "1")
+    check = Compare(lhs, "eq", rhs, GAUSS_SQUARE_BOX, "property", Tol.rel("1e-40"))
+    assert _status(check) is Status.FAILED
+
+
+def _comp_wrong(ctx: Any, sigma: Any, k: int, eps: Any, **_: Any) -> Any:
+    return gauss_delta(ctx, sigma * ctx.sqrt(ctx.num(k)), eps)  # sigma/sqrt(k) expected
+
+
+def test_composition_profile_with_a_wrong_scaling_fails():
+    # more noise gives a smaller delta: the search (two-sided) and the lower-bound side of
+    # the interval proof must fail; the upper-bound side is true for this mutant
+    claim = pld_universal.comp_pld_universal()[0]
+    for planted in claim.checks:
+        if planted.op == "le":
+            continue
+        check = Compare(_comp_wrong, planted.op, planted.rhs, planted.region, planted.route,
+                        planted.tol)
+        assert _status(check) is Status.FAILED, planted.route
+
+
+def _balle_no_log_alpha(ctx: Any, alpha: Any, tau: Any, delta: Any) -> Any:
+    return tau + ctx.log((alpha - 1) / alpha) - ctx.log(delta) / (alpha - 1)
+
+
+def test_balle_round_trip_catches_a_dropped_term():
+    box = Box(reals={"alpha": ("1.0001", "10000"), "tau": ("0", "100"),
+                     "delta": ("1e-30", "0.99")}, log_scale=frozenset({"alpha", "delta"}))
+    check = Compare(lambda ctx, alpha, tau, delta: balle_delta(
+                        ctx, alpha, tau, _balle_no_log_alpha(ctx, alpha, tau, delta)), "eq",
+                    lambda ctx, delta, **_: delta, box, "property", Tol.rel("1e-30"))
+    assert _status(check) is Status.FAILED
+
+
+def test_laplace_round_trip_catches_a_wrong_inverse():
+    def wrong_eps(ctx: Any, b: Any, delta: Any) -> Any:
+        return ctx.max(ctx.zero, 1 / b + ctx.log1p(-delta))  # 2 log(1 - delta) expected
+
+    check = Compare(lambda ctx, b, t, **_: wrong_eps(ctx, b, laplace_delta(ctx, b, t / b,
+                                                                           ctx.one)),
+                    "eq", lambda ctx, b, t, **_: t / b,
+                    Box(reals={"b": ("0.05", "20"), "t": ("0", "0.999")}), "property",
+                    Tol.rel("1e-30"))
+    assert _status(check) is Status.FAILED
+
+
+def test_bbg9_witness_catches_a_linearised_eps():
+    claim = sub_universal.bbg9_universal()[0]
+    search = claim.checks[0]
+    check = Compare(search.lhs, "eq",
+                    lambda ctx, eps0, n, m, **_: eps0 * m / n, search.region, "property",
+                    search.tol)
+    assert _status(check) is Status.FAILED
+    assert _status(search) is Status.PASSED
