@@ -11,6 +11,7 @@ public API; the three subpackages there are links to the folders above) is parse
   ``formulas`` < the family packages < ``dpverify.theorems``, the registry), or from
   ``dpverify.theorems`` into ``dpverify.verifiers`` or ``dpverify.reports``, or from
   ``dpverify.verifiers`` into ``dpverify.reports``;
+- an import of one family package from another;
 - an import of a family package from ``dpverify.verifiers`` or ``dpverify.reports`` (they use
   the registry ``dpverify.theorems`` and the layers below the families);
 - a source module longer than :data:`MAX_LINES` lines.
@@ -38,7 +39,7 @@ REPORTS = f"{PACKAGE}.reports"
 # layers of dpverify.theorems below the families, lowest first; a name covers its submodules
 THEOREM_LAYERS: tuple[tuple[str, ...], ...] = (
     ("errors",),
-    ("core", "claims", "params", "index", "refs"),
+    ("core", "claims", "params", "index", "refs", "symbolic"),
     ("ctx",),
     # exact parameter values as context numbers (they read ctx's Interval), used by formulas
     ("values",),
@@ -214,6 +215,10 @@ def theorems_rank(module: str) -> int | None:
     return FAMILY_RANK
 
 
+def _family(module: str) -> str:
+    return module[len(THEOREMS) + 1:].split(".")[0]
+
+
 def rule_broken(src: str, dst: str) -> str | None:
     """Which rule the import ``src -> dst`` breaks (None: allowed)."""
     src_rank, dst_rank = theorems_rank(src), theorems_rank(dst)
@@ -222,6 +227,8 @@ def rule_broken(src: str, dst: str) -> str | None:
             return "dpverify.theorems imports neither verifiers nor reports"
         if dst_rank is not None and dst_rank > src_rank:
             return "upward import between the layers of dpverify.theorems"
+        if src_rank == dst_rank == FAMILY_RANK and _family(src) != _family(dst):
+            return "a family package imports another family (shared code goes to a layer below)"
     if _inside(src, VERIFIERS) and _inside(dst, REPORTS):
         return "dpverify.verifiers does not import dpverify.reports"
     if (_inside(src, VERIFIERS) or _inside(src, REPORTS)) and dst_rank == FAMILY_RANK:

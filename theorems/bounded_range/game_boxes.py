@@ -16,7 +16,6 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-from dpverify.theorems.bounded_range.pair_boxes import exp_to_power
 from dpverify.theorems.claims import SmtProblem
 from dpverify.theorems.ctx import SymCtx
 from dpverify.theorems.formulas.bounded_range import grr_pair, het_objective, l31_delta_t
@@ -25,6 +24,7 @@ from dpverify.theorems.formulas.ddr_adaptive import l32_bounds
 from dpverify.theorems.formulas.ddr_composition import t3_delta
 from dpverify.theorems.formulas.kov_mv import mv_delta_pure
 from dpverify.theorems.numerics import finite
+from dpverify.theorems.symbolic import exp_to_power
 from dpverify.theorems.values import exact_params
 
 GAME_MAX_K = 3  # depth of the random strategy trees (2^k - 1 t values)

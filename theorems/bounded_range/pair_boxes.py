@@ -15,7 +15,7 @@ SMT encodings (stated in each problem's ``substitutions``):
   ``dp_level``) then return expressions in the real ``l_y``; normalisation enters as
   ``sum Q_y = sum Q_y x_y = 1`` with ``x_y = e^{l_y} > 0`` and the monotonicity of exp,
   ``l_y > 0 <=> x_y > 1`` and ``l_y = 0 <=> x_y = 1``;
-- ratio form: ``x = e^eps`` etc. (:func:`exp_to_power`).
+- ratio form: ``x = e^eps`` etc. (:func:`dpverify.theorems.symbolic.exp_to_power`).
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ from dpverify.theorems.formulas.bounded_range import (
     sensitivity_of,
 )
 from dpverify.theorems.numerics import finite
+from dpverify.theorems.symbolic import exp_to_power
 
 N_OUT = 3  # outputs of the box-parameterised pairs (6 real parameters)
 
@@ -86,27 +87,6 @@ def simplify_logs(expr: Any) -> Any:
     sp = _sp()
     return expr.replace(lambda n: isinstance(n, sp.log),
                         lambda n: sp.expand_log(sp.log(sp.simplify(n.args[0])), force=True))
-
-
-def exp_to_power(expr: Any, var: Any, sym: Any) -> Any:
-    """``e^{k var + rest}`` -> ``sym^k e^{rest}`` (``sym = e^var``, rational k), then a rational
-    function of ``sym`` (theorems may not import the smt verifier's ``substitute_exp``, whose
-    convention this follows). Raises :class:`ValueError` if an exponential of ``var`` remains."""
-    sp = _sp()
-
-    def repl(node: Any) -> Any:
-        arg = sp.expand(node.args[0])
-        k = arg.coeff(var)
-        rest = sp.expand(arg - k * var)
-        if rest.has(var) or not sp.sympify(k).is_Rational:
-            return node
-        return sym**k * sp.exp(rest)
-
-    out = sp.sympify(expr).replace(lambda n: isinstance(n, sp.exp) and n.has(var), repl)
-    out = sp.factor(sp.cancel(sp.together(out)))
-    if any(isinstance(n, sp.exp) and n.has(var) for n in sp.preorder_traversal(out)):
-        raise ValueError(f"cannot write {expr} as a rational function of {sym} = e^{var}")
-    return out
 
 
 def log_ratio_pair(n: int) -> tuple[list[Any], list[Any], list[Any], list[Any], list[Any]]:

@@ -29,8 +29,8 @@ from dpverify.theorems.privacy_loss.universal import (
     eq_checks,
     real_vars,
     seeded_pair,
-    strip_log,
 )
+from dpverify.theorems.symbolic import strip_log
 
 # ==========================================================================================
 # STK-PLD-DEF

@@ -26,9 +26,9 @@ from dpverify.theorems.privacy_loss.universal import (
     real_vars,
     seeded_eps_dp_pair,
     seeded_pair,
-    strip_log,
 )
 from dpverify.theorems.refs import BS16, MIR17, cite
+from dpverify.theorems.symbolic import strip_log
 
 # ==========================================================================================
 # STK-PDP-ZCDP

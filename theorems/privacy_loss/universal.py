@@ -24,32 +24,6 @@ from dpverify.theorems.numerics.finite import random_eps_dp_pair, random_pair
 # Symbolic helpers
 
 
-def strip_log(expr: Any, scale: Any) -> Any:
-    """``exp(scale * expr)`` simplified: turns ``log(S)/(alpha - 1)`` (a Rényi divergence or an
-    RDP curve evaluated in SymCtx) into the moment ``S`` for a numeric alpha."""
-    import sympy as sp
-
-    return sp.simplify(sp.powsimp(sp.expand_log(sp.exp(scale * expr), force=True)))
-
-
-def polynomial_roots(expr: Any, prefix: str = "r") -> tuple[tuple[Any, ...], Any, list[Any]]:
-    """Replace each square root in ``expr`` by a fresh variable ``r_i >= 0`` with ``r_i^2`` its
-    radicand; returns the hypotheses, the expression and the new symbols."""
-    import sympy as sp
-
-    hyps: list[Any] = []
-    syms: list[Any] = []
-    while True:  # innermost roots first: a radicand may contain another root
-        roots = [a for a in sp.postorder_traversal(expr)
-                 if isinstance(a, sp.Pow) and a.exp == sp.Rational(1, 2)]
-        if not roots:
-            return tuple(hyps), expr, syms
-        root = roots[0]
-        r = sp.Symbol(f"{prefix}{len(syms)}", real=True)
-        expr = expr.subs(root, r)
-        hyps += [sp.Ge(r, 0), sp.Eq(r**2, root.base)]
-        syms.append(r)
-
 
 def real_vars(*symbols: Any) -> dict[str, str]:
     return {str(s): "real" for s in symbols}

@@ -24,8 +24,9 @@ from dpverify.theorems.formulas.conversions import (
 )
 from dpverify.theorems.params import DELTA, EPS, RHO
 from dpverify.theorems.privacy_loss.common import CONV_REGIMES, FAMILY, const, gauss_eps_at_rho, sym
-from dpverify.theorems.privacy_loss.universal import polynomial_roots, real_vars
+from dpverify.theorems.privacy_loss.universal import real_vars
 from dpverify.theorems.refs import BS16, S22, cite
+from dpverify.theorems.symbolic import polynomial_roots
 
 # ==========================================================================================
 # STK-ZCDP-CONV and STK-REMARK15

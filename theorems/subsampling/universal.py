@@ -145,7 +145,7 @@ def _rr_bound(ctx: Any, q: Any, eps0: Any, alpha: Any, **_: Any) -> Any:
 def _analytic_rr_problem(alpha: int) -> SmtProblem:
     import sympy as sp
 
-    from dpverify.theorems.privacy_loss.universal import strip_log
+    from dpverify.theorems.symbolic import strip_log
 
     ctx = SymCtx()
     q = sp.Symbol("q", positive=True)

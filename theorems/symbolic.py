@@ -1,0 +1,58 @@
+"""Symbolic rewriting for the SMT problems that claims build from a formula's sympy form.
+
+z3 takes polynomial problems: these turn the sympy expressions that a formula body produces in
+the ``sym`` context into that form — exponentials of ``eps`` as powers of ``x = e^eps``, square
+roots as auxiliary variables, a Rényi ``log(S)/(alpha - 1)`` back into its moment ``S``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def strip_log(expr: Any, scale: Any) -> Any:
+    """``exp(scale * expr)`` simplified: turns ``log(S)/(alpha - 1)`` (a Rényi divergence or an
+    RDP curve evaluated in SymCtx) into the moment ``S`` for a numeric alpha."""
+    import sympy as sp
+
+    return sp.simplify(sp.powsimp(sp.expand_log(sp.exp(scale * expr), force=True)))
+
+
+def polynomial_roots(expr: Any, prefix: str = "r") -> tuple[tuple[Any, ...], Any, list[Any]]:
+    """Replace each square root in ``expr`` by a fresh variable ``r_i >= 0`` with ``r_i^2`` its
+    radicand; returns the hypotheses, the expression and the new symbols."""
+    import sympy as sp
+
+    hyps: list[Any] = []
+    syms: list[Any] = []
+    while True:  # innermost roots first: a radicand may contain another root
+        roots = [a for a in sp.postorder_traversal(expr)
+                 if isinstance(a, sp.Pow) and a.exp == sp.Rational(1, 2)]
+        if not roots:
+            return tuple(hyps), expr, syms
+        root = roots[0]
+        r = sp.Symbol(f"{prefix}{len(syms)}", real=True)
+        expr = expr.subs(root, r)
+        hyps += [sp.Ge(r, 0), sp.Eq(r**2, root.base)]
+        syms.append(r)
+
+
+def exp_to_power(expr: Any, var: Any, sym: Any) -> Any:
+    """``e^{k var + rest}`` -> ``sym^k e^{rest}`` (``sym = e^var``, rational k), then a rational
+    function of ``sym`` (the convention of the smt verifier's ``substitute_exp``). Raises
+    :class:`ValueError` if an exponential of ``var`` remains."""
+    import sympy as sp
+
+    def repl(node: Any) -> Any:
+        arg = sp.expand(node.args[0])
+        k = arg.coeff(var)
+        rest = sp.expand(arg - k * var)
+        if rest.has(var) or not sp.sympify(k).is_Rational:
+            return node
+        return sym**k * sp.exp(rest)
+
+    out = sp.sympify(expr).replace(lambda n: isinstance(n, sp.exp) and n.has(var), repl)
+    out = sp.factor(sp.cancel(sp.together(out)))
+    if any(isinstance(n, sp.exp) and n.has(var) for n in sp.preorder_traversal(out)):
+        raise ValueError(f"cannot write {expr} as a rational function of {sym} = e^{var}")
+    return out
