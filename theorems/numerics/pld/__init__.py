@@ -37,8 +37,16 @@ Main results
 - :func:`discretize` (one step, both PLDs), :class:`DiscretePLD` (``compose``,
   ``self_compose``, ``delta_bound``, ``eps_bound``);
 - :func:`enclose_delta`, :func:`enclose_eps`: two-sided enclosures over the maximum of several
-  directions with an automatically chosen grid; :func:`sgm_pairs` gives the directions of the
-  Poisson-subsampled Gaussian for a neighbouring relation.
+  directions with an automatically chosen grid (successive passes are intersected);
+  :func:`sgm_pairs` gives the directions of the Poisson-subsampled Gaussian for a neighbouring
+  relation; :func:`enclose_eps_composition`, :func:`enclose_delta_composition` and
+  :func:`sgm_composition` do the same for heterogeneous compositions;
+- ``method="fft"`` composes by float64 FFT with a proven a-priori round-off bound rounded
+  outward (:mod:`.fft`, error analysis there); the default is exact ``fmpz_poly``.
+
+Modules: ``_arith`` (rigorous helpers), ``pairs`` (loss pairs), ``discretize`` (grid, one-step
+PLDs), ``discrete`` (:class:`DiscretePLD`, exact composition, certified queries), ``fft``
+(:class:`FloatPLD`, FFT composition), ``enclose`` (caching, passes, the driver).
 
 References
 ----------
@@ -79,17 +87,30 @@ from dpverify.theorems.numerics.pld.discretize import (
 )
 from dpverify.theorems.numerics.pld.enclose import (
     _CACHE,
+    DEFAULT_METHOD,
     FIRST_BINS,
+    METHODS,
     Enclosure,
+    Part,
     _eps_pass,
     _plan,
     _refine,
     _scale,
     composed_pld,
     composed_plds,
+    composition_pld,
     enclose_delta,
+    enclose_delta_composition,
     enclose_eps,
+    enclose_eps_composition,
     one_step_plds,
+    sgm_composition,
+)
+from dpverify.theorems.numerics.pld.fft import (
+    FloatPLD,
+    convolution_error_bound,
+    convolve_outward,
+    fft_error_factor,
 )
 from dpverify.theorems.numerics.pld.pairs import (
     Laplace,
@@ -101,19 +122,23 @@ from dpverify.theorems.numerics.pld.pairs import (
 
 __all__ = [
     "COARSE",
+    "DEFAULT_METHOD",
     "EVAL_PREC",
     "FINE_MASS",
     "FIRST_BINS",
     "HALF",
     "MAX_BINS",
+    "METHODS",
     "PREC",
     "_CACHE",
     "DiscretePLD",
     "Enclosure",
+    "FloatPLD",
     "Grid",
     "Laplace",
     "LossPair",
     "Number",
+    "Part",
     "PrecisionExhausted",
     "RandomizedResponse",
     "SubsampledGaussian",
@@ -134,10 +159,17 @@ __all__ = [
     "arb_precision",
     "composed_pld",
     "composed_plds",
+    "composition_pld",
+    "convolution_error_bound",
+    "convolve_outward",
     "discretize",
     "enclose_delta",
+    "enclose_delta_composition",
     "enclose_eps",
+    "enclose_eps_composition",
+    "fft_error_factor",
     "grid_for",
     "one_step_plds",
+    "sgm_composition",
     "sgm_pairs",
 ]

@@ -15,7 +15,8 @@ import flint
 from dpverify.theorems.numerics.pld._arith import Number, _arb, _span
 from dpverify.theorems.numerics.pld.discrete import DiscretePLD
 from dpverify.theorems.numerics.pld.discretize import MAX_BINS, discretize, grid_for
-from dpverify.theorems.numerics.pld.pairs import LossPair
+from dpverify.theorems.numerics.pld.fft import FloatPLD
+from dpverify.theorems.numerics.pld.pairs import LossPair, sgm_pairs
 
 
 @dataclass
@@ -73,9 +74,37 @@ def one_step_plds(pair: LossPair, h: Fraction, bits: int, tail: float,
     return _cached(("one", pair.key(), h, bits, tail, lower), make)
 
 
+METHODS = ("exact", "fft")
+# The default stays exact: the FFT bound is absolute and uniform over the coefficients, so at
+# delta ~ 1e-5 it widens the enclosure more than a finer grid narrows it (see bench/).
+DEFAULT_METHOD = "exact"
+
+
+def _method(method: str) -> str:
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {METHODS}; got {method!r}")
+    return method
+
+
+def _float_composed(pair: LossPair, k: int, h: Fraction, bits: int, tail: float,
+                    kind: str) -> FloatPLD:
+    """The k-fold composition by FFT with outward rounding (cached; see :mod:`.fft`)."""
+
+    def make() -> FloatPLD:
+        upper, lower = one_step_plds(pair, h, bits, tail, lower=kind == "lower")
+        one = upper if kind == "upper" else lower
+        assert one is not None
+        return FloatPLD.from_discrete(one).self_compose(k)
+
+    return _cached(("f", pair.key(), k, h, bits, tail, kind), make)
+
+
 def composed_pld(pair: LossPair, k: int, h: Fraction, bits: int, tail: float,
-                 kind: str) -> DiscretePLD:
-    """The ``kind`` ("upper" or "lower") PLD of the k-fold composition of ``pair`` (cached)."""
+                 kind: str, method: str = DEFAULT_METHOD) -> DiscretePLD:
+    """The ``kind`` ("upper" or "lower") PLD of the k-fold composition of ``pair`` (cached);
+    ``method`` "exact" (``fmpz_poly``) or "fft" (float FFT, outward-rounded, :mod:`.fft`)."""
+    if _method(method) == "fft":
+        return _float_composed(pair, k, h, bits, tail, kind).to_discrete()
 
     def make() -> DiscretePLD:
         upper, lower = one_step_plds(pair, h, bits, tail, lower=kind == "lower")
@@ -87,11 +116,34 @@ def composed_pld(pair: LossPair, k: int, h: Fraction, bits: int, tail: float,
 
 
 def composed_plds(pair: LossPair, k: int, h: Fraction, bits: int,
-                  tail: float) -> tuple[DiscretePLD, DiscretePLD]:
+                  tail: float, method: str = DEFAULT_METHOD) -> tuple[DiscretePLD, DiscretePLD]:
     """The upper and lower PLDs of the k-fold composition of ``pair``."""
     one_step_plds(pair, h, bits, tail, lower=True)  # one discretisation for both
-    return (composed_pld(pair, k, h, bits, tail, "upper"),
-            composed_pld(pair, k, h, bits, tail, "lower"))
+    return (composed_pld(pair, k, h, bits, tail, "upper", method),
+            composed_pld(pair, k, h, bits, tail, "lower", method))
+
+
+Part = tuple[LossPair, int]  # a loss pair and its number of steps
+
+
+def composition_pld(parts: Sequence[Part], h: Fraction, bits: int, tail: float, kind: str,
+                    method: str = DEFAULT_METHOD) -> DiscretePLD:
+    """The ``kind`` PLD of the heterogeneous composition of ``pair_j`` ``k_j`` times each."""
+    if len(parts) == 1:
+        return composed_pld(parts[0][0], parts[0][1], h, bits, tail, kind, method)
+    if _method(method) == "fft":
+        acc = None
+        for pair, k in parts:
+            f = _float_composed(pair, k, h, bits, tail, kind)
+            acc = f if acc is None else acc.compose(f)
+        assert acc is not None
+        return acc.to_discrete()
+    out = None
+    for pair, k in parts:
+        d = composed_pld(pair, k, h, bits, tail, kind, "exact")
+        out = d if out is None else out.compose(d)
+    assert out is not None
+    return out
 
 
 def _scale(pair: LossPair) -> float:
@@ -116,31 +168,55 @@ def _plan(k: int, abs_tol: float) -> tuple[int, float]:
     return bits, tail
 
 
-def _eps_pass(pairs: Sequence[LossPair], k: int, delta: Number, h: Fraction,
-              abs_tol: float, upper_only: bool = False) -> tuple[Fraction, Fraction]:
-    bits, tail = _plan(k, abs_tol)
+def _steps(directions: Sequence[Sequence[Part]]) -> int:
+    return max(sum(k for _, k in parts) for parts in directions)
+
+
+def _eps_pass_parts(directions: Sequence[Sequence[Part]], delta: Number, h: Fraction,
+                    abs_tol: float, upper_only: bool = False,
+                    method: str = "exact") -> tuple[Fraction, Fraction]:
+    bits, tail = _plan(_steps(directions), abs_tol)
+    method = _method(method)
     lo = hi = Fraction(0)
-    for pair in pairs:
+    for parts in directions:
         if not upper_only:
-            one_step_plds(pair, h, bits, tail, lower=True)  # one discretisation for both
-        hi = max(hi, composed_pld(pair, k, h, bits, tail, "upper").eps_bound(delta))
+            for pair, _k in parts:
+                one_step_plds(pair, h, bits, tail, lower=True)  # one discretisation for both
+        hi = max(hi, composition_pld(parts, h, bits, tail, "upper", method).eps_bound(delta))
         if not upper_only:
-            lo = max(lo, composed_pld(pair, k, h, bits, tail, "lower").eps_bound(delta))
+            lower = composition_pld(parts, h, bits, tail, "lower", method)
+            lo = max(lo, lower.eps_bound(delta))
     return lo, hi
 
 
-def _delta_pass(pairs: Sequence[LossPair], k: int, eps: Number, h: Fraction,
-                abs_tol: float, upper_only: bool = False) -> tuple[Fraction, Fraction]:
-    bits, tail = _plan(k, abs_tol)
+def _delta_pass_parts(directions: Sequence[Sequence[Part]], eps: Number, h: Fraction,
+                      abs_tol: float, upper_only: bool = False,
+                      method: str = "exact") -> tuple[Fraction, Fraction]:
+    bits, tail = _plan(_steps(directions), abs_tol)
+    method = _method(method)
     lo = hi = Fraction(0)
-    for pair in pairs:
+    for parts in directions:
         if not upper_only:
-            one_step_plds(pair, h, bits, tail, lower=True)  # one discretisation for both
-        hi = max(hi, _span(composed_pld(pair, k, h, bits, tail, "upper").delta_bound(eps))[1])
+            for pair, _k in parts:
+                one_step_plds(pair, h, bits, tail, lower=True)
+        upper = composition_pld(parts, h, bits, tail, "upper", method)
+        hi = max(hi, _span(upper.delta_bound(eps))[1])
         if not upper_only:
-            lower = composed_pld(pair, k, h, bits, tail, "lower")
+            lower = composition_pld(parts, h, bits, tail, "lower", method)
             lo = max(lo, max(_span(lower.delta_bound(eps))[0], Fraction(0)))
     return lo, min(hi, Fraction(1))
+
+
+def _eps_pass(pairs: Sequence[LossPair], k: int, delta: Number, h: Fraction,
+              abs_tol: float, upper_only: bool = False,
+              method: str = "exact") -> tuple[Fraction, Fraction]:
+    return _eps_pass_parts([[(p, k)] for p in pairs], delta, h, abs_tol, upper_only, method)
+
+
+def _delta_pass(pairs: Sequence[LossPair], k: int, eps: Number, h: Fraction,
+                abs_tol: float, upper_only: bool = False,
+                method: str = "exact") -> tuple[Fraction, Fraction]:
+    return _delta_pass_parts([[(p, k)] for p in pairs], eps, h, abs_tol, upper_only, method)
 
 
 FIRST_BINS = 20_000  # at most this many in the first pass
@@ -163,12 +239,17 @@ def _refine(pairs: Sequence[LossPair], k: int, run: Any, rel_width: float,
     fixed = h is not None
     h = h if h is not None else _initial_step(pairs, k, rel_width)
     passes: list[dict[str, Any]] = []
+    lo, hi = Fraction(0), Fraction(-1)
     while True:
         t0 = time.monotonic()
-        lo, hi = run(h)
+        p_lo, p_hi = run(h)
         dt = time.monotonic() - t0
+        # every pass is rigorous, so is their intersection (grids of different steps need
+        # not nest: a finer pass may stick out of a coarser one, never out of the truth)
+        lo = max(lo, p_lo)
+        hi = p_hi if not passes else min(hi, p_hi)
         width = float((hi - lo) / hi) if hi > 0 else 0.0
-        passes.append({"h": str(h), "lo": float(lo), "hi": float(hi), "rel_width": width,
+        passes.append({"h": str(h), "lo": float(p_lo), "hi": float(p_hi), "rel_width": width,
                        "seconds": round(dt, 3)})
         if fixed or width <= rel_width:
             break
@@ -191,36 +272,93 @@ def _span_estimate(pair: LossPair) -> float:
 
 def enclose_eps(pairs: Sequence[LossPair], k: int, delta: Number, rel_width: float = 1e-3,
                 max_seconds: float = 100.0, h: Fraction | None = None,
-                upper_only: bool = False) -> Enclosure:
+                upper_only: bool = False, method: str = DEFAULT_METHOD) -> Enclosure:
     """A rigorous enclosure of the least ``eps >= 0`` with ``max_pairs delta_k(eps) <= delta``.
 
     The grid step is refined until the relative width is at most ``rel_width`` or the time or
     size budget runs out (the enclosure is then wider, and still rigorous); ``h`` fixes it.
     ``upper_only``: one pass, only the certified upper end (the lower end is then 0).
+    ``method``: "exact" (``fmpz_poly``) or "fft" (:mod:`.fft`).
     """
+    return enclose_eps_composition([[(p, k)] for p in pairs], delta, rel_width, max_seconds, h,
+                                   upper_only, method)
+
+
+def enclose_delta(pairs: Sequence[LossPair], k: int, eps: Number, rel_width: float = 1e-3,
+                  max_seconds: float = 100.0, h: Fraction | None = None,
+                  method: str = DEFAULT_METHOD) -> Enclosure:
+    """A rigorous enclosure of ``max_pairs delta_k(eps)`` (hockey-stick of the k-fold
+    composition at ``e^eps``)."""
+    return enclose_delta_composition([[(p, k)] for p in pairs], eps, rel_width, max_seconds, h,
+                                     method)
+
+
+def _all_pairs(directions: Sequence[Sequence[Part]]) -> list[LossPair]:
+    return [pair for parts in directions for pair, _k in parts]
+
+
+def _check_directions(directions: Sequence[Sequence[Part]]) -> None:
+    if not directions or any(not parts for parts in directions):
+        raise ValueError("every direction needs at least one (pair, k) part")
+    for parts in directions:
+        for _pair, k in parts:
+            if int(k) != k or k < 1:
+                raise ValueError(f"k must be an integer >= 1; got {k!r}")
+
+
+def enclose_eps_composition(directions: Sequence[Sequence[Part]], delta: Number,
+                            rel_width: float = 1e-3, max_seconds: float = 100.0,
+                            h: Fraction | None = None, upper_only: bool = False,
+                            method: str = DEFAULT_METHOD) -> Enclosure:
+    """:func:`enclose_eps` for a heterogeneous composition: ``directions`` lists, for each
+    direction of the neighbouring relation (e.g. add, remove), the parts ``(pair_j, k_j)``
+    composed in that direction; the profile is the maximum over the directions."""
+    _check_directions(directions)
+    pairs = _all_pairs(directions)
+    k = _steps(directions)
     d_lo = float(_span(delta)[0])
     abs_tol = d_lo * 2.0**-24
     if upper_only:
         started = time.monotonic()
         step = h if h is not None else _initial_step(pairs, k, rel_width)
-        lo, hi = _eps_pass(pairs, k, delta, step, abs_tol, upper_only=True)
+        lo, hi = _eps_pass_parts(directions, delta, step, abs_tol, True, method)
         return Enclosure(lo, hi, step, time.monotonic() - started)
-    return _refine(pairs, k, lambda step: _eps_pass(pairs, k, delta, step, abs_tol),
+    return _refine(pairs, k,
+                   lambda step: _eps_pass_parts(directions, delta, step, abs_tol, False, method),
                    rel_width, max_seconds, h)
 
 
-def enclose_delta(pairs: Sequence[LossPair], k: int, eps: Number, rel_width: float = 1e-3,
-                  max_seconds: float = 100.0, h: Fraction | None = None) -> Enclosure:
-    """A rigorous enclosure of ``max_pairs delta_k(eps)`` (hockey-stick of the k-fold
-    composition at ``e^eps``)."""
+def enclose_delta_composition(directions: Sequence[Sequence[Part]], eps: Number,
+                              rel_width: float = 1e-3, max_seconds: float = 100.0,
+                              h: Fraction | None = None,
+                              method: str = DEFAULT_METHOD) -> Enclosure:
+    """:func:`enclose_delta` for a heterogeneous composition (``directions`` as in
+    :func:`enclose_eps_composition`)."""
+    _check_directions(directions)
+    pairs = _all_pairs(directions)
+    k = _steps(directions)
     # first looks at the magnitude (upper bounds only) set the integer scale and the tails
     step0 = h if h is not None else _initial_step(pairs, k, rel_width)
     abs_tol = 2.0**-40
     for _ in range(8):
-        _, hi0 = _delta_pass(pairs, k, eps, step0, abs_tol, upper_only=True)
+        _, hi0 = _delta_pass_parts(directions, eps, step0, abs_tol, True, "exact")
         if hi0 >= abs_tol * 2.0**20 or abs_tol < 2.0**-300:
             break
         abs_tol = max(float(hi0) * 2.0**-24, abs_tol * 2.0**-40)
     abs_tol = min(abs_tol, float(hi0) * 2.0**-24) if hi0 > 0 else abs_tol
-    return _refine(pairs, k, lambda step: _delta_pass(pairs, k, eps, step, abs_tol),
+    return _refine(pairs, k,
+                   lambda step: _delta_pass_parts(directions, eps, step, abs_tol, False, method),
                    rel_width, max_seconds, h)
+
+
+def sgm_composition(parts: Sequence[tuple[Number, Number, int]],
+                    neighboring: str = "add_remove") -> list[list[Part]]:
+    """The directions of a heterogeneous composition of Poisson-subsampled Gaussians
+    ``(q_j, sigma_j)``, ``k_j`` steps each, for :func:`enclose_eps_composition`: every
+    mechanism sees the same neighbouring datasets, so each direction composes the pairs of
+    that direction ([S22] arXiv 2210.00597v4, Sec. 3)."""
+    if not parts:
+        raise ValueError("parts must not be empty")
+    per_part = [sgm_pairs(q, sigma, neighboring) for q, sigma, _k in parts]
+    return [[(pairs[d], k) for pairs, (_q, _s, k) in zip(per_part, parts, strict=True)]
+            for d in range(len(per_part[0]))]
