@@ -183,3 +183,11 @@ def test_heterogeneous_composition_refuses_bad_parts() -> None:
         pld.enclose_eps_composition([[]], Fraction(1, 100))
     with pytest.raises(ValueError):
         pld.sgm_composition([])
+
+
+def test_fft_composition_has_an_up_front_size_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pld_fft, "MAX_LENGTH", 100)
+    one = pld_fft.FloatPLD("upper", Fraction(1, 8), Fraction(0), np.full(80, 1 / 80),
+                           Fraction(0), 1e-12)
+    with pytest.raises(pld.PrecisionExhausted):
+        one.self_compose(4)

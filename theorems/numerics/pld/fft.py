@@ -65,11 +65,13 @@ from typing import Any
 import flint
 import numpy as np
 
+from dpverify.theorems.ctx import PrecisionExhausted
 from dpverify.theorems.numerics.pld.discrete import DiscretePLD
 
 U = 2.0**-53  # unit round-off of float64
 MU_ULPS = 4  # assumed weight (twiddle) error, in units of u
 SAFETY = 4.0  # factor on Higham's e_n for pocketfft's mixed-radix real transforms
+MAX_LENGTH = 1 << 23  # up-front limit on the length of a composed PLD
 DIRECT_MAX = 48  # factors at most this long are convolved directly (componentwise bound)
 TINY = 2.0**-1074
 
@@ -182,17 +184,32 @@ class FloatPLD:
             raise ValueError("only PLDs of the same kind and grid compose")
         upper = self.kind == "upper"
         c = convolve_outward(self.masses, other.masses, upper, error_bound)
+        if len(c) > MAX_LENGTH:
+            raise PrecisionExhausted(f"an FFT composition would hold {len(c)} masses "
+                                     f"(more than {MAX_LENGTH})")
         ta, tb = _fsum(self.masses, upper), _fsum(other.masses, upper)
         inf = _round_fraction(self.inf * (tb + other.inf) + ta * other.inf, upper)
+        noise = 2 * float(np.min(c)) if upper and len(c) else 0.0
         out = FloatPLD(self.kind, self.h, self.shift + other.shift, c, inf,
                        max(self.trim, other.trim), self.steps + other.steps)
-        return out._trimmed()
+        return out._trimmed(noise)
 
-    def _trimmed(self) -> FloatPLD:
+    def _trimmed(self, noise: float = 0.0) -> FloatPLD:
+        """Trim tails of total mass at most ``trim``; for the upper kind also the outer runs of
+        coefficients at most ``noise`` (the round-off bound of the last product: there the
+        exact mass may be 0), whose mass is accounted like any tail."""
         c = self.masses
         n = len(c)
         if n == 0:
             return self
+        if noise > 0 and self.kind == "upper":
+            big = np.flatnonzero(c > noise)
+            if len(big):
+                budget = self.trim + (n - len(big)) * noise * 2
+                trimmed = FloatPLD(self.kind, self.h, self.shift, c, self.inf, budget,
+                                   self.steps)._trimmed()
+                trimmed.trim = self.trim
+                return trimmed
         cs = np.cumsum(c)
         i = int(np.searchsorted(cs, self.trim, side="right"))  # c[:i] sums to <= trim
         rs = np.cumsum(c[::-1])
