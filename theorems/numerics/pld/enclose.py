@@ -257,11 +257,18 @@ def _refine(pairs: Sequence[LossPair], k: int, run: Any, rel_width: float,
         factor = math.sqrt(rel_width / width) * 0.8 if width > 0 else 0.5
         factor = min(max(factor, 1 / 8), 0.7)
         new_h = _dyadic_step(float(h) * factor)
-        elapsed = time.monotonic() - started
-        predicted = dt * (float(h) / float(new_h)) ** 1.7
         span = max(_span_estimate(p) for p in pairs)
-        if span / float(new_h) > MAX_BINS or elapsed + predicted > max_seconds:
-            break
+        if span / float(new_h) > MAX_BINS:  # the finest step within the size limit instead
+            new_h = _dyadic_step(span / MAX_BINS) * 2
+            if new_h > h * Fraction(3, 4):
+                break
+        remaining = max_seconds - (time.monotonic() - started)
+        if dt * (float(h) / float(new_h)) ** 1.7 > remaining:
+            # the finest step predicted to fit the remaining budget, if it still refines
+            fit = float(h) * (max(remaining, 0.0) / dt) ** (-1 / 1.7) if dt > 0 else 0.0
+            if fit <= 0 or _dyadic_step(1.5 * fit) > h * Fraction(3, 4):
+                break
+            new_h = _dyadic_step(1.5 * fit)  # >= fit: within the budget
         h = new_h
     return Enclosure(lo, hi, h, time.monotonic() - started, passes)
 
