@@ -1,113 +1,169 @@
-"""Benchmark: certified PLD accounting (SGM-PLD-COMP) at the standard DP-SGD scenarios.
+"""Benchmark: certified PLD accounting against dp_accounting and prv_accountant, one run.
 
-Run by hand (never in CI):  /work/venv/bin/python bench/bench_pld.py [--rel-width 1e-3]
+Run by hand (never in CI), optionally with ``pip install dp-accounting prv-accountant``:
 
-For each scenario of the catalogue (subsampling.md, "Standard DP-SGD scenarios") it prints the
-certified enclosure of eps, its relative width and the wall time, then, when the packages are
-installed, the values of dp_accounting (PLD at two discretisations, and RDP) and of
-prv_accountant (its [lower, estimate, upper] bracket), with their times, and whether each lies
-inside the certified enclosure. dp_accounting's and prv_accountant's numbers are floating-point
-estimates, not enclosures: a value below the certified lower end would be a privacy bug, a value
-above the upper end is loose.
+    python bench/bench_pld.py [--rel-width 1e-5] [--max-seconds 150] [--item C ...]
+                              [--method exact --method fft]
+
+Items (issue 14): the catalogue's DP-SGD scenarios A, B and C (subsampling.md, "Standard DP-SGD
+scenarios"; add/remove, values copied here), ``K1e6`` (q = 1e-3, sigma = 0.8, k = 10^6,
+delta = 1e-6, target width 1e-4) and ``HET`` (two subsampled Gaussians, 10^4 steps each, target
+1e-4). Every measurement runs in a forked child of this one process, which reports its own CPU
+time (user + system, all threads: the machine is shared, so wall time says little) and its peak
+resident set size (``ru_maxrss``; the parent's size at the fork is printed as the baseline).
+dp_accounting's and prv_accountant's numbers are floating-point estimates, not enclosures: a
+value below the certified lower end would be a privacy bug, one above the upper end is loose.
 """
 
 from __future__ import annotations
 
 import argparse
-import time
+import multiprocessing as mp
+import os
+import resource
 import warnings
 from fractions import Fraction
 from typing import Any
 
-from dpverify.theorems.core import parse_number
 from dpverify.theorems.numerics import pld
-from dpverify.theorems.subsampling.scenarios import SCENARIOS
+
+# subsampling.md, "Standard DP-SGD scenarios" (dpverify.theorems.subsampling.scenarios.SCENARIOS)
+ITEMS: dict[str, dict[str, Any]] = {
+    "A": {"parts": [("1/100", "1", 1000)], "delta": "1e-5", "target": 1e-5},
+    "B": {"parts": [("1/1000", "4/5", 10000)], "delta": "1e-6", "target": 1e-5},
+    "C": {"parts": [("256/60000", "11/10", 14062)], "delta": "1e-5", "target": 1e-5},
+    "K1e6": {"parts": [("1/1000", "4/5", 10**6)], "delta": "1e-6", "target": 1e-4},
+    "HET": {"parts": [("1/100", "6/5", 10000), ("1/250", "9/10", 10000)], "delta": "1e-5",
+            "target": 1e-4},
+}
 
 
-def certified(q: Fraction, sigma: Fraction, k: int, delta: Fraction,
-              rel_width: float) -> tuple[pld.Enclosure, float]:
-    pld._CACHE.clear()
-    t0 = time.perf_counter()
-    enc = pld.enclose_eps(pld.sgm_pairs(q, sigma), k, delta, rel_width=rel_width,
-                          max_seconds=600)
-    return enc, time.perf_counter() - t0
+def _usage() -> tuple[float, float]:
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime, r.ru_maxrss / 1024
 
 
-def dp_accounting_rows(q: float, sigma: float, k: int, delta: float) -> list[dict[str, Any]]:
-    try:
-        from dp_accounting import dp_event
-        from dp_accounting.pld import pld_privacy_accountant
-        from dp_accounting.rdp import rdp_privacy_accountant
-    except ImportError:
-        return [{"method": "dp_accounting", "note": "not installed"}]
-    event = dp_event.SelfComposedDpEvent(
-        dp_event.PoissonSampledDpEvent(q, dp_event.GaussianDpEvent(sigma)), k)
-    rows = []
-    for disc in (1e-3, 1e-4):
-        t0 = time.perf_counter()
-        acc = pld_privacy_accountant.PLDAccountant(value_discretization_interval=disc)
-        acc.compose(event)
-        eps = acc.get_epsilon(delta)
-        rows.append({"method": f"dp_accounting PLD (interval {disc:g})", "eps": eps,
-                     "seconds": time.perf_counter() - t0})
-    t0 = time.perf_counter()
-    acc = rdp_privacy_accountant.RdpAccountant()
-    acc.compose(event)
-    rows.append({"method": "dp_accounting RDP (its order grid)", "eps": acc.get_epsilon(delta),
-                 "seconds": time.perf_counter() - t0})
-    return rows
+def _in_child(fn: Any, *args: Any) -> dict[str, Any]:
+    """Run ``fn(*args)`` in a forked child; its result plus the child's CPU seconds and peak
+    RSS (MB)."""
+
+    def target(conn: Any) -> None:
+        warnings.filterwarnings("ignore")
+        try:
+            out = fn(*args)
+        except Exception as exc:  # reported, not hidden
+            out = {"error": f"{type(exc).__name__}: {exc}"}
+        cpu, rss = _usage()
+        out.update(cpu=cpu, rss=rss)
+        conn.send(out)
+        conn.close()
+
+    ctx = mp.get_context("fork")
+    parent, child = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=target, args=(child,))
+    proc.start()
+    out = parent.recv()
+    proc.join()
+    return out
 
 
-def prv_rows(q: float, sigma: float, k: int, delta: float) -> list[dict[str, Any]]:
-    try:
-        from prv_accountant import PoissonSubsampledGaussianMechanism, PRVAccountant
-    except ImportError:
-        return [{"method": "prv_accountant", "note": "not installed"}]
-    t0 = time.perf_counter()
-    acc = PRVAccountant(prvs=PoissonSubsampledGaussianMechanism(noise_multiplier=sigma,
-                                                                sampling_probability=q),
-                        max_self_compositions=k, eps_error=0.01, delta_error=delta / 100)
-    lo, est, hi = acc.compute_epsilon(delta=delta, num_self_compositions=[k])
-    return [{"method": "prv_accountant (eps_error 0.01)", "eps": est, "bracket": (lo, hi),
-             "seconds": time.perf_counter() - t0}]
+def _parts(item: dict[str, Any]) -> list[tuple[Fraction, Fraction, int]]:
+    return [(Fraction(q), Fraction(s), k) for q, s, k in item["parts"]]
+
+
+def certified(item: dict[str, Any], rel_width: float, max_seconds: float,
+              method: str) -> dict[str, Any]:
+    delta = Fraction(item["delta"])
+    directions = pld.sgm_composition(_parts(item))
+    enc = pld.enclose_eps_composition(directions, delta, rel_width=rel_width,
+                                      max_seconds=max_seconds, method=method)
+    return {"lo": float(enc.lo), "hi": float(enc.hi), "width": enc.rel_width(), "h": str(enc.h),
+            "passes": [(p["h"], p["rel_width"]) for p in enc.passes]}
+
+
+def dp_accounting_pld(item: dict[str, Any], disc: float) -> dict[str, Any]:
+    from dp_accounting import dp_event
+    from dp_accounting.pld import pld_privacy_accountant
+
+    acc = pld_privacy_accountant.PLDAccountant(value_discretization_interval=disc)
+    for q, s, k in _parts(item):
+        acc.compose(dp_event.PoissonSampledDpEvent(float(q), dp_event.GaussianDpEvent(float(s))),
+                    k)
+    return {"eps": acc.get_epsilon(float(Fraction(item["delta"])))}
+
+
+def prv(item: dict[str, Any], eps_error: float) -> dict[str, Any]:
+    from prv_accountant import PoissonSubsampledGaussianMechanism, PRVAccountant
+
+    parts = _parts(item)
+    prvs = [PoissonSubsampledGaussianMechanism(noise_multiplier=float(s),
+                                               sampling_probability=float(q))
+            for q, s, _k in parts]
+    ks = [k for _q, _s, k in parts]
+    delta = float(Fraction(item["delta"]))
+    acc = PRVAccountant(prvs=prvs, max_self_compositions=ks, eps_error=eps_error,
+                        delta_error=delta / 100)
+    lo, est, hi = acc.compute_epsilon(delta=delta, num_self_compositions=ks)
+    return {"eps": est, "bracket": (lo, hi)}
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rel-width", type=float, default=1e-3)
-    parser.add_argument("--scenario", action="append", help="A, B, C_ceil, C_floor (default all)")
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--rel-width", type=float, help="override every item's target width")
+    parser.add_argument("--max-seconds", type=float, default=150.0,
+                        help="wall-time budget of each certified run (the driver's)")
+    parser.add_argument("--item", action="append", choices=sorted(ITEMS))
+    parser.add_argument("--method", action="append", choices=pld.METHODS)
+    parser.add_argument("--prv-eps-error", type=float, default=1e-2)
+    parser.add_argument("--no-prv", action="store_true", help="skip prv_accountant (its memory "
+                        "grows to several GB at k = 10^6)")
     args = parser.parse_args()
-    warnings.filterwarnings("ignore")
-    for sc in SCENARIOS:
-        if args.scenario and sc["scenario"] not in args.scenario:
-            continue
-        q, sigma = parse_number(sc["q"]), parse_number(sc["sigma"])
-        k, delta = sc["k"], parse_number(sc["delta"])
-        print(f"\n== scenario {sc['scenario']}: q={sc['q']} sigma={sc['sigma']} k={k} "
-              f"delta={sc['delta']}")
-        enc, secs = certified(q, sigma, k, delta, args.rel_width)
-        lo, hi = float(enc.lo), float(enc.hi)
-        print(f"  dpverify SGM-PLD-COMP   [{lo:.6f}, {hi:.6f}]  rel width {enc.rel_width():.2e}"
-              f"  {secs:6.2f} s  (h = {enc.h}, passes: "
-              + ", ".join(f"h={p['h']} w={p['rel_width']:.1e} {p['seconds']:.1f}s"
-                          for p in enc.passes) + ")")
-        others = dp_accounting_rows(float(q), float(sigma), k, float(delta)) + prv_rows(
-            float(q), float(sigma), k, float(delta))
-        for row in others:
-            if "note" in row:
-                print(f"  {row['method']:<38} {row['note']}")
+    print(f"load average {os.getloadavg()}, {os.cpu_count()} cpus, parent RSS "
+          f"{_usage()[1]:.0f} MB at the forks")
+    for name in args.item or list(ITEMS):
+        item = ITEMS[name]
+        target = args.rel_width or item["target"]
+        print(f"\n== {name}: parts (q, sigma, k) = {item['parts']}, delta = {item['delta']}, "
+              f"target width {target:g}")
+        rows: list[tuple[str, dict[str, Any]]] = []
+        for method in args.method or ["exact"]:
+            rows.append((f"dpverify {method}",
+                         _in_child(certified, item, target, args.max_seconds, method)))
+        try:
+            import dp_accounting  # noqa: F401
+
+            for disc in (1e-3, 1e-4):
+                rows.append((f"dp_accounting PLD {disc:g}",
+                             _in_child(dp_accounting_pld, item, disc)))
+        except ImportError:
+            print("  dp_accounting not installed")
+        try:
+            if args.no_prv:
+                raise ImportError
+            import prv_accountant  # noqa: F401
+
+            rows.append((f"prv_accountant {args.prv_eps_error:g}",
+                         _in_child(prv, item, args.prv_eps_error)))
+        except ImportError:
+            print("  prv_accountant skipped or not installed")
+        lo = hi = None
+        for label, r in rows:
+            if "error" in r:
+                print(f"  {label:<26} ERROR {r['error']}")
                 continue
-            eps = row["eps"]
-            where = "inside" if lo <= eps <= hi else ("BELOW (bug)" if eps < lo else "above")
-            extra = ""
-            if "bracket" in row:
-                blo, bhi = row["bracket"]
-                extra = f"  bracket [{blo:.6f}, {bhi:.6f}] width {(bhi - blo) / est_or(eps):.2e}"
-            print(f"  {row['method']:<38} {eps:.6f}  {where:<11} {row['seconds']:6.2f} s{extra}")
-
-
-def est_or(x: float) -> float:
-    return x if x else 1.0
+            if "lo" in r:
+                lo, hi = r["lo"], r["hi"]
+                print(f"  {label:<26} [{lo:.7f}, {hi:.7f}] width {r['width']:.2e} "
+                      f"cpu {r['cpu']:7.2f} s  rss {r['rss']:6.0f} MB  passes {r['passes']}")
+                continue
+            eps = r["eps"]
+            where = ""
+            if lo is not None and hi is not None:
+                where = "inside" if lo <= eps <= hi else ("BELOW (bug)" if eps < lo else "above")
+            extra = f" bracket [{r['bracket'][0]:.5f}, {r['bracket'][1]:.5f}]" \
+                if "bracket" in r else ""
+            print(f"  {label:<26} {eps:.7f} {where:<11} cpu {r['cpu']:7.2f} s  "
+                  f"rss {r['rss']:6.0f} MB{extra}")
 
 
 if __name__ == "__main__":

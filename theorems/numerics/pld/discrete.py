@@ -1,0 +1,219 @@
+"""Discrete PLDs in integer units ``2^-B`` and their exact composition (``fmpz_poly``
+products with outward rescaling, accounted trimming, repeated squaring) and certified queries
+(``delta_at``, ``eps_bound``)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import flint
+
+from dpverify.theorems.ctx import PrecisionExhausted, arb_precision
+from dpverify.theorems.numerics.pld._arith import (
+    EVAL_PREC,
+    Number,
+    _arb,
+    _certain_le,
+    _certain_lt,
+    _dyadic_ceil,
+    _dyadic_floor,
+    _span,
+)
+
+
+@dataclass
+class DiscretePLD:
+    """Masses ``poly[i] 2^-B`` at losses ``shift + i h``, plus ``inf 2^-B`` at ``+inf``.
+
+    ``kind == "upper"``: every hockey-stick value computed from it bounds the true one above;
+    ``"lower"``: below. ``trim`` is the tail budget (units) of one truncation per side.
+    """
+
+    kind: str
+    h: Fraction
+    shift: Fraction
+    poly: flint.fmpz_poly
+    inf: int
+    B: int
+    trim: int
+    steps: int = 1
+    _float_cache: Any = field(default=None, repr=False)
+
+    def __len__(self) -> int:
+        return self.poly.length()
+
+    def loss(self, i: int) -> Fraction:
+        return self.shift + i * self.h
+
+    def total_units(self) -> int:
+        return int(self.poly(1)) + self.inf
+
+    def compose(self, other: DiscretePLD) -> DiscretePLD:
+        """The PLD of the composition: exact product, outward rescaling, accounted trimming."""
+        if (self.kind, self.h, self.B) != (other.kind, other.h, other.B):
+            raise ValueError("only PLDs of the same kind, grid and scale compose")
+        scale = flint.fmpz(2) ** self.B
+        prod = self.poly * other.poly
+        c = prod // scale  # nonnegative coefficients: coefficient-wise floor
+        n = c.length()
+        ta, tb = int(self.poly(1)), int(other.poly(1))
+        x = self.inf * (tb + other.inf) + ta * other.inf
+        if self.kind == "upper":
+            if n:
+                c = c + _ones(n)  # ceil <= floor + 1
+            inf = -((-x) >> self.B)
+        else:
+            inf = x >> self.B
+        out = DiscretePLD(self.kind, self.h, self.shift + other.shift, c, inf, self.B,
+                          max(self.trim, other.trim), self.steps + other.steps)
+        return out._trimmed()
+
+    def _trimmed(self) -> DiscretePLD:
+        c = self.poly
+        n = c.length()
+        if n == 0:
+            return self
+        budget = self.trim
+        i, acc = 0, 0
+        while i < n:
+            v = int(c[i])
+            if acc + v > budget:
+                break
+            acc += v
+            i += 1
+        j, acc2 = n - 1, 0
+        while j > i:
+            v = int(c[j])
+            if acc2 + v > budget:
+                break
+            acc2 += v
+            j -= 1
+        if i >= n:  # everything is below the budget: keep it as one atom (upper) / drop
+            if self.kind == "upper":
+                return DiscretePLD(self.kind, self.h, self.shift + (n - 1) * self.h,
+                                   flint.fmpz_poly([acc]), self.inf, self.B, self.trim,
+                                   self.steps)
+            return DiscretePLD(self.kind, self.h, self.shift, flint.fmpz_poly([]), self.inf,
+                               self.B, self.trim, self.steps)
+        if i == 0 and j == n - 1:
+            return self
+        kept = c.truncate(j + 1).right_shift(i) if i else c.truncate(j + 1)
+        inf = self.inf
+        if self.kind == "upper":
+            kept = kept + acc  # the left tail moves up to the first kept point
+            inf += acc2  # the right tail goes to +inf
+        return DiscretePLD(self.kind, self.h, self.shift + i * self.h, kept, inf, self.B,
+                           self.trim, self.steps)
+
+    def self_compose(self, k: int) -> DiscretePLD:
+        """The k-fold composition by repeated squaring."""
+        if k < 1:
+            raise ValueError("k must be >= 1")
+        result: DiscretePLD | None = None
+        base = self
+        while True:
+            if k & 1:
+                result = base if result is None else result.compose(base)
+            k >>= 1
+            if not k:
+                break
+            base = base.compose(base)
+        assert result is not None
+        return result
+
+    # -- queries ------------------------------------------------------------------------
+    def delta_at(self, eps: Fraction) -> flint.arb:
+        """``2^-B (sum_i poly[i] (1 - e^{eps - z_i})_+ + inf)`` as a ball, for exact eps."""
+        with arb_precision(EVAL_PREC):
+            n = self.poly.length()
+            j = math.floor((eps - self.shift) / self.h) + 1  # first index with z_j > eps
+            j = max(j, 0)
+            total = flint.arb(self.inf)
+            if j < n:
+                tail = self.poly.right_shift(j) if j else self.poly
+                s0 = flint.arb(tail(1))
+                x = (-_arb(self.h)).exp()
+                s1 = flint.arb_poly(tail)(x)
+                total += s0 - (_arb(eps) - _arb(self.loss(j))).exp() * s1
+            return total * flint.arb(2) ** (-self.B)
+
+    def delta_bound(self, eps: Number) -> flint.arb:
+        """The rigorous one-sided bound at eps (a ball of eps: its worst end)."""
+        lo, hi = _span(eps)
+        return self.delta_at(lo if self.kind == "upper" else hi)
+
+    def _floats(self) -> tuple[list[float], float]:
+        if self._float_cache is None:
+            scale = 2.0 ** (-self.B)
+            self._float_cache = ([float(int(v)) * scale for v in self.poly.coeffs()],
+                                 float(self.inf) * scale)
+        return self._float_cache
+
+    def eps_float(self, delta: float) -> float:
+        """The float crossing ``delta(eps) = delta`` (a locator, not a bound); -inf if
+        delta(eps) <= delta for every eps on the grid."""
+        cs, inf = self._floats()
+        n = len(cs)
+        if inf > delta:
+            return math.inf
+        eh = math.exp(-float(self.h))
+        s0, r = 0.0, 0.0  # s0 = sum_{l>i} c_l, r = sum_{l>i} c_l e^{z_i - z_l}
+        for i in range(n - 1, -1, -1):
+            # value at eps = z_i
+            if s0 - r + inf > delta:
+                # crossing in [z_i, z_{i+1}): delta(eps) = s0 - e^{eps - z_i} r + inf
+                zi = float(self.loss(i))
+                return zi + math.log((s0 + inf - delta) / r) if r > 0 else zi
+            r = eh * (r + cs[i])
+            s0 += cs[i]
+            # r now refers to z_{i-1}
+        if s0 - r + inf > delta:
+            zi = float(self.loss(-1))
+            return zi + math.log((s0 + inf - delta) / r) if r > 0 else zi
+        return -math.inf
+
+    def eps_bound(self, delta: Number, lower_limit: Fraction = Fraction(0)) -> Fraction:
+        """A certified bound on the least ``eps >= lower_limit`` with ``delta(eps) <= delta``.
+
+        upper kind: a point where the upper profile is certified ``<= delta`` (an upper bound
+        on the true eps); lower kind: a point where the lower profile is certified ``> delta``
+        (a lower bound), or ``lower_limit``.
+        """
+        d_lo, d_hi = _span(delta)
+        if self.kind == "upper":
+            if _certain_le(self.delta_at(lower_limit), _arb(d_lo)):
+                return lower_limit
+            guess = self.eps_float(float(d_lo))
+            if guess == math.inf:
+                raise PrecisionExhausted("the +inf mass of the upper PLD exceeds delta")
+            gap = 2.0**-40
+            for _ in range(60):
+                cand = _dyadic_ceil(max(guess, float(lower_limit)) * (1 + gap) + gap)
+                cand = max(cand, lower_limit)
+                if _certain_le(self.delta_at(cand), _arb(d_lo)):
+                    return cand
+                gap *= 4
+            raise PrecisionExhausted("could not certify an upper bound on eps")
+        # lower kind
+        guess = self.eps_float(float(d_hi))
+        if guess <= float(lower_limit):
+            return lower_limit
+        gap = 2.0**-40
+        for _ in range(60):
+            cand = _dyadic_floor(guess * (1 - gap) - gap)
+            if cand <= lower_limit:
+                return lower_limit
+            if _certain_lt(_arb(d_hi), self.delta_at(cand)):
+                return cand
+            gap *= 4
+        return lower_limit
+
+
+def _ones(n: int) -> flint.fmpz_poly:
+    """``1 + x + ... + x^{n-1}``."""
+    one = flint.fmpz_poly([1])
+    return (one.left_shift(n) - 1) // flint.fmpz_poly([-1, 1])
+

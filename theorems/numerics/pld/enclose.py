@@ -1,0 +1,371 @@
+"""Enclosures with an automatic grid: one-step and composed PLDs (cached), the refinement
+driver, :func:`enclose_eps` and :func:`enclose_delta`."""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import flint
+
+from dpverify.theorems.numerics.pld._arith import Number, _arb, _span
+from dpverify.theorems.numerics.pld.discrete import DiscretePLD
+from dpverify.theorems.numerics.pld.discretize import MAX_BINS, discretize, grid_for
+from dpverify.theorems.numerics.pld.fft import FloatPLD
+from dpverify.theorems.numerics.pld.pairs import LossPair, sgm_pairs
+
+
+@dataclass
+class Enclosure:
+    """A rigorous enclosure ``[lo, hi]`` (exact rationals) and how it was obtained."""
+
+    lo: Fraction
+    hi: Fraction
+    h: Fraction
+    seconds: float
+    passes: list[dict[str, Any]] = field(default_factory=list)
+
+    def rel_width(self) -> float:
+        if self.hi == 0:
+            return 0.0
+        return float((self.hi - self.lo) / self.hi)
+
+    def ball(self) -> flint.arb:
+        return _arb(self.lo).union(_arb(self.hi))
+
+
+_CACHE: dict[tuple[Any, ...], Any] = {}
+_CACHE_ORDER: list[tuple[Any, ...]] = []
+_CACHE_MAX = 12
+
+
+def _cached(key: tuple[Any, ...], make: Any) -> Any:
+    hit = _CACHE.get(key)
+    if hit is None:
+        hit = make()
+        _CACHE[key] = hit
+        _CACHE_ORDER.append(key)
+        while len(_CACHE_ORDER) > _CACHE_MAX:
+            _CACHE.pop(_CACHE_ORDER.pop(0), None)
+    return hit
+
+
+def one_step_plds(pair: LossPair, h: Fraction, bits: int, tail: float,
+                  lower: bool = True) -> tuple[DiscretePLD, DiscretePLD | None]:
+    """The upper and lower one-step PLDs on the grid of step h aligned for ``pair`` (cached),
+    with the truncation budget ``tail`` (a P-mass per side and per truncation)."""
+    both = _CACHE.get(("one", pair.key(), h, bits, tail, True))
+    if both is not None:
+        return both
+
+    def make() -> tuple[DiscretePLD, DiscretePLD | None]:
+        up, lo = discretize(pair, grid_for(pair, h), bits, tail, lower=lower)
+        trim = max(1, int(tail * 2.0**bits))
+        up.trim = trim
+        if lo is not None:
+            lo.trim = trim
+            lo = lo._trimmed()
+        return up._trimmed(), lo
+
+    return _cached(("one", pair.key(), h, bits, tail, lower), make)
+
+
+METHODS = ("exact", "fft")
+# The default stays exact: the FFT bound is absolute and uniform over the coefficients, so at
+# delta ~ 1e-5 it widens the enclosure more than a finer grid narrows it (see bench/).
+DEFAULT_METHOD = "exact"
+
+
+def _method(method: str) -> str:
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {METHODS}; got {method!r}")
+    return method
+
+
+def _float_composed(pair: LossPair, k: int, h: Fraction, bits: int, tail: float,
+                    kind: str) -> FloatPLD:
+    """The k-fold composition by FFT with outward rounding (cached; see :mod:`.fft`)."""
+
+    def make() -> FloatPLD:
+        upper, lower = one_step_plds(pair, h, bits, tail, lower=kind == "lower")
+        one = upper if kind == "upper" else lower
+        assert one is not None
+        return FloatPLD.from_discrete(one).self_compose(k)
+
+    return _cached(("f", pair.key(), k, h, bits, tail, kind), make)
+
+
+def composed_pld(pair: LossPair, k: int, h: Fraction, bits: int, tail: float,
+                 kind: str, method: str = DEFAULT_METHOD) -> DiscretePLD:
+    """The ``kind`` ("upper" or "lower") PLD of the k-fold composition of ``pair`` (cached);
+    ``method`` "exact" (``fmpz_poly``) or "fft" (float FFT, outward-rounded, :mod:`.fft`)."""
+    if _method(method) == "fft":
+        return _float_composed(pair, k, h, bits, tail, kind).to_discrete()
+
+    def make() -> DiscretePLD:
+        upper, lower = one_step_plds(pair, h, bits, tail, lower=kind == "lower")
+        one = upper if kind == "upper" else lower
+        assert one is not None
+        return one.self_compose(k)
+
+    return _cached(("k", pair.key(), k, h, bits, tail, kind), make)
+
+
+def composed_plds(pair: LossPair, k: int, h: Fraction, bits: int,
+                  tail: float, method: str = DEFAULT_METHOD) -> tuple[DiscretePLD, DiscretePLD]:
+    """The upper and lower PLDs of the k-fold composition of ``pair``."""
+    one_step_plds(pair, h, bits, tail, lower=True)  # one discretisation for both
+    return (composed_pld(pair, k, h, bits, tail, "upper", method),
+            composed_pld(pair, k, h, bits, tail, "lower", method))
+
+
+Part = tuple[LossPair, int]  # a loss pair and its number of steps
+
+
+def composition_pld(parts: Sequence[Part], h: Fraction, bits: int, tail: float, kind: str,
+                    method: str = DEFAULT_METHOD) -> DiscretePLD:
+    """The ``kind`` PLD of the heterogeneous composition of ``pair_j`` ``k_j`` times each."""
+    if len(parts) == 1:
+        return composed_pld(parts[0][0], parts[0][1], h, bits, tail, kind, method)
+    if _method(method) == "fft":
+        acc = None
+        for pair, k in parts:
+            f = _float_composed(pair, k, h, bits, tail, kind)
+            acc = f if acc is None else acc.compose(f)
+        assert acc is not None
+        return acc.to_discrete()
+    out = None
+    for pair, k in parts:
+        d = composed_pld(pair, k, h, bits, tail, kind, "exact")
+        out = d if out is None else out.compose(d)
+    assert out is not None
+    return out
+
+
+def _scale(pair: LossPair) -> float:
+    """A float spread of the one-step loss under P (interdecile range / 2.56)."""
+    a = pair.quantile(0.1)
+    b = pair.quantile(0.1, upper=True)
+    return max((b - a) / 2.56, 1e-12)
+
+
+def _dyadic_step(x: float) -> Fraction:
+    """The largest 2^-n, or 3 * 2^-n, not above x (so that steps keep few bits)."""
+    e = math.floor(math.log2(x))
+    a = Fraction(2) ** e
+    b = Fraction(3, 2) * a
+    return b if b <= x else a
+
+
+def _plan(k: int, abs_tol: float) -> tuple[int, float]:
+    ops = 2 * max(1, k.bit_length())
+    bits = max(64, math.ceil(math.log2(ops * 4e6 / abs_tol)) + 2)
+    tail = abs_tol / (8 * ops)
+    return bits, tail
+
+
+def _steps(directions: Sequence[Sequence[Part]]) -> int:
+    return max(sum(k for _, k in parts) for parts in directions)
+
+
+def _eps_pass_parts(directions: Sequence[Sequence[Part]], delta: Number, h: Fraction,
+                    abs_tol: float, upper_only: bool = False,
+                    method: str = "exact") -> tuple[Fraction, Fraction]:
+    bits, tail = _plan(_steps(directions), abs_tol)
+    method = _method(method)
+    lo = hi = Fraction(0)
+    for parts in directions:
+        if not upper_only:
+            for pair, _k in parts:
+                one_step_plds(pair, h, bits, tail, lower=True)  # one discretisation for both
+        hi = max(hi, composition_pld(parts, h, bits, tail, "upper", method).eps_bound(delta))
+        if not upper_only:
+            lower = composition_pld(parts, h, bits, tail, "lower", method)
+            lo = max(lo, lower.eps_bound(delta))
+    return lo, hi
+
+
+def _delta_pass_parts(directions: Sequence[Sequence[Part]], eps: Number, h: Fraction,
+                      abs_tol: float, upper_only: bool = False,
+                      method: str = "exact") -> tuple[Fraction, Fraction]:
+    bits, tail = _plan(_steps(directions), abs_tol)
+    method = _method(method)
+    lo = hi = Fraction(0)
+    for parts in directions:
+        if not upper_only:
+            for pair, _k in parts:
+                one_step_plds(pair, h, bits, tail, lower=True)
+        upper = composition_pld(parts, h, bits, tail, "upper", method)
+        hi = max(hi, _span(upper.delta_bound(eps))[1])
+        if not upper_only:
+            lower = composition_pld(parts, h, bits, tail, "lower", method)
+            lo = max(lo, max(_span(lower.delta_bound(eps))[0], Fraction(0)))
+    return lo, min(hi, Fraction(1))
+
+
+def _eps_pass(pairs: Sequence[LossPair], k: int, delta: Number, h: Fraction,
+              abs_tol: float, upper_only: bool = False,
+              method: str = "exact") -> tuple[Fraction, Fraction]:
+    return _eps_pass_parts([[(p, k)] for p in pairs], delta, h, abs_tol, upper_only, method)
+
+
+def _delta_pass(pairs: Sequence[LossPair], k: int, eps: Number, h: Fraction,
+                abs_tol: float, upper_only: bool = False,
+                method: str = "exact") -> tuple[Fraction, Fraction]:
+    return _delta_pass_parts([[(p, k)] for p in pairs], eps, h, abs_tol, upper_only, method)
+
+
+FIRST_BINS = 20_000  # at most this many in the first pass
+
+
+def _initial_step(pairs: Sequence[LossPair], k: int, rel_width: float = 1e-3) -> Fraction:
+    """A quarter of the one-step spread (a cheap first pass: the refinement then predicts the
+    step from the measured width), coarser for coarser targets (the width is second order in
+    h)."""
+    s = min(_scale(p) for p in pairs)
+    step = s / 4 * min(4.0, max(1.0, math.sqrt(rel_width / 1e-3)))
+    # a first pass never needs more than FIRST_BINS grid points per direction
+    span = max(_span_estimate(p) for p in pairs)
+    return _dyadic_step(max(step, span / FIRST_BINS))
+
+
+def _refine(pairs: Sequence[LossPair], k: int, run: Any, rel_width: float,
+            max_seconds: float, h: Fraction | None) -> Enclosure:
+    started = time.monotonic()
+    fixed = h is not None
+    h = h if h is not None else _initial_step(pairs, k, rel_width)
+    passes: list[dict[str, Any]] = []
+    lo, hi = Fraction(0), Fraction(-1)
+    while True:
+        t0 = time.monotonic()
+        p_lo, p_hi = run(h)
+        dt = time.monotonic() - t0
+        # every pass is rigorous, so is their intersection (grids of different steps need
+        # not nest: a finer pass may stick out of a coarser one, never out of the truth)
+        lo = max(lo, p_lo)
+        hi = p_hi if not passes else min(hi, p_hi)
+        width = float((hi - lo) / hi) if hi > 0 else 0.0
+        passes.append({"h": str(h), "lo": float(p_lo), "hi": float(p_hi), "rel_width": width,
+                       "seconds": round(dt, 3)})
+        if fixed or width <= rel_width:
+            break
+        # the width is second order in h: predict the step that meets the target
+        factor = math.sqrt(rel_width / width) * 0.8 if width > 0 else 0.5
+        factor = min(max(factor, 1 / 8), 0.7)
+        new_h = _dyadic_step(float(h) * factor)
+        span = max(_span_estimate(p) for p in pairs)
+        if span / float(new_h) > MAX_BINS:  # the finest step within the size limit instead
+            new_h = _dyadic_step(span / MAX_BINS) * 2
+            if new_h > h * Fraction(3, 4):
+                break
+        remaining = max_seconds - (time.monotonic() - started)
+        if dt * (float(h) / float(new_h)) ** 1.7 > remaining:
+            # the finest step predicted to fit the remaining budget, if it still refines
+            fit = float(h) * (max(remaining, 0.0) / dt) ** (-1 / 1.7) if dt > 0 else 0.0
+            if fit <= 0 or _dyadic_step(1.5 * fit) > h * Fraction(3, 4):
+                break
+            new_h = _dyadic_step(1.5 * fit)  # >= fit: within the budget
+        h = new_h
+    return Enclosure(lo, hi, h, time.monotonic() - started, passes)
+
+
+def _span_estimate(pair: LossPair) -> float:
+    return pair.quantile(1e-12, upper=True) - pair.quantile(1e-12)
+
+
+def enclose_eps(pairs: Sequence[LossPair], k: int, delta: Number, rel_width: float = 1e-3,
+                max_seconds: float = 100.0, h: Fraction | None = None,
+                upper_only: bool = False, method: str = DEFAULT_METHOD) -> Enclosure:
+    """A rigorous enclosure of the least ``eps >= 0`` with ``max_pairs delta_k(eps) <= delta``.
+
+    The grid step is refined until the relative width is at most ``rel_width`` or the time or
+    size budget runs out (the enclosure is then wider, and still rigorous); ``h`` fixes it.
+    ``upper_only``: one pass, only the certified upper end (the lower end is then 0).
+    ``method``: "exact" (``fmpz_poly``) or "fft" (:mod:`.fft`).
+    """
+    return enclose_eps_composition([[(p, k)] for p in pairs], delta, rel_width, max_seconds, h,
+                                   upper_only, method)
+
+
+def enclose_delta(pairs: Sequence[LossPair], k: int, eps: Number, rel_width: float = 1e-3,
+                  max_seconds: float = 100.0, h: Fraction | None = None,
+                  method: str = DEFAULT_METHOD) -> Enclosure:
+    """A rigorous enclosure of ``max_pairs delta_k(eps)`` (hockey-stick of the k-fold
+    composition at ``e^eps``)."""
+    return enclose_delta_composition([[(p, k)] for p in pairs], eps, rel_width, max_seconds, h,
+                                     method)
+
+
+def _all_pairs(directions: Sequence[Sequence[Part]]) -> list[LossPair]:
+    return [pair for parts in directions for pair, _k in parts]
+
+
+def _check_directions(directions: Sequence[Sequence[Part]]) -> None:
+    if not directions or any(not parts for parts in directions):
+        raise ValueError("every direction needs at least one (pair, k) part")
+    for parts in directions:
+        for _pair, k in parts:
+            if int(k) != k or k < 1:
+                raise ValueError(f"k must be an integer >= 1; got {k!r}")
+
+
+def enclose_eps_composition(directions: Sequence[Sequence[Part]], delta: Number,
+                            rel_width: float = 1e-3, max_seconds: float = 100.0,
+                            h: Fraction | None = None, upper_only: bool = False,
+                            method: str = DEFAULT_METHOD) -> Enclosure:
+    """:func:`enclose_eps` for a heterogeneous composition: ``directions`` lists, for each
+    direction of the neighbouring relation (e.g. add, remove), the parts ``(pair_j, k_j)``
+    composed in that direction; the profile is the maximum over the directions."""
+    _check_directions(directions)
+    pairs = _all_pairs(directions)
+    k = _steps(directions)
+    d_lo = float(_span(delta)[0])
+    abs_tol = d_lo * 2.0**-24
+    if upper_only:
+        started = time.monotonic()
+        step = h if h is not None else _initial_step(pairs, k, rel_width)
+        lo, hi = _eps_pass_parts(directions, delta, step, abs_tol, True, method)
+        return Enclosure(lo, hi, step, time.monotonic() - started)
+    return _refine(pairs, k,
+                   lambda step: _eps_pass_parts(directions, delta, step, abs_tol, False, method),
+                   rel_width, max_seconds, h)
+
+
+def enclose_delta_composition(directions: Sequence[Sequence[Part]], eps: Number,
+                              rel_width: float = 1e-3, max_seconds: float = 100.0,
+                              h: Fraction | None = None,
+                              method: str = DEFAULT_METHOD) -> Enclosure:
+    """:func:`enclose_delta` for a heterogeneous composition (``directions`` as in
+    :func:`enclose_eps_composition`)."""
+    _check_directions(directions)
+    pairs = _all_pairs(directions)
+    k = _steps(directions)
+    # first looks at the magnitude (upper bounds only) set the integer scale and the tails
+    step0 = h if h is not None else _initial_step(pairs, k, rel_width)
+    abs_tol = 2.0**-40
+    for _ in range(8):
+        _, hi0 = _delta_pass_parts(directions, eps, step0, abs_tol, True, "exact")
+        if hi0 >= abs_tol * 2.0**20 or abs_tol < 2.0**-300:
+            break
+        abs_tol = max(float(hi0) * 2.0**-24, abs_tol * 2.0**-40)
+    abs_tol = min(abs_tol, float(hi0) * 2.0**-24) if hi0 > 0 else abs_tol
+    return _refine(pairs, k,
+                   lambda step: _delta_pass_parts(directions, eps, step, abs_tol, False, method),
+                   rel_width, max_seconds, h)
+
+
+def sgm_composition(parts: Sequence[tuple[Number, Number, int]],
+                    neighboring: str = "add_remove") -> list[list[Part]]:
+    """The directions of a heterogeneous composition of Poisson-subsampled Gaussians
+    ``(q_j, sigma_j)``, ``k_j`` steps each, for :func:`enclose_eps_composition`: every
+    mechanism sees the same neighbouring datasets, so each direction composes the pairs of
+    that direction ([S22] arXiv 2210.00597v4, Sec. 3)."""
+    if not parts:
+        raise ValueError("parts must not be empty")
+    per_part = [sgm_pairs(q, sigma, neighboring) for q, sigma, _k in parts]
+    return [[(pairs[d], k) for pairs, (_q, _s, k) in zip(per_part, parts, strict=True)]
+            for d in range(len(per_part[0]))]

@@ -1,0 +1,302 @@
+"""Loss pairs (P, Q) described by rigorous CDFs of their privacy loss: the Poisson-subsampled
+Gaussian's dominating pairs, Laplace, randomized response (see the package docstring)."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Any
+
+import flint
+
+from dpverify.theorems.ctx import PrecisionExhausted, arb_precision
+from dpverify.theorems.numerics.pld._arith import Number, _arb, _certain_le, _certain_lt, _span
+
+
+class LossPair:
+    """A pair (P, Q) through the distribution of its privacy loss ``L = log(dP/dQ)``.
+
+    ``cdf(z)`` returns arb enclosures of ``(P[L <= z], Q[L <= z])`` at an exact rational z;
+    ``p_inf`` is ``P[L = +inf]`` (mass where Q vanishes). Parameters may be exact numbers or arb
+    balls; then every enclosure holds for every parameter value in the balls.
+    """
+
+    name = "pair"
+    params: tuple[Number, ...] = ()
+
+    def cdf(self, z: Fraction) -> tuple[flint.arb, flint.arb]:
+        raise NotImplementedError
+
+    def cdf_sf(self, z: Any) -> tuple[flint.arb, flint.arb, flint.arb, flint.arb]:
+        """``(P[L <= z], Q[L <= z], P[L > z], Q[L > z])``; pairs override it to compute the
+        small side of each directly (a bin mass is then a difference of small numbers)."""
+        fp, fq = self.cdf(z)
+        one = flint.arb(1)
+        return fp, fq, one - fp, one - fq
+
+    def p_inf(self) -> flint.arb:
+        return flint.arb(0)
+
+    def edges(self) -> tuple[float | None, float | None]:
+        """Finite ends of the support of L (floats; used only to align the grid)."""
+        return None, None
+
+    def key(self) -> tuple[Any, ...]:
+        return (self.name, *(_span(p) for p in self.params))
+
+    def describe(self) -> str:
+        return self.name
+
+    # float helpers (locating windows and scales; never used for a bound)
+    def cdf_float(self, z: float) -> tuple[float, float]:
+        with arb_precision(64):
+            fp, fq = self.cdf(Fraction(z))
+        return float(fp.mid()), float(fq.mid())
+
+    def quantile(self, u: float, upper: bool = False) -> float:
+        """A float z with ``P[L <= z] ~ u`` (``upper``: ``P[L > z] ~ u``), by bisection."""
+
+        # enough bits that 1 - P[L <= z] is resolved down to u (the CDFs are near 1 there)
+        prec = 64 + max(0, math.ceil(-math.log2(max(u, 1e-300)))) + 16
+
+        def below(z: float) -> bool:  # is z below the quantile?
+            with arb_precision(prec):
+                fp, _fq, sp, _sq = self.cdf_sf(Fraction(z))
+                val = sp if upper else fp
+            return float(val.mid()) > u if upper else float(val.mid()) < u
+
+        lo_edge, hi_edge = self.edges()
+        a, b = -1.0, 1.0
+        for _ in range(2000):
+            if not below(a):
+                a = 2 * a if a < 0 else a - 1
+                if lo_edge is not None and a < lo_edge:
+                    a = lo_edge
+                    break
+                continue
+            break
+        for _ in range(2000):
+            if below(b):
+                b = 2 * b if b > 0 else b + 1
+                if hi_edge is not None and b > hi_edge:
+                    b = hi_edge
+                    break
+                continue
+            break
+        for _ in range(100):
+            m = (a + b) / 2
+            if below(m):
+                a = m
+            else:
+                b = m
+            if b - a <= 1e-13 * max(1.0, abs(a)):
+                break
+        return (a + b) / 2
+
+
+class SubsampledGaussian(LossPair):
+    """Dominating pairs of the Poisson-subsampled Gaussian (noise multiplier sigma, rate q).
+
+    With ``N0 = N(0, s^2)`` and ``mix = (1-q) N(0, s^2) + q N(1, s^2)`` (catalogue README,
+    scenario conventions; [BBG] arXiv 1807.01647v2 Thm 2 / Sec. 5):
+
+    - ``add``: ``(mix, N0)``, loss ``log(1 - q + q e^{(2y-1)/(2 s^2)})``, increasing in y;
+    - ``remove``: ``(N0, mix)``, the negated loss, under ``N0``;
+    - ``replace``: ``((1-q)N(0,s^2) + qN(-1,s^2), (1-q)N(0,s^2) + qN(1,s^2))`` (replace-one;
+      symmetric under ``y -> -y``, so its two orders have the same profile).
+
+    ``q = 1`` gives the Gaussian mechanism ``(N(1, s^2), N(0, s^2))``.
+    """
+
+    def __init__(self, q: Number, sigma: Number, direction: str) -> None:
+        if direction not in ("add", "remove", "replace"):
+            raise ValueError(f"direction must be add, remove or replace; got {direction!r}")
+        self.direction = direction
+        self.q_in, self.sigma_in = q, sigma
+        self.params = (q, sigma)
+        self.name = f"subsampled_gaussian_{direction}"
+        lo, hi = _span(q)
+        self.q_is_one = lo == hi == 1
+        self.q_float = float((lo + hi) / 2)
+        s_lo, s_hi = _span(sigma)
+        self.sigma_float = float((s_lo + s_hi) / 2)
+
+    def key(self) -> tuple[Any, ...]:
+        return (self.name, _span(self.q_in), _span(self.sigma_in))
+
+    def describe(self) -> str:
+        return f"{self.direction} pair of the subsampled Gaussian (q={self.q_float:g}, " \
+               f"sigma={self.sigma_float:g})"
+
+    def edges(self) -> tuple[float | None, float | None]:
+        if self.q_is_one or self.direction == "replace" or self.q_float >= 1:
+            return None, None
+        e = math.log1p(-self.q_float)
+        return (e, None) if self.direction == "add" else (None, -e)
+
+    def _consts(self) -> tuple[flint.arb, ...]:
+        """``(q, s, 1 - q, s^2, log q, 1/(s sqrt 2))`` at the current precision (cached)."""
+        prec = flint.ctx.prec
+        hit = getattr(self, "_const_cache", None)
+        if hit is None or hit[0] != prec:
+            q, s = _arb(self.q_in), _arb(self.sigma_in)
+            hit = (prec, (q, s, 1 - q, s * s, q.log(), 1 / (s * flint.arb(2).sqrt())))
+            self._const_cache = hit
+        return hit[1]
+
+    def _y_add(self, w: Any) -> tuple[flint.arb | None, bool]:
+        """The threshold ``y`` with ``loss_add(y) = w`` (None when w is below the support) and
+        whether w may lie below the support (q a ball across the edge): then ``y`` is only an
+        upper end of the threshold, whose lower end is ``-inf``."""
+        q, _s, _r, s2, logq, _c = self._consts()
+        wb = _arb(w)
+        if self.q_is_one:
+            return flint.arb(1) / 2 + s2 * wb, False
+        t = wb.expm1() + q  # e^w - (1 - q)
+        if _certain_le(t, flint.arb(0)):
+            return None, False
+        if not _certain_lt(flint.arb(0), t):
+            top = t.upper()
+            if not top > 0:
+                raise PrecisionExhausted("the loss threshold sits on the edge of the support")
+            return flint.arb(1) / 2 + s2 * (top.log() - logq), True
+        return flint.arb(1) / 2 + s2 * (t.log() - logq), False
+
+    def cdf(self, z: Any) -> tuple[flint.arb, flint.arb]:
+        fp, fq, _sp, _sq = self.cdf_sf(z)
+        return fp, fq
+
+    def cdf_sf(self, z: Any) -> tuple[flint.arb, flint.arb, flint.arb, flint.arb]:
+        q, _s, r, s2, _logq, c = self._consts()
+        zero, one = flint.arb(0), flint.arb(1)
+
+        def phi2(x: flint.arb) -> tuple[flint.arb, flint.arb]:
+            """``(Phi(x/s), Phi(-x/s))`` with the smaller one computed directly (one erfc)."""
+            small = (abs(x) * c).erfc() / 2
+            big = one - small
+            return (big, small) if x >= 0 else (small, big)
+
+        if self.direction == "add":  # L increasing in y: L <= z iff y <= y(z)
+            y, edge = self._y_add(z)
+            if y is None:
+                return zero, zero, one, one
+            a, ac = phi2(y)
+            b, bc = phi2(y - 1)
+            out = (r * a + q * b, a, r * ac + q * bc, ac)
+            if edge:  # anywhere between the values at y(z) and at y = -inf
+                return (zero.union(out[0]), zero.union(out[1]), one.union(out[2]),
+                        one.union(out[3]))
+            return out
+        if self.direction == "remove":  # L <= z iff y >= y_add(-z)
+            y, edge = self._y_add(-_arb(z))
+            if y is None:
+                return one, one, zero, zero
+            a, ac = phi2(y)
+            b, bc = phi2(y - 1)
+            out = (ac, r * ac + q * bc, a, r * a + q * b)
+            if edge:
+                return (one.union(out[0]), one.union(out[1]), zero.union(out[2]),
+                        zero.union(out[3]))
+            return out
+        # replace: loss decreasing in y; L <= z iff y >= y_r(z)
+        zb = _arb(z)
+        a_ = (-one / (2 * s2)).exp()
+        ez = zb.exp()
+        bq = r * zb.expm1()
+        disc = (bq * bq + 4 * ez * q * q * a_ * a_).sqrt()
+        if z >= 0:
+            u = 2 * q * a_ / (bq + disc)
+        else:
+            u = (disc - bq) / (2 * ez * q * a_)
+        y = s2 * u.log()
+        a, ac = phi2(y)
+        bp, bpc = phi2(y + 1)
+        bm, bmc = phi2(y - 1)
+        return (r * ac + q * bpc, r * ac + q * bmc, r * a + q * bp, r * a + q * bm)
+
+
+class Laplace(LossPair):
+    """``(Lap(0, b), Lap(s, b))``: loss ``(|y - s| - |y|)/b`` with atoms at ``+-eps0``, ``eps0 =
+    s/b`` (catalogue STK-LAPLACE; symmetric, so both orders have the same profile)."""
+
+    name = "laplace"
+
+    def __init__(self, b: Number, sensitivity: Number = 1) -> None:
+        self.params = (b, sensitivity)
+        self.b, self.s = b, sensitivity
+
+    def edges(self) -> tuple[float | None, float | None]:
+        e0 = float(_span(self.s)[0] / _span(self.b)[1])
+        return -e0 * (1 + 1e-12), e0 * (1 + 1e-12)
+
+    def cdf(self, z: Fraction) -> tuple[flint.arb, flint.arb]:
+        b, s = _arb(self.b), _arb(self.s)
+        eps0 = s / b
+        zb, one = _arb(z), flint.arb(1)
+        if _certain_lt(zb, -eps0):
+            return flint.arb(0), flint.arb(0)
+        if _certain_le(eps0, zb):
+            return one, one
+        if not (_certain_le(-eps0, zb) and _certain_lt(zb, eps0)):
+            raise PrecisionExhausted("a grid point coincides with a Laplace atom within the ball")
+        t = (s - b * zb) / 2  # L <= z iff y >= t, with t in (0, s]
+        return (-t / b).exp() / 2, one - ((t - s) / b).exp() / 2
+
+    def cdf_sf(self, z: Any) -> tuple[flint.arb, flint.arb, flint.arb, flint.arb]:
+        b, s = _arb(self.b), _arb(self.s)
+        eps0 = s / b
+        zb, one, zero = _arb(z), flint.arb(1), flint.arb(0)
+        if _certain_lt(zb, -eps0):
+            return zero, zero, one, one
+        if _certain_le(eps0, zb):
+            return one, one, zero, zero
+        fp, fq = self.cdf(z)
+        t = (s - b * zb) / 2
+        return fp, fq, one - fp, ((t - s) / b).exp() / 2
+
+
+class RandomizedResponse(LossPair):
+    """RR(eps0): ``P = (e^eps0, 1)/(1 + e^eps0)``, ``Q = (1, e^eps0)/(1 + e^eps0)`` (catalogue
+    README), losses ``+-eps0``."""
+
+    name = "randomized_response"
+
+    def __init__(self, eps0: Number) -> None:
+        self.params = (eps0,)
+        self.eps0 = eps0
+
+    def edges(self) -> tuple[float | None, float | None]:
+        e0 = float(_span(self.eps0)[1])
+        return -e0 * (1 + 1e-12), e0 * (1 + 1e-12)
+
+    def cdf(self, z: Fraction) -> tuple[flint.arb, flint.arb]:
+        e0 = _arb(self.eps0)
+        zb, one = _arb(z), flint.arb(1)
+        if _certain_lt(zb, -e0):
+            return flint.arb(0), flint.arb(0)
+        if _certain_le(e0, zb):
+            return one, one
+        if not (_certain_le(-e0, zb) and _certain_lt(zb, e0)):
+            raise PrecisionExhausted("a grid point coincides with an RR atom within the ball")
+        x = e0.exp()
+        return one / (1 + x), x / (1 + x)
+
+    def cdf_sf(self, z: Any) -> tuple[flint.arb, flint.arb, flint.arb, flint.arb]:
+        fp, fq = self.cdf(z)
+        x = _arb(self.eps0).exp()
+        one = flint.arb(1)
+        if fp == 0:
+            return fp, fq, one, one
+        if fp == 1:
+            return fp, fq, flint.arb(0), flint.arb(0)
+        return fp, fq, x / (1 + x), one / (1 + x)
+
+
+def sgm_pairs(q: Number, sigma: Number, neighboring: str = "add_remove") -> list[LossPair]:
+    """The directions whose maximum is the profile of the Poisson-subsampled Gaussian."""
+    if neighboring == "add_remove":
+        return [SubsampledGaussian(q, sigma, "add"), SubsampledGaussian(q, sigma, "remove")]
+    if neighboring == "replace_one":
+        return [SubsampledGaussian(q, sigma, "replace")]
+    raise ValueError(f"neighboring must be add_remove or replace_one; got {neighboring!r}")
+
