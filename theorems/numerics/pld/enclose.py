@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -172,9 +172,13 @@ def _steps(directions: Sequence[Sequence[Part]]) -> int:
     return max(sum(k for _, k in parts) for parts in directions)
 
 
-def _eps_pass_parts(directions: Sequence[Sequence[Part]], delta: Number, h: Fraction,
-                    abs_tol: float, upper_only: bool = False,
-                    method: str = "exact") -> tuple[Fraction, Fraction]:
+def _pass_parts(directions: Sequence[Sequence[Part]], at: Number, h: Fraction, abs_tol: float,
+                upper_only: bool, method: str,
+                bound: Callable[[Any, Number], tuple[Fraction, Fraction]]
+                ) -> tuple[Fraction, Fraction]:
+    """One pass at step ``h``: the maximum over the directions of the upper PLD's bound, and of
+    the lower PLD's (skipped with ``upper_only``); ``bound`` reads one end of one PLD's
+    enclosure as an exact ``(lo, hi)`` pair."""
     bits, tail = _plan(_steps(directions), abs_tol)
     method = _method(method)
     lo = hi = Fraction(0)
@@ -182,29 +186,31 @@ def _eps_pass_parts(directions: Sequence[Sequence[Part]], delta: Number, h: Frac
         if not upper_only:
             for pair, _k in parts:
                 one_step_plds(pair, h, bits, tail, lower=True)  # one discretisation for both
-        hi = max(hi, composition_pld(parts, h, bits, tail, "upper", method).eps_bound(delta))
+        hi = max(hi, bound(composition_pld(parts, h, bits, tail, "upper", method), at)[1])
         if not upper_only:
             lower = composition_pld(parts, h, bits, tail, "lower", method)
-            lo = max(lo, lower.eps_bound(delta))
+            lo = max(lo, bound(lower, at)[0])
     return lo, hi
+
+
+def _eps_pass_parts(directions: Sequence[Sequence[Part]], delta: Number, h: Fraction,
+                    abs_tol: float, upper_only: bool = False,
+                    method: str = "exact") -> tuple[Fraction, Fraction]:
+    def eps_of(pld: Any, d: Number) -> tuple[Fraction, Fraction]:
+        e = pld.eps_bound(d)
+        return e, e
+
+    return _pass_parts(directions, delta, h, abs_tol, upper_only, method, eps_of)
 
 
 def _delta_pass_parts(directions: Sequence[Sequence[Part]], eps: Number, h: Fraction,
                       abs_tol: float, upper_only: bool = False,
                       method: str = "exact") -> tuple[Fraction, Fraction]:
-    bits, tail = _plan(_steps(directions), abs_tol)
-    method = _method(method)
-    lo = hi = Fraction(0)
-    for parts in directions:
-        if not upper_only:
-            for pair, _k in parts:
-                one_step_plds(pair, h, bits, tail, lower=True)
-        upper = composition_pld(parts, h, bits, tail, "upper", method)
-        hi = max(hi, _span(upper.delta_bound(eps))[1])
-        if not upper_only:
-            lower = composition_pld(parts, h, bits, tail, "lower", method)
-            lo = max(lo, max(_span(lower.delta_bound(eps))[0], Fraction(0)))
-    return lo, min(hi, Fraction(1))
+    def delta_of(pld: Any, e: Number) -> tuple[Fraction, Fraction]:
+        return _span(pld.delta_bound(e))
+
+    lo, hi = _pass_parts(directions, eps, h, abs_tol, upper_only, method, delta_of)
+    return max(lo, Fraction(0)), min(hi, Fraction(1))
 
 
 def _eps_pass(pairs: Sequence[LossPair], k: int, delta: Number, h: Fraction,
