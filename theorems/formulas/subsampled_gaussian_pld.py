@@ -30,22 +30,22 @@ MAX_SECONDS = 100.0
 
 @exact_params("q", "sigma", "delta")
 def pld_eps(ctx: Any, q: Any, sigma: Any, k: int, delta: Any,
-            neighboring: str = "add_remove") -> Any:
+            neighboring: str = "add_remove", rel_width: float = DEFAULT_REL_WIDTH) -> Any:
     """Certified eps(delta) of k steps of the Poisson-subsampled Gaussian: the ball ``[lo,
     hi]`` of :func:`dpverify.theorems.numerics.pld.enclose_eps` (relative width 1e-3 by
     default; [S22] arXiv 2210.00597v4 Sec. 4 composition by convolution, [DGKKM22]
-    discretisation)."""
-    return pld_eps_enclosure(ctx, q, sigma, k, delta, neighboring, DEFAULT_REL_WIDTH).ball()
+    discretisation). ``rel_width``: the requested relative width of the enclosure."""
+    return pld_eps_enclosure(ctx, q, sigma, k, delta, neighboring, rel_width).ball()
 
 
 @exact_params("q", "sigma", "eps")
 def pld_delta(ctx: Any, q: Any, sigma: Any, k: int, eps: Any,
-              neighboring: str = "add_remove") -> Any:
+              neighboring: str = "add_remove", rel_width: float = DEFAULT_REL_WIDTH) -> Any:
     """Certified delta(eps) of k steps of the Poisson-subsampled Gaussian (max over the
-    directions of the relation)."""
+    directions of the relation); ``rel_width``: the requested relative width."""
     arb_only(ctx)
     enc = pld.enclose_delta(pld.sgm_pairs(arb_param(q), arb_param(sigma), neighboring), k,
-                            arb_param(eps), DEFAULT_REL_WIDTH, MAX_SECONDS)
+                            arb_param(eps), rel_width, MAX_SECONDS)
     return enc.ball()
 
 
