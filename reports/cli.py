@@ -1,8 +1,10 @@
 """The ``dpverify`` command line: ``list``, ``show``, ``eval``, ``run``, ``report``.
 
 Exit codes: 0 all claims as expected; 1 a claim came out unexpectedly; 2 usage or bad input (a
-one-line message naming the parameter and its domain, no traceback); 3 internal error.
-``--format json`` puts only JSON on stdout. ``NO_COLOR`` is honoured.
+one-line message naming the parameter, flag or file and the reason, no traceback); 3 internal
+error, or an ``eval`` that reached its time limit or precision ceiling (never a value); 130
+interrupted (Ctrl-C; 143 for SIGTERM), the previous reports intact. ``--format json`` puts only
+JSON on stdout; a closed stdout (``| head``) ends quietly. ``NO_COLOR`` is honoured.
 
 The CLI lives in ``reports`` because it renders reports: imports flow reports → verifiers →
 theorems, never back.
@@ -22,8 +24,16 @@ from typing import Any, NoReturn
 from dpverify.theorems.ctx import PrecisionExhausted
 from dpverify.theorems.errors import DpVerifyError, InvalidParameter, UsageError
 
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, handled like Ctrl-C (cleanup on the way out) but exit 143."""
+
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 143
+# A whole-catalogue run refreshes the committed snapshot; any other run writes elsewhere.
 DEFAULT_OUT = "reports/catalogue"
+DEFAULT_PARTIAL_OUT = "dpverify-report"
+EVAL_TIMEOUT = 50.0  # seconds: `dpverify eval` never runs longer unless --timeout says so
 # The committed catalogue snapshot, shipped as package data: `show` reads it from any directory.
 SNAPSHOT = Path(__file__).resolve().parent / "catalogue" / "latest.json"
 
@@ -67,12 +77,12 @@ def cmd_list(args: argparse.Namespace) -> int:
 def _last_verdicts(run_path: str | None, theorem_id: str) -> dict[int, dict[str, Any]]:
     from dpverify.reports.io import load_run
 
-    path = Path(run_path) if run_path else SNAPSHOT
-    if not path.exists():
-        if run_path:
-            raise InvalidParameter(f"--run {run_path}: no such file")
+    if run_path is not None:
+        doc = load_run(run_path, "--run")
+    elif SNAPSHOT.exists():
+        doc = load_run(SNAPSHOT, "the catalogue snapshot")
+    else:
         return {}
-    doc = load_run(path)
     for th in doc["theorems"]:
         if th["id"] == theorem_id:
             return {c["number"]: c for c in th["claims"]}
@@ -154,8 +164,14 @@ def cmd_eval(args: argparse.Namespace) -> int:
     given = _parse_assignments(args.params)
     if args.digits < 1 or args.digits > 1000:
         raise InvalidParameter(f"--digits must be in [1, 1000]; got {args.digits}")
+    seconds = _positive_seconds("--timeout", args.timeout)
+    extra = _rel_width(args.rel_width, ev, f"{th.id}.{ev.name}", given)
     bound = bind(ev.params, given, f"{th.id}.{ev.name}")
-    result = evaluate(ev, bound, args.digits)
+    key = f"{th.id}.{ev.name}"
+    result = _evaluate_limited(lambda: evaluate(ev, {**bound, **extra}, args.digits, key=key),
+                               seconds, key)
+    if result.note:
+        print(f"dpverify: note: {result.note}", file=sys.stderr)
     if args.format == "json":
         shown: dict[str, Any] = {}
         for p in ev.params:
@@ -167,12 +183,61 @@ def cmd_eval(args: argparse.Namespace) -> int:
                 shown[p.name] = v
         print(json.dumps({"theorem": th.id, "evaluator": ev.name, "params": shown,
                           "value": result.value,
-                          "enclosure": list(result.enclosure) if result.enclosure else None}))
-    elif ev.enclosure_only and result.enclosure:
+                          "enclosure": list(result.enclosure) if result.enclosure else None,
+                          "note": result.note or None}))
+    elif (ev.enclosure_only or result.note) and result.enclosure:
         print(f"{result.value}  (enclosure [{result.enclosure[0]}, {result.enclosure[1]}])")
     else:
         print(result.value)
     return EXIT_OK
+
+
+def _positive_seconds(flag: str, value: float | None) -> float:
+    import math
+
+    if value is None:
+        return EVAL_TIMEOUT
+    if not math.isfinite(value) or value <= 0:
+        raise InvalidParameter(f"{flag} must be a finite number of seconds > 0; got {value}")
+    return value
+
+
+def _rel_width(value: float | None, ev: Any, key: str, given: dict[str, str]) -> dict[str, Any]:
+    """``--rel-width``: a parameter of the evaluator, or a keyword its formula accepts."""
+    import inspect
+    import math
+
+    if value is None:
+        return {}
+    if not math.isfinite(value) or not 0 < value < 1:
+        raise InvalidParameter(f"--rel-width must be in (0, 1); got {value}")
+    if any(p.name == "rel_width" for p in ev.params):
+        given["rel_width"] = repr(value)
+        return {}
+    try:
+        accepts = "rel_width" in inspect.signature(ev.formula).parameters
+    except (TypeError, ValueError):
+        accepts = False
+    if not accepts:
+        raise InvalidParameter(f"--rel-width: {key} has no rel_width parameter (only engines "
+                               "with a discretisation accuracy take one)")
+    return {"rel_width": value}
+
+
+def _evaluate_limited(call: Any, seconds: float, key: str) -> Any:
+    from dpverify.verifiers.limited import ChildDied, TimeLimit, call_limited
+
+    try:
+        return call_limited(call, seconds)
+    except TimeLimit:
+        raise EvalInconclusive(f"time limit: {key} did not finish within {seconds:g} s "
+                               "(inconclusive; raise --timeout to wait longer)") from None
+    except ChildDied as e:
+        raise EvalInconclusive(f"{key}: {e}") from None
+
+
+class EvalInconclusive(DpVerifyError):
+    """An evaluation that ended without a value (time limit, memory): exit 3, one line."""
 
 
 # ------------------------------------------------------------------------------------------
@@ -181,50 +246,61 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 def cmd_run(args: argparse.Namespace) -> int:
     from dpverify.reports import html, markdown
-    from dpverify.reports.io import dump_json, write_atomic
+    from dpverify.reports.io import check_report_folder, dump_json, publish_set
     from dpverify.theorems import get
     from dpverify.verifiers.dispatch import PROFILES
     from dpverify.verifiers.runner import Progress, assemble, execute, plan
 
     if args.jobs < 0:
         raise InvalidParameter(f"--jobs must be >= 0 (0: one per core); got {args.jobs}")
+    if args.jobs > 256:
+        raise InvalidParameter(f"--jobs must be at most 256; got {args.jobs}")
+    if args.timeout is not None:
+        _positive_seconds("--timeout", args.timeout)
+    if args.claim is not None and len(args.ids) != 1:
+        raise InvalidParameter(f"--claim {args.claim} needs exactly one theorem id")
     ids = [get(i).id for i in args.ids] if args.ids else None
+    full = ids is None and not args.route
+    out = Path(args.out if args.out is not None else
+               DEFAULT_OUT if full else DEFAULT_PARTIAL_OUT)
+    check_report_folder(out, "--out")  # before the run, not after it
     profile = PROFILES[args.profile]
     tasks = plan(ids, claim=args.claim, routes=args.route)
     if args.claim is not None and not tasks:
         raise InvalidParameter(f"--claim {args.claim} matches no claim of {', '.join(ids or [])}")
+    if not tasks:
+        raise InvalidParameter("the selection has no check to run (--route "
+                               f"{', '.join(args.route or [])} matches none)")
     progress = Progress(len(tasks))
     started = time.monotonic()
     verdicts = execute(tasks, profile, jobs=args.jobs, seed=args.seed,
                        on_result=progress.update, task_seconds=args.timeout)
     command = "dpverify " + " ".join(sys.argv[1:]) if args.argv is None else args.argv
     doc = assemble(tasks, verdicts, profile, command, time.monotonic() - started, ids)
-    out = Path(args.out)
     # render everything before writing anything: a failure leaves the previous set intact
     texts = {"latest.json": dump_json(doc), "latest.md": markdown.render(doc),
              "latest.html": html.render(doc)}
-    for name, text in texts.items():
-        write_atomic(out / name, text)
-    if args.format == "json":
-        print(json.dumps(doc))
-    else:
-        line = markdown.status_line(doc).replace("**", "")
-        code = {0: "32", 1: "31", 3: "35"}.get(doc["exit_code"], "0")
-        print(_color(line, code, sys.stdout))
-        print(f"reports: {out / 'latest.json'}, {out / 'latest.md'}, {out / 'latest.html'}")
+    publish_set(out, texts)
+    try:
+        if args.format == "json":
+            print(json.dumps(doc))
+        else:
+            line = markdown.status_line(doc).replace("**", "")
+            code = {0: "32", 1: "31", 3: "35"}.get(doc["exit_code"], "0")
+            print(_color(line, code, sys.stdout))
+            print(f"reports: {out / 'latest.json'}, {out / 'latest.md'}, {out / 'latest.html'}")
+        sys.stdout.flush()
+    except BrokenPipeError:  # `| head`: the reports are written; the run's status stands
+        _silence_stdout()
     return doc["exit_code"]
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from dpverify.reports.io import load_run, write_atomic
-    from dpverify.reports.schema import SCHEMA_ID, validate
+    from dpverify.reports.io import check_output_file, load_run, write_atomic
 
+    if args.output is not None:
+        check_output_file(args.output)
     doc = load_run(args.run)
-    problems = validate(doc)
-    if problems:
-        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-        raise InvalidParameter(f"{args.run} is not a valid {SCHEMA_ID} run document: "
-                               f"{problems[0]}{more}")
     if args.format == "md":
         from dpverify.reports.markdown import render
     elif args.format == "html":
@@ -390,7 +466,12 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("eval", help="evaluate a formula: ID[.EVALUATOR] name=value ...")
     s.add_argument("target")
     s.add_argument("params", nargs="*")
-    s.add_argument("--digits", type=int, default=15)
+    s.add_argument("--digits", type=int, default=15, help="significant digits (1..1000); an "
+                   "enclosure-only engine prints the digits its enclosure supports")
+    s.add_argument("--timeout", type=float, help=f"seconds (default {EVAL_TIMEOUT:g}); at the "
+                   "limit: exit 3, 'time limit', no value")
+    s.add_argument("--rel-width", type=float, help="relative width of the enclosure, for "
+                   "evaluators that take a rel_width (the PLD engine)")
     s.add_argument("--format", choices=("text", "json"), default="text")
     s.set_defaults(func=cmd_eval)
 
@@ -399,13 +480,15 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--profile", choices=("quick", "thorough"), default="quick")
     s.add_argument("--jobs", type=int, default=0, help="worker processes (0: one per core; "
                    "1: serial, in-process, for debugging)")
-    s.add_argument("--out", default=DEFAULT_OUT, help=f"report folder (default {DEFAULT_OUT})")
+    s.add_argument("--out", help=f"report folder, replaced whole (default: {DEFAULT_OUT} "
+                   f"for a whole-catalogue run, ./{DEFAULT_PARTIAL_OUT} otherwise)")
     s.add_argument("--format", choices=("text", "json"), default="text")
     s.add_argument("--claim", type=int, help="only this claim number (with one id)")
     s.add_argument("--route", action="append",
                    choices=("oracle", "numeric", "property", "smt", "interval"))
     s.add_argument("--seed", type=int, help="override the seeds derived from task ids")
-    s.add_argument("--timeout", type=float, help="seconds per task (default: the profile's)")
+    s.add_argument("--timeout", type=float, help="seconds per task, > 0 (default: the "
+                   "profile's)")
     s.set_defaults(func=cmd_run, argv=None)
 
     s = sub.add_parser("report", help="render a run: RUN.json --format md|html|junit")
@@ -454,6 +537,48 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    restore = _on_sigterm()
+    try:
+        return _main(argv)
+    finally:
+        restore()
+        _flush_stdout()
+
+
+def _on_sigterm() -> Any:
+    """SIGTERM raises :class:`Terminated` (cleanup runs, exit 143) while main runs."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+
+    def handler(signum: int, frame: Any) -> None:
+        raise Terminated()
+
+    old = signal.signal(signal.SIGTERM, handler)
+    return lambda: signal.signal(signal.SIGTERM, old)
+
+
+def _flush_stdout() -> None:
+    """A reader that closed the pipe (``| head``) ends the output quietly."""
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _silence_stdout()
+    except (OSError, ValueError):
+        pass
+
+
+def _silence_stdout() -> None:
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def _main(argv: list[str] | None) -> int:
     parser = build_parser()
     try:
         args, extra = parser.parse_known_args(argv)
@@ -463,21 +588,38 @@ def main(argv: list[str] | None = None) -> int:
         elif extra:
             raise UsageError(f"unrecognized arguments: {' '.join(extra)}")
         return int(args.func(args))
+    except BrokenPipeError:
+        _silence_stdout()
+        return EXIT_OK
     except PrecisionExhausted as e:
-        print(f"dpverify: precision ran out: {e}", file=sys.stderr)
+        print(f"dpverify: precision ran out: {_one_line(e)}", file=sys.stderr)
+        return EXIT_INTERNAL
+    except EvalInconclusive as e:
+        print(f"dpverify: {_one_line(e)}", file=sys.stderr)
         return EXIT_INTERNAL
     except DpVerifyError as e:
-        print(f"dpverify: error: {e}", file=sys.stderr)
+        print(f"dpverify: error: {_one_line(e)}", file=sys.stderr)
         return EXIT_USAGE
+    except Terminated:
+        print("dpverify: terminated (the previous reports are intact)", file=sys.stderr)
+        return EXIT_TERMINATED
     except KeyboardInterrupt:
-        print("dpverify: interrupted", file=sys.stderr)
+        print("dpverify: interrupted (the previous reports are intact)", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except MemoryError:
+        print("dpverify: internal error: out of memory", file=sys.stderr)
         return EXIT_INTERNAL
     except Exception as e:
         if os.environ.get("DPVERIFY_DEBUG"):
             traceback.print_exc()
-        print(f"dpverify: internal error: {type(e).__name__}: {e} "
+        print(f"dpverify: internal error: {type(e).__name__}: {_one_line(e)} "
               "(set DPVERIFY_DEBUG=1 for a traceback)", file=sys.stderr)
         return EXIT_INTERNAL
+
+
+def _one_line(e: BaseException, limit: int = 400) -> str:
+    text = " ".join(str(e).split())
+    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 if __name__ == "__main__":

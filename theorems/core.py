@@ -34,26 +34,83 @@ from dpverify.theorems.errors import UnknownName as UnknownName
 # Exact numbers
 
 _DECIMAL = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
+_NOT_FINITE = re.compile(r"^[+-]?(nan|inf|infinity)$", re.IGNORECASE)
+
+# Limits of a number written on the command line (or in a point of a claim). They keep every
+# exact value far below Python's 4300-digit int-string limit and make the cost of exact
+# arithmetic on it predictable; no formula of the catalogue is meaningful beyond them.
+MAX_DIGITS = 1000  # significant digits in one decimal literal (each side of a fraction)
+MAX_EXPONENT = 1000  # |decimal exponent| of a literal: values within 10^-1000 .. 10^1000
+MAX_INT_DIGITS = 18  # digits of an integer parameter (counts, orders): below 10^18
+MAX_LIST = 1000  # entries of a list parameter (eps_list, ...), unless an evaluator says less
+
+
+def _decimal(part: str, name: str, text: str) -> Fraction:
+    """One decimal literal, refused past the digit and exponent limits before any big
+    integer is built."""
+    m = _DECIMAL.match(part)
+    if not m:
+        raise ValueError
+    mantissa, exp_part = m.group(1), m.group(2)
+    digits = mantissa.replace(".", "").lstrip("0")
+    if len(digits) > MAX_DIGITS:
+        raise InvalidParameter(
+            f"{name} has {len(digits)} significant digits, more than the limit of {MAX_DIGITS}; "
+            f"got {_clip(text)}")
+    exponent = 0
+    if exp_part:
+        e_digits = exp_part[1:].lstrip("+-").lstrip("0")
+        if len(e_digits) > 6:
+            raise InvalidParameter(
+                f"{name} must be within 10^-{MAX_EXPONENT} .. 10^{MAX_EXPONENT} in magnitude "
+                f"(exponent limit); got {_clip(text)}")
+        exponent = int(exp_part[1:])
+    if digits:
+        whole = mantissa.split(".")[0].lstrip("+-").lstrip("0")
+        lead = len(whole) - 1 if whole else -(len(mantissa.split(".")[1]) -
+                                              len(mantissa.split(".")[1].lstrip("0")) + 1)
+        magnitude = lead + exponent
+        if abs(magnitude) > MAX_EXPONENT:
+            raise InvalidParameter(
+                f"{name} must be within 10^-{MAX_EXPONENT} .. 10^{MAX_EXPONENT} in magnitude "
+                f"(exponent limit); got {_clip(text)}")
+    return Fraction(part)
+
+
+def _clip(text: str, n: int = 40) -> str:
+    """A user's value in a message, shortened: a 5000-digit literal stays one short line."""
+    text = repr(text) if text.strip() != text or not text else text
+    return text if len(text) <= n else f"{text[:n // 2]}...{text[-8:]} ({len(text)} chars)"
 
 
 def parse_number(text: str, name: str = "value") -> Fraction:
-    """Parse a decimal literal (``0.01``, ``1e-5``) or a fraction (``256/60000``) exactly."""
+    """Parse a decimal literal (``0.01``, ``1e-5``) or a fraction (``256/60000``) exactly.
+
+    Refuses, naming ``name``: non-numbers, nan and infinities, literals past
+    :data:`MAX_DIGITS` significant digits or :data:`MAX_EXPONENT` in decimal exponent (checked
+    on the text, before a big integer is built), and a zero denominator.
+    """
     s = text.strip()
+    if _NOT_FINITE.match(s):
+        raise InvalidParameter(f"{name} must be a finite number; got {_clip(text)}")
+    if len(s) > 4 * MAX_DIGITS:
+        raise InvalidParameter(
+            f"{name} is {len(s)} characters long, more than a number within the limits "
+            f"({MAX_DIGITS} digits) can be; got {_clip(text)}")
     try:
         if "/" in s:
             num, _, den = s.partition("/")
-            if not (_DECIMAL.match(num) and _DECIMAL.match(den)):
-                raise ValueError
-            d = Fraction(den)
+            d = _decimal(den, name, text)
+            n = _decimal(num, name, text)
             if d == 0:
-                raise InvalidParameter(f"{name} has a zero denominator; got {text}")
-            return Fraction(num) / d
-        if not _DECIMAL.match(s):
-            raise ValueError
-        return Fraction(s)
-    except (ValueError, ZeroDivisionError):
+                raise InvalidParameter(f"{name} has a zero denominator; got {_clip(text)}")
+            return n / d
+        return _decimal(s, name, text)
+    except (ValueError, ZeroDivisionError) as e:
+        if isinstance(e, InvalidParameter):
+            raise
         raise InvalidParameter(
-            f"{name} must be a decimal number or a fraction like 256/60000; got {text!r}"
+            f"{name} must be a decimal number or a fraction like 256/60000; got {_clip(text)}"
         ) from None
 
 
@@ -79,6 +136,28 @@ def fmt_fraction(x: Fraction | int) -> str:
     return f"{sign}{s[:-scale]}.{s[-scale:]}"
 
 
+def short_fraction(x: Fraction | int) -> str:
+    """:func:`fmt_fraction` when short, else about 6 significant digits (for messages)."""
+    text = fmt_fraction(x)
+    if len(text) <= 40:
+        return text
+    x = Fraction(x)
+    if x == 0:
+        return "0"
+    sign = "-" if x < 0 else ""
+    a = abs(x)
+    e = a.numerator.bit_length() - a.denominator.bit_length()
+    e10 = int(e * 0.30102999566398120)
+    scaled = a / Fraction(10) ** e10
+    while scaled >= 10:
+        scaled /= 10
+        e10 += 1
+    while scaled < 1:
+        scaled *= 10
+        e10 -= 1
+    return f"{sign}{float(scaled):.6g}e{e10}"
+
+
 # --------------------------------------------------------------------------------------------
 # Parameter domains (the hypotheses of a theorem)
 
@@ -96,6 +175,8 @@ class Real:
     hi_open: bool = False
     default: str | None = None
     doc: str = ""
+    # ``hi`` is a cost limit of dpverify, not a hypothesis of the theorem: its reason is told
+    limit_reason: str = ""
 
     def describe(self) -> str:
         lo = "-inf" if self.lo is None else fmt_fraction(self.lo)
@@ -115,8 +196,10 @@ class Real:
     def check(self, x: Fraction | int | str) -> Fraction:
         x = parse_number(x, self.name) if isinstance(x, str) else Fraction(x)
         if not self.contains(x):
+            why = f" ({self.limit_reason})" if self.limit_reason and self.hi is not None \
+                and x >= self.hi else ""
             raise InvalidParameter(
-                f"{self.name} must be in {self.describe()}; got {fmt_fraction(x)}"
+                f"{self.name} must be in {self.describe()}{why}; got {short_fraction(x)}"
             )
         return x
 
@@ -133,6 +216,8 @@ class Int:
     hi: int | None = None
     default: str | None = None
     doc: str = ""
+    # ``hi`` is a cost limit of dpverify, not a hypothesis of the theorem: its reason is told
+    limit_reason: str = ""
 
     def describe(self) -> str:
         lo = "-inf" if self.lo is None else str(self.lo)
@@ -142,17 +227,25 @@ class Int:
     def parse(self, text: str) -> int:
         s = text.strip()
         if not re.fullmatch(r"[+-]?\d+", s):
-            raise InvalidParameter(f"{self.name} must be {self.describe()}; got {text!r}")
+            raise InvalidParameter(f"{self.name} must be {self.describe()}; got {_clip(text)}")
+        if len(s.lstrip("+-").lstrip("0")) > MAX_INT_DIGITS:
+            raise InvalidParameter(f"{self.name} must be {self.describe()} and have at most "
+                                   f"{MAX_INT_DIGITS} digits; got {_clip(text)}")
         return self.check(int(s))
 
     def check(self, x: int | Fraction | str) -> int:
         if isinstance(x, str):
             return self.parse(x)
         if Fraction(x).denominator != 1:
-            raise InvalidParameter(f"{self.name} must be {self.describe()}; got {x}")
+            raise InvalidParameter(
+                f"{self.name} must be {self.describe()}; got {short_fraction(Fraction(x))}")
         x = int(x)
+        if self.hi is not None and x > self.hi and self.limit_reason:
+            raise InvalidParameter(f"{self.name} must be at most {self.hi} "
+                                   f"({self.limit_reason}); got {short_fraction(x)}")
         if (self.lo is not None and x < self.lo) or (self.hi is not None and x > self.hi):
-            raise InvalidParameter(f"{self.name} must be {self.describe()}; got {x}")
+            raise InvalidParameter(
+                f"{self.name} must be {self.describe()}; got {short_fraction(x)}")
         return x
 
     def show(self, x: int) -> str:
@@ -190,7 +283,7 @@ class RealList:
     name: str
     element: Real
     min_len: int = 1
-    max_len: int | None = None
+    max_len: int | None = MAX_LIST
     default: str | None = None
     doc: str = ""
 
@@ -200,9 +293,13 @@ class RealList:
     def parse(self, text: str) -> tuple[Fraction, ...]:
         if text.strip() == "" and self.min_len == 0:
             return ()  # an optional list given as "" (the default of e.g. [delta_list])
+        if self.max_len is not None and text.count(",") >= self.max_len:
+            raise InvalidParameter(f"{self.name} must have at most {self.max_len} entries "
+                                   f"(a cost limit); got {text.count(',') + 1}")
         parts = [p for p in text.split(",")]
         if any(p.strip() == "" for p in parts):
-            raise InvalidParameter(f"{self.name} must be {self.describe()}; got {text!r}")
+            raise InvalidParameter(f"{self.name} must be {self.describe()}: an entry is empty; "
+                                   f"got {_clip(text)}")
         return self.check(tuple(parse_number(p, self.name) for p in parts))
 
     def check(self, xs: Sequence[Fraction | int | str] | str) -> tuple[Fraction, ...]:
@@ -242,6 +339,9 @@ def bind(params: Sequence[Param], given: Mapping[str, Any], what: str = "") -> d
             out[p.name] = p.check(p.default)
         else:
             raise InvalidParameter(f"missing parameter {p.name} ({p.describe()}) for {what}")
+    from dpverify.theorems.limits import check as check_limits
+
+    check_limits(what, out)
     return out
 
 
