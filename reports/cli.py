@@ -92,6 +92,8 @@ def _last_verdicts(run_path: str | None, theorem_id: str) -> dict[int, dict[str,
 def cmd_show(args: argparse.Namespace) -> int:
     from dpverify.theorems import get
 
+    if not args.id.strip():
+        raise InvalidParameter(f"show needs a theorem ID; got {args.id!r}")
     th = get(args.id)
     last = _last_verdicts(args.run, th.id)
     if args.format == "json":
@@ -122,7 +124,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     for e in th.evaluators:
         print(f"  {e.signature()}  — {e.doc}")
         for p in e.params:
-            print(f"      {p.name}: {p.describe()}")
+            print(f"      {p.name}: {p.describe()}{_limit_text(p)}")
     print("\nclaims:")
     for c in th.claims:
         lv = last.get(c.number)
@@ -133,6 +135,20 @@ def cmd_show(args: argparse.Namespace) -> int:
     if th.notes:
         print(f"\nnotes: {th.notes}")
     return EXIT_OK
+
+
+def _limit_text(p: Any) -> str:
+    """The cost limit of a parameter inside its domain, for ``show``."""
+    floor, ceiling = getattr(p, "floor", None), getattr(p, "ceiling", None)
+    if floor is None and ceiling is not None and getattr(p, "lo", None) is not None:
+        floor = p.lo
+    if floor is None and ceiling is None:
+        return ""
+    from dpverify.theorems.core import fmt_fraction
+
+    lo = "-inf" if floor is None else fmt_fraction(floor)
+    hi = "inf" if ceiling is None else fmt_fraction(ceiling)
+    return f"; dpverify evaluates [{lo}, {hi}] (a cost limit)"
 
 
 # ------------------------------------------------------------------------------------------
@@ -157,6 +173,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
     from dpverify.verifiers.numeric import evaluate
 
     theorem_name, _, evaluator_name = args.target.partition(".")
+    if not theorem_name.strip():
+        raise InvalidParameter(f"eval needs a target ID[.EVALUATOR]; got {args.target!r}")
     th = get(theorem_name)
     if not th.encoded:
         raise InvalidParameter(f"{th.id} is not encoded yet: it has no evaluators to run")
@@ -328,9 +346,12 @@ def cmd_hdp(args: argparse.Namespace) -> int:
 
     if args.digits < 1 or args.digits > 100:
         raise InvalidParameter(f"--digits must be in [1, 100]; got {args.digits}")
-    q = hdp_query(args.eps_list, args.constraint, delta_list=args.delta_list, m=args.m,
-                  common=args.common, groups=args.group or (), neighboring=args.neighboring,
-                  delta=args.delta, eps=args.eps)
+    try:
+        q = hdp_query(args.eps_list, args.constraint, delta_list=args.delta_list, m=args.m,
+                      common=args.common, groups=args.group or (),
+                      neighboring=args.neighboring, delta=args.delta, eps=args.eps)
+    except InvalidParameter as e:  # name the flags the user typed, not the formula's names
+        raise InvalidParameter(_flag_names(str(e))) from None
     target, given = ("eps", ("delta", args.delta)) if q.delta is not None else (
         "delta", ("eps", args.eps))
     rows = hdp_rows(q)
@@ -360,6 +381,13 @@ def cmd_hdp(args: argparse.Namespace) -> int:
         extra = "" if r["key"] == "hdp" else f"   ({r['note']})"
         print(f"  {r['label']:<{width}}  {shown}{extra}")
     return EXIT_OK
+
+
+def _flag_names(message: str) -> str:
+    import re
+
+    return re.sub(r"(?<![-\w])(eps_list|delta_list|eps|delta|m|common|group)(?![-\w])",
+                  lambda m: "--" + m.group().replace("_", "-"), message, count=1)
 
 
 # ------------------------------------------------------------------------------------------
@@ -618,7 +646,11 @@ def _main(argv: list[str] | None) -> int:
 
 
 def _one_line(e: BaseException, limit: int = 400) -> str:
+    """A message on one line, a huge number in it shortened to its head and digit count."""
+    import re
+
     text = " ".join(str(e).split())
+    text = re.sub(r"\d{41,}", lambda m: f"{m.group()[:8]}...({len(m.group())} digits)", text)
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 

@@ -309,3 +309,59 @@ def test_the_snapshot_is_not_the_default_of_a_partial_run(tmp_path, monkeypatch,
     assert cli.main(["run", "KOV-EPS", "--jobs", "1", "--timeout", "5"]) in (0, 1)
     assert (tmp_path / "dpverify-report" / "latest.json").exists()
     assert not (tmp_path / "reports").exists()
+
+
+# ------------------------------------------------------------------------------------------
+# nothing outlives the command
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:  # a zombie is dead for our purpose
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split(")")[-1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def _start_grandchild_and_hang(pid_file: str) -> None:
+    child = subprocess.Popen(["sleep", "300"])
+    Path(pid_file).write_text(str(child.pid))
+    time.sleep(300)
+
+
+def test_a_timed_out_evaluation_takes_its_children_with_it(tmp_path):
+    from dpverify.verifiers.limited import TimeLimit, call_limited
+
+    pid_file = tmp_path / "pid"
+    with pytest.raises(TimeLimit):
+        call_limited(lambda: _start_grandchild_and_hang(str(pid_file)), 2)
+    pid = int(pid_file.read_text())
+    deadline = time.monotonic() + 5
+    while _alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not _alive(pid)
+
+
+def test_runner_workers_and_their_children_die_at_the_budget(tmp_path, monkeypatch):
+    from dpverify.verifiers import runner
+    from dpverify.verifiers.dispatch import PROFILES
+
+    pid_file = tmp_path / "pid"
+
+    def hanging_check(*args, **kwargs):
+        _start_grandchild_and_hang(str(pid_file))
+
+    monkeypatch.setattr(runner, "run_check", hanging_check)
+    monkeypatch.setattr(runner, "KILL_GRACE_SECONDS", 0.5)
+    task = runner.Task("KOV-EPS", 1, 0, "numeric")
+    [verdict] = runner.execute([task], PROFILES["quick"], jobs=2, task_seconds=1)
+    assert verdict.status.value == "inconclusive"
+    pid = int(pid_file.read_text())
+    deadline = time.monotonic() + 5
+    while _alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not _alive(pid)

@@ -175,7 +175,10 @@ class Real:
     hi_open: bool = False
     default: str | None = None
     doc: str = ""
-    # ``hi`` is a cost limit of dpverify, not a hypothesis of the theorem: its reason is told
+    # Cost limits of dpverify inside the domain (not hypotheses of the theorem): values below
+    # ``floor`` or above ``ceiling`` are refused with ``limit_reason``
+    floor: Fraction | int | None = None
+    ceiling: Fraction | int | None = None
     limit_reason: str = ""
 
     def describe(self) -> str:
@@ -196,11 +199,15 @@ class Real:
     def check(self, x: Fraction | int | str) -> Fraction:
         x = parse_number(x, self.name) if isinstance(x, str) else Fraction(x)
         if not self.contains(x):
-            why = f" ({self.limit_reason})" if self.limit_reason and self.hi is not None \
-                and x >= self.hi else ""
             raise InvalidParameter(
-                f"{self.name} must be in {self.describe()}{why}; got {short_fraction(x)}"
+                f"{self.name} must be in {self.describe()}; got {short_fraction(x)}"
             )
+        if (self.floor is not None and x < self.floor) or (
+                self.ceiling is not None and x > self.ceiling):
+            lo = "-inf" if self.floor is None else fmt_fraction(self.floor)
+            hi = "inf" if self.ceiling is None else fmt_fraction(self.ceiling)
+            raise InvalidParameter(f"{self.name} must be in [{lo}, {hi}] ({self.limit_reason}); "
+                                   f"got {short_fraction(x)}")
         return x
 
     def show(self, x: Fraction) -> str:
@@ -216,7 +223,9 @@ class Int:
     hi: int | None = None
     default: str | None = None
     doc: str = ""
-    # ``hi`` is a cost limit of dpverify, not a hypothesis of the theorem: its reason is told
+    # a cost limit of dpverify inside the domain (not a hypothesis of the theorem): values
+    # above ``ceiling`` are refused with ``limit_reason``
+    ceiling: int | None = None
     limit_reason: str = ""
 
     def describe(self) -> str:
@@ -240,12 +249,12 @@ class Int:
             raise InvalidParameter(
                 f"{self.name} must be {self.describe()}; got {short_fraction(Fraction(x))}")
         x = int(x)
-        if self.hi is not None and x > self.hi and self.limit_reason:
-            raise InvalidParameter(f"{self.name} must be at most {self.hi} "
-                                   f"({self.limit_reason}); got {short_fraction(x)}")
         if (self.lo is not None and x < self.lo) or (self.hi is not None and x > self.hi):
             raise InvalidParameter(
                 f"{self.name} must be {self.describe()}; got {short_fraction(x)}")
+        if self.ceiling is not None and x > self.ceiling:
+            raise InvalidParameter(f"{self.name} must be at most {self.ceiling} "
+                                   f"({self.limit_reason}); got {short_fraction(x)}")
         return x
 
     def show(self, x: int) -> str:
