@@ -70,7 +70,8 @@ def check_report_folder(path: str | os.PathLike[str], what: str = "--out") -> Pa
         raise InvalidParameter(f"{what} {path}: {e.strerror}") from None
     if not stat.S_ISDIR(st.st_mode):
         raise InvalidParameter(f"{what} {path} is {_kind(st.st_mode)}, not a folder")
-    others = sorted(n for n in os.listdir(folder) if n not in REPORT_SET)
+    others = sorted(n for n in os.listdir(folder) if n not in REPORT_SET
+                    and not _is_leftover(n))
     if others:
         shown = ", ".join(others[:3]) + (", ..." if len(others) > 3 else "")
         raise InvalidParameter(
@@ -78,6 +79,11 @@ def check_report_folder(path: str | os.PathLike[str], what: str = "--out") -> Pa
             "is replaced whole; choose an empty folder or one with only latest.json/.md/.html")
     _check_folder(folder.parent, what, path)
     return folder
+
+
+def _is_leftover(name: str) -> bool:
+    """A temporary file of an earlier, killed write (it goes with the old set)."""
+    return name.startswith((_TMP_PREFIX, ".latest.")) and name.endswith(".tmp")
 
 
 def _check_folder(folder: Path, what: str, path: Any) -> None:

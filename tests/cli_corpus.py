@@ -210,6 +210,8 @@ def _named(argv: list[str], message: str) -> bool:
         elif a:
             tokens.add(a)
             tokens.update(t for t in re.split(r"[.]", a) if len(t) > 1)
+    if "" in argv[1:] and "''" in message:  # an empty argument, quoted as given
+        return True
     return any(t and t in message for t in tokens)
 
 

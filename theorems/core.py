@@ -204,9 +204,11 @@ class Real:
             )
         if (self.floor is not None and x < self.floor) or (
                 self.ceiling is not None and x > self.ceiling):
-            lo = "-inf" if self.floor is None else fmt_fraction(self.floor)
-            hi = "inf" if self.ceiling is None else fmt_fraction(self.ceiling)
-            raise InvalidParameter(f"{self.name} must be in [{lo}, {hi}] ({self.limit_reason}); "
+            floor = self.floor if self.floor is not None else self.lo
+            lo = "(-inf" if floor is None else ("(" if self.floor is None and self.lo_open
+                                                 else "[") + fmt_fraction(floor)
+            hi = "inf)" if self.ceiling is None else fmt_fraction(self.ceiling) + "]"
+            raise InvalidParameter(f"{self.name} must be in {lo}, {hi} ({self.limit_reason}); "
                                    f"got {short_fraction(x)}")
         return x
 

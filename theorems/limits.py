@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from dpverify.theorems.core import short_fraction
 from dpverify.theorems.errors import InvalidParameter
 
 
@@ -35,7 +36,7 @@ class Limit:
         if size > self.most:
             what = (f"{self.param} must have at most {self.most} entries" if is_list
                     else f"{self.param} must be at most {self.most}")
-            shown = size if isinstance(size, int) else f"{float(size):g}"
+            shown = size if isinstance(size, int) else short_fraction(size)
             raise InvalidParameter(f"{what} for {key} ({self.reason}); got {shown}")
 
 
@@ -56,7 +57,7 @@ class RatioLimit:
         if ratio > self.most:
             raise InvalidParameter(
                 f"{self.num}/{self.den} must be at most {self.most} for {key} ({self.reason}); "
-                f"got {float(ratio):.4g}")
+                f"got {short_fraction(ratio)}")
 
 
 # Measured on one core with `dpverify eval ... --timeout 40` at sane values of the other

@@ -50,7 +50,9 @@ RHO = Real("rho", lo=0, lo_open=True, doc="zCDP parameter", floor=Fraction(1, 10
            ceiling=10**6, limit_reason=RHO_REASON)
 ALPHA = Real("alpha", lo=1, lo_open=True, doc="Renyi order")
 Q = Real("q", lo=0, hi=1, lo_open=True, doc="sampling rate")
-TAU = Real("tau", lo=0, doc="an RDP value at order alpha")
+TAU = Real("tau", lo=0, doc="an RDP value at order alpha", ceiling=10**6,
+           limit_reason="a cost limit of dpverify: conversions at tau = 10^6 take 1 s, at "
+           "10^400 over 50 s")
 N = Int("n", lo=1, doc="number of rounds / databases")
 M = Int("m", lo=1, doc="at most m databases")
 NEIGHBORING = Choice("neighboring", ("add_remove", "replace_one"), default="add_remove")

@@ -464,6 +464,10 @@ def _refuse_impossible(evaluator: Evaluator, params: Mapping[str, Any],
     if result.value == "inf" and key and key not in MAY_BE_INFINITE:
         raise InvalidParameter(f"{where} overflowed to inf although the value is finite there: "
                                "these parameters are outside the formula's numeric range")
+    if (evaluator.name.startswith("delta") and result.exact is not None and result.exact > 1
+            and not result.note):
+        result.note = (f"{evaluator.name} above 1: the bound is vacuous at these parameters "
+                       "(any mechanism is (eps, 1)-DP)")
     if result.value.startswith("-") and evaluator.name in NONNEGATIVE:
         hi = result.enclosure[1] if result.enclosure else result.value
         if hi.startswith("-"):
