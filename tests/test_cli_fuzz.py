@@ -137,6 +137,7 @@ def _error(capsys: pytest.CaptureFixture[str]) -> str:
     (["eval", "MV-APPROX.delta_upper", "eps_list=1e308", "eps=1", "step=0.1"], ["eps_list"]),
     (["hdp", "--eps-list", "1e-3,1e5000", "--constraint", "at-most", "--delta", "1e-5"],
      ["--eps-list"]),
+    (["eval", "GCE-E34.factor", "eps0=1", "n=1000000000000"], ["n must be at most"]),
     (["show", ""], ["show needs a theorem ID"]),
     (["eval", ".", "eps=1"], ["eval needs a target"]),
     (["run", "KOV-EPS", "--timeout", "-1"], ["--timeout"]),
@@ -314,15 +315,6 @@ def test_ctrl_c_exits_130_and_kills_the_evaluation(tmp_path):
     assert "interrupted" in err and "Traceback" not in err
 
 
-def test_the_snapshot_is_not_the_default_of_a_partial_run(tmp_path, monkeypatch, capsys):
-    from dpverify.reports import cli
-
-    monkeypatch.chdir(tmp_path)
-    assert cli.main(["run", "KOV-EPS", "--jobs", "1", "--timeout", "5"]) in (0, 1)
-    assert (tmp_path / "dpverify-report" / "latest.json").exists()
-    assert not (tmp_path / "reports").exists()
-
-
 # ------------------------------------------------------------------------------------------
 # nothing outlives the command
 
@@ -377,3 +369,15 @@ def test_runner_workers_and_their_children_die_at_the_budget(tmp_path, monkeypat
     while _alive(pid) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not _alive(pid)
+
+
+def test_a_partial_run_into_a_closed_pipe_is_quiet_and_never_writes_the_snapshot(tmp_path):
+    """`dpverify run ID` writes ./dpverify-report/ (not reports/catalogue/), and a reader that
+    closes the pipe early ends it quietly with the reports written."""
+    proc = subprocess.run(
+        f"{sys.executable} -m dpverify run KOV-EPS --jobs 1 --timeout 5 --format json "
+        "| head -c 20", shell=True, capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert "Traceback" not in proc.stderr and "BrokenPipe" not in proc.stderr, proc.stderr
+    out = tmp_path / "dpverify-report"
+    assert sorted(p.name for p in out.iterdir()) == ["latest.html", "latest.json", "latest.md"]
+    assert not (tmp_path / "reports").exists()
