@@ -187,7 +187,7 @@ def test_enclosure_only_engine_says_why_it_gives_fewer_digits(capsys):
 def test_enclosures_only_narrow():
     from fractions import Fraction as F
 
-    from dpverify.verifiers.numeric import intersect
+    from dpverify.verifiers.evaluation import intersect
 
     assert intersect(None, (F(1), F(3))) == (F(1), F(3))
     assert intersect((F(1), F(3)), (F(2), F(5))) == (F(2), F(3))
