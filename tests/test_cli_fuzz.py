@@ -138,6 +138,8 @@ def _error(capsys: pytest.CaptureFixture[str]) -> str:
     (["hdp", "--eps-list", "1e-3,1e5000", "--constraint", "at-most", "--delta", "1e-5"],
      ["--eps-list"]),
     (["eval", "GCE-E34.factor", "eps0=1", "n=1000000000000"], ["n must be at most"]),
+    (["eval", "GCE-PARCMP.eps", "eps0=1", "m=1000000000000", "delta=1e-5"],
+     ["m must be at most"]),
     (["show", ""], ["show needs a theorem ID"]),
     (["eval", ".", "eps=1"], ["eval needs a target"]),
     (["run", "KOV-EPS", "--timeout", "-1"], ["--timeout"]),

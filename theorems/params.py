@@ -56,7 +56,8 @@ TAU = Real("tau", lo=0, doc="an RDP value at order alpha", ceiling=10**6,
 N = Int("n", lo=1, doc="number of rounds / databases", ceiling=10**8,
         limit_reason="a cost limit of dpverify: sums over n rounds take about 4 s at n = 10^8, "
         "40 s at 10^9")
-M = Int("m", lo=1, doc="at most m databases")
+M = Int("m", lo=1, doc="at most m databases", ceiling=10**6,
+        limit_reason="a cost limit of dpverify: GCE-PARCMP takes 37 s at m = 10^7")
 NEIGHBORING = Choice("neighboring", ("add_remove", "replace_one"), default="add_remove")
 DIRECTION = Choice("direction", ("add", "remove"))
 
