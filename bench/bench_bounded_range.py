@@ -23,7 +23,7 @@ from dpverify.theorems.formulas.br_figure1 import _fig1_search, figure1_series
 from dpverify.theorems.formulas.ddr_adaptive import _LATTICES, l32_bounds, l32_delta
 from dpverify.theorems.formulas.ddr_candidates import _T3Search
 from dpverify.theorems.formulas.ddr_composition import t3_delta
-from dpverify.verifiers.numeric import evaluate
+from dpverify.verifiers.evaluation import evaluate
 
 
 def _timed(fn: Any, repeat: int = 1) -> tuple[float, Any]:

@@ -19,7 +19,7 @@ from typing import Any
 from dpverify.theorems import get
 from dpverify.theorems.core import bind
 from dpverify.theorems.ctx import ArbCtx
-from dpverify.verifiers.numeric import evaluate
+from dpverify.verifiers.evaluation import evaluate
 
 
 def _timed(fn: Any, repeat: int = 3) -> tuple[float, Any]:

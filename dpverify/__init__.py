@@ -98,7 +98,7 @@ def evaluate(target: str, digits: int = 15, **params: Any) -> Evaluation:
 
     from dpverify.theorems import get as _get
     from dpverify.theorems.core import InvalidParameter, bind
-    from dpverify.verifiers.numeric import evaluate as _evaluate
+    from dpverify.verifiers.evaluation import evaluate as _evaluate
 
     if not 1 <= digits <= 1000:
         raise InvalidParameter(f"digits must be in [1, 1000]; got {digits}")

@@ -1,8 +1,10 @@
 """The ``dpverify`` command line: ``list``, ``show``, ``eval``, ``run``, ``report``.
 
 Exit codes: 0 all claims as expected; 1 a claim came out unexpectedly; 2 usage or bad input (a
-one-line message naming the parameter and its domain, no traceback); 3 internal error.
-``--format json`` puts only JSON on stdout. ``NO_COLOR`` is honoured.
+one-line message naming the parameter, flag or file and the reason, no traceback); 3 internal
+error, or an ``eval`` that reached its time limit or precision ceiling (never a value); 130
+interrupted (Ctrl-C; 143 for SIGTERM), the previous reports intact. ``--format json`` puts only
+JSON on stdout; a closed stdout (``| head``) ends quietly. ``NO_COLOR`` is honoured.
 
 The CLI lives in ``reports`` because it renders reports: imports flow reports → verifiers →
 theorems, never back.
@@ -19,11 +21,19 @@ import traceback
 from pathlib import Path
 from typing import Any, NoReturn
 
+from dpverify.reports.eval_cli import EVAL_TIMEOUT, EvalInconclusive, cmd_eval, positive_seconds
 from dpverify.theorems.ctx import PrecisionExhausted
 from dpverify.theorems.errors import DpVerifyError, InvalidParameter, UsageError
 
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, handled like Ctrl-C (cleanup on the way out) but exit 143."""
+
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 143
+# A whole-catalogue run refreshes the committed snapshot; any other run writes elsewhere.
 DEFAULT_OUT = "reports/catalogue"
+DEFAULT_PARTIAL_OUT = "dpverify-report"
 # The committed catalogue snapshot, shipped as package data: `show` reads it from any directory.
 SNAPSHOT = Path(__file__).resolve().parent / "catalogue" / "latest.json"
 
@@ -67,12 +77,12 @@ def cmd_list(args: argparse.Namespace) -> int:
 def _last_verdicts(run_path: str | None, theorem_id: str) -> dict[int, dict[str, Any]]:
     from dpverify.reports.io import load_run
 
-    path = Path(run_path) if run_path else SNAPSHOT
-    if not path.exists():
-        if run_path:
-            raise InvalidParameter(f"--run {run_path}: no such file")
+    if run_path is not None:
+        doc = load_run(run_path, "--run")
+    elif SNAPSHOT.exists():
+        doc = load_run(SNAPSHOT, "the catalogue snapshot")
+    else:
         return {}
-    doc = load_run(path)
     for th in doc["theorems"]:
         if th["id"] == theorem_id:
             return {c["number"]: c for c in th["claims"]}
@@ -82,6 +92,8 @@ def _last_verdicts(run_path: str | None, theorem_id: str) -> dict[int, dict[str,
 def cmd_show(args: argparse.Namespace) -> int:
     from dpverify.theorems import get
 
+    if not args.id.strip():
+        raise InvalidParameter(f"show needs a theorem ID; got {args.id!r}")
     th = get(args.id)
     last = _last_verdicts(args.run, th.id)
     if args.format == "json":
@@ -112,7 +124,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     for e in th.evaluators:
         print(f"  {e.signature()}  — {e.doc}")
         for p in e.params:
-            print(f"      {p.name}: {p.describe()}")
+            print(f"      {p.name}: {p.describe()}{_limit_text(p)}")
     print("\nclaims:")
     for c in th.claims:
         lv = last.get(c.number)
@@ -125,54 +137,18 @@ def cmd_show(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-# ------------------------------------------------------------------------------------------
-# eval
+def _limit_text(p: Any) -> str:
+    """The cost limit of a parameter inside its domain, for ``show``."""
+    floor, ceiling = getattr(p, "floor", None), getattr(p, "ceiling", None)
+    if floor is None and ceiling is not None and getattr(p, "lo", None) is not None:
+        floor = p.lo
+    if floor is None and ceiling is None:
+        return ""
+    from dpverify.theorems.core import fmt_fraction
 
-
-def _parse_assignments(items: list[str]) -> dict[str, str]:
-    given: dict[str, str] = {}
-    for item in items:
-        name, sep, value = item.partition("=")
-        if not sep or not name:
-            raise InvalidParameter(f"parameters are given as name=value; got {item!r}")
-        if name in given:
-            raise InvalidParameter(f"parameter {name} given twice")
-        given[name] = value
-    return given
-
-
-def cmd_eval(args: argparse.Namespace) -> int:
-    from dpverify.theorems import get
-    from dpverify.theorems.core import bind
-    from dpverify.verifiers.numeric import evaluate
-
-    theorem_name, _, evaluator_name = args.target.partition(".")
-    th = get(theorem_name)
-    if not th.encoded:
-        raise InvalidParameter(f"{th.id} is not encoded yet: it has no evaluators to run")
-    ev = th.evaluator(evaluator_name or None)
-    given = _parse_assignments(args.params)
-    if args.digits < 1 or args.digits > 1000:
-        raise InvalidParameter(f"--digits must be in [1, 1000]; got {args.digits}")
-    bound = bind(ev.params, given, f"{th.id}.{ev.name}")
-    result = evaluate(ev, bound, args.digits)
-    if args.format == "json":
-        shown: dict[str, Any] = {}
-        for p in ev.params:
-            if p.name in given:
-                raw = given[p.name]
-                shown[p.name] = raw.split(",") if p.__class__.__name__ == "RealList" else raw
-            else:
-                v = p.show(bound[p.name])
-                shown[p.name] = v
-        print(json.dumps({"theorem": th.id, "evaluator": ev.name, "params": shown,
-                          "value": result.value,
-                          "enclosure": list(result.enclosure) if result.enclosure else None}))
-    elif ev.enclosure_only and result.enclosure:
-        print(f"{result.value}  (enclosure [{result.enclosure[0]}, {result.enclosure[1]}])")
-    else:
-        print(result.value)
-    return EXIT_OK
+    lo = "-inf" if floor is None else fmt_fraction(floor)
+    hi = "inf" if ceiling is None else fmt_fraction(ceiling)
+    return f"; dpverify evaluates [{lo}, {hi}] (a cost limit)"
 
 
 # ------------------------------------------------------------------------------------------
@@ -182,7 +158,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
 def cmd_run(args: argparse.Namespace) -> int:
     from dpverify.reports import html, markdown
     from dpverify.reports.baseline import weakenings
-    from dpverify.reports.io import dump_json, load_run, write_atomic
+    from dpverify.reports.io import check_report_folder, dump_json, load_run, publish_set
     from dpverify.theorems import get
     from dpverify.verifiers.dispatch import PROFILES
     from dpverify.verifiers.executors import open_executor
@@ -190,12 +166,25 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     if args.jobs < 0:
         raise InvalidParameter(f"--jobs must be >= 0 (0: one per core); got {args.jobs}")
+    if args.jobs > 256:
+        raise InvalidParameter(f"--jobs must be at most 256; got {args.jobs}")
+    if args.timeout is not None:
+        positive_seconds("--timeout", args.timeout)
+    if args.claim is not None and len(args.ids) != 1:
+        raise InvalidParameter(f"--claim {args.claim} needs exactly one theorem id")
     ids = [get(i).id for i in args.ids] if args.ids else None
-    baseline = load_run(args.baseline) if args.baseline else None
+    baseline = load_run(args.baseline, "--baseline") if args.baseline else None
+    full = ids is None and not args.route
+    out = Path(args.out if args.out is not None else
+               DEFAULT_OUT if full else DEFAULT_PARTIAL_OUT)
+    check_report_folder(out, "--out")  # before the run, not after it
     profile = PROFILES[args.profile]
     tasks = plan(ids, claim=args.claim, routes=args.route)
     if args.claim is not None and not tasks:
         raise InvalidParameter(f"--claim {args.claim} matches no claim of {', '.join(ids or [])}")
+    if not tasks:
+        raise InvalidParameter("the selection has no check to run (--route "
+                               f"{', '.join(args.route or [])} matches none)")
     progress = Progress(len(tasks))
     started = time.monotonic()
     with open_executor(args.executor, args.workers, args.scheduler, args.jobs) as backend:
@@ -204,19 +193,21 @@ def cmd_run(args: argparse.Namespace) -> int:
     command = "dpverify " + " ".join(sys.argv[1:]) if args.argv is None else args.argv
     doc = assemble(tasks, verdicts, profile, command, time.monotonic() - started, ids,
                    executor=backend.describe())
-    out = Path(args.out)
     # render everything before writing anything: a failure leaves the previous set intact
     texts = {"latest.json": dump_json(doc), "latest.md": markdown.render(doc),
              "latest.html": html.render(doc)}
-    for name, text in texts.items():
-        write_atomic(out / name, text)
-    if args.format == "json":
-        print(json.dumps(doc))
-    else:
-        line = markdown.status_line(doc).replace("**", "")
-        code = {0: "32", 1: "31", 3: "35"}.get(doc["exit_code"], "0")
-        print(_color(line, code, sys.stdout))
-        print(f"reports: {out / 'latest.json'}, {out / 'latest.md'}, {out / 'latest.html'}")
+    publish_set(out, texts)
+    try:
+        if args.format == "json":
+            print(json.dumps(doc))
+        else:
+            line = markdown.status_line(doc).replace("**", "")
+            code = {0: "32", 1: "31", 3: "35"}.get(doc["exit_code"], "0")
+            print(_color(line, code, sys.stdout))
+            print(f"reports: {out / 'latest.json'}, {out / 'latest.md'}, {out / 'latest.html'}")
+        sys.stdout.flush()
+    except BrokenPipeError:  # `| head`: the reports are written; the run's status stands
+        _silence_stdout()
     if baseline is not None:
         weaker = weakenings(baseline, doc)
         for line in weaker:
@@ -227,15 +218,11 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from dpverify.reports.io import load_run, write_atomic
-    from dpverify.reports.schema import SCHEMA_ID, validate
+    from dpverify.reports.io import check_output_file, load_run, write_atomic
 
+    if args.output is not None:
+        check_output_file(args.output)
     doc = load_run(args.run)
-    problems = validate(doc)
-    if problems:
-        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-        raise InvalidParameter(f"{args.run} is not a valid {SCHEMA_ID} run document: "
-                               f"{problems[0]}{more}")
     if args.format == "md":
         from dpverify.reports.markdown import render
     elif args.format == "html":
@@ -259,13 +246,16 @@ def cmd_hdp(args: argparse.Namespace) -> int:
     membership constraint, next to classic and parallel composition."""
     from dpverify.theorems.core import Evaluator
     from dpverify.theorems.formulas.hdp import hdp_query, hdp_rows
-    from dpverify.verifiers.numeric import evaluate
+    from dpverify.verifiers.evaluation import evaluate
 
     if args.digits < 1 or args.digits > 100:
         raise InvalidParameter(f"--digits must be in [1, 100]; got {args.digits}")
-    q = hdp_query(args.eps_list, args.constraint, delta_list=args.delta_list, m=args.m,
-                  common=args.common, groups=args.group or (), neighboring=args.neighboring,
-                  delta=args.delta, eps=args.eps)
+    try:
+        q = hdp_query(args.eps_list, args.constraint, delta_list=args.delta_list, m=args.m,
+                      common=args.common, groups=args.group or (),
+                      neighboring=args.neighboring, delta=args.delta, eps=args.eps)
+    except InvalidParameter as e:  # name the flags the user typed, not the formula's names
+        raise InvalidParameter(_flag_names(str(e))) from None
     target, given = ("eps", ("delta", args.delta)) if q.delta is not None else (
         "delta", ("eps", args.eps))
     rows = hdp_rows(q)
@@ -297,6 +287,13 @@ def cmd_hdp(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _flag_names(message: str) -> str:
+    import re
+
+    return re.sub(r"(?<![-\w])(eps_list|delta_list|eps|delta|m|common|group)(?![-\w])",
+                  lambda m: "--" + m.group().replace("_", "-"), message, count=1)
+
+
 # ------------------------------------------------------------------------------------------
 
 
@@ -321,7 +318,12 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("eval", help="evaluate a formula: ID[.EVALUATOR] name=value ...")
     s.add_argument("target")
     s.add_argument("params", nargs="*")
-    s.add_argument("--digits", type=int, default=15)
+    s.add_argument("--digits", type=int, default=15, help="significant digits (1..1000); an "
+                   "enclosure-only engine prints the digits its enclosure supports")
+    s.add_argument("--timeout", type=float, help=f"seconds (default {EVAL_TIMEOUT:g}); at the "
+                   "limit: exit 3, 'time limit', no value")
+    s.add_argument("--rel-width", type=float, help="relative width of the enclosure, for "
+                   "evaluators that take a rel_width (the PLD engine)")
     s.add_argument("--format", choices=("text", "json"), default="text")
     s.set_defaults(func=cmd_eval)
 
@@ -330,7 +332,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--profile", choices=("quick", "thorough"), default="quick")
     s.add_argument("--jobs", type=int, default=0, help="worker processes (0: one per core; "
                    "1: serial, in-process, for debugging)")
-    s.add_argument("--out", default=DEFAULT_OUT, help=f"report folder (default {DEFAULT_OUT})")
+    s.add_argument("--out", help=f"report folder, replaced whole (default: {DEFAULT_OUT} "
+                   f"for a whole-catalogue run, ./{DEFAULT_PARTIAL_OUT} otherwise)")
     s.add_argument("--format", choices=("text", "json"), default="text")
     s.add_argument("--claim", type=int, help="only this claim number (with one id)")
     s.add_argument("--route", action="append",
@@ -338,7 +341,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--seed", type=int, help="override the seeds derived from task ids")
     s.add_argument("--baseline", metavar="OLD.json",
                    help="exit 1 when a claim's verdict weakens against this earlier run")
-    s.add_argument("--timeout", type=float, help="seconds per task (default: the profile's)")
+    s.add_argument("--timeout", type=float, help="seconds per task, > 0 (default: the "
+                   "profile's)")
     add_executor_arguments(s)
     s.set_defaults(func=cmd_run, argv=None)
 
@@ -374,6 +378,48 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    restore = _on_sigterm()
+    try:
+        return _main(argv)
+    finally:
+        restore()
+        _flush_stdout()
+
+
+def _on_sigterm() -> Any:
+    """SIGTERM raises :class:`Terminated` (cleanup runs, exit 143) while main runs."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+
+    def handler(signum: int, frame: Any) -> None:
+        raise Terminated()
+
+    old = signal.signal(signal.SIGTERM, handler)
+    return lambda: signal.signal(signal.SIGTERM, old)
+
+
+def _flush_stdout() -> None:
+    """A reader that closed the pipe (``| head``) ends the output quietly."""
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _silence_stdout()
+    except (OSError, ValueError):
+        pass
+
+
+def _silence_stdout() -> None:
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def _main(argv: list[str] | None) -> int:
     parser = build_parser()
     try:
         args, extra = parser.parse_known_args(argv)
@@ -383,21 +429,42 @@ def main(argv: list[str] | None = None) -> int:
         elif extra:
             raise UsageError(f"unrecognized arguments: {' '.join(extra)}")
         return int(args.func(args))
+    except BrokenPipeError:
+        _silence_stdout()
+        return EXIT_OK
     except PrecisionExhausted as e:
-        print(f"dpverify: precision ran out: {e}", file=sys.stderr)
+        print(f"dpverify: precision ran out: {_one_line(e)}", file=sys.stderr)
+        return EXIT_INTERNAL
+    except EvalInconclusive as e:
+        print(f"dpverify: {_one_line(e)}", file=sys.stderr)
         return EXIT_INTERNAL
     except DpVerifyError as e:
-        print(f"dpverify: error: {e}", file=sys.stderr)
+        print(f"dpverify: error: {_one_line(e)}", file=sys.stderr)
         return EXIT_USAGE
+    except Terminated:
+        print("dpverify: terminated (the previous reports are intact)", file=sys.stderr)
+        return EXIT_TERMINATED
     except KeyboardInterrupt:
-        print("dpverify: interrupted", file=sys.stderr)
+        print("dpverify: interrupted (the previous reports are intact)", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except MemoryError:
+        print("dpverify: internal error: out of memory", file=sys.stderr)
         return EXIT_INTERNAL
     except Exception as e:
         if os.environ.get("DPVERIFY_DEBUG"):
             traceback.print_exc()
-        print(f"dpverify: internal error: {type(e).__name__}: {e} "
+        print(f"dpverify: internal error: {type(e).__name__}: {_one_line(e)} "
               "(set DPVERIFY_DEBUG=1 for a traceback)", file=sys.stderr)
         return EXIT_INTERNAL
+
+
+def _one_line(e: BaseException, limit: int = 400) -> str:
+    """A message on one line, a huge number in it shortened to its head and digit count."""
+    import re
+
+    text = " ".join(str(e).split())
+    text = re.sub(r"\d{41,}", lambda m: f"{m.group()[:8]}...({len(m.group())} digits)", text)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 if __name__ == "__main__":

@@ -7,10 +7,10 @@ public API; the three subpackages there are links to the folders above) is parse
 
 - an import cycle between modules (a strongly connected component of the import graph);
 - an import upwards between the layers of ``dpverify.theorems``
-  (``errors`` < ``core, claims, params, index, refs`` < ``ctx`` < ``values`` < ``numerics`` <
-  ``formulas`` < the family packages < ``dpverify.theorems``, the registry), or from
-  ``dpverify.theorems`` into ``dpverify.verifiers`` or ``dpverify.reports``, or from
-  ``dpverify.verifiers`` into ``dpverify.reports``;
+  (``errors, display`` < ``core, claims, params, index, refs, symbolic, limits`` < ``ctx`` <
+  ``values`` < ``numerics`` < ``formulas`` < the family packages < ``dpverify.theorems``, the
+  registry), or from ``dpverify.theorems`` into ``dpverify.verifiers`` or
+  ``dpverify.reports``, or from ``dpverify.verifiers`` into ``dpverify.reports``;
 - an import of one family package from another;
 - an import of a family package from ``dpverify.verifiers`` or ``dpverify.reports`` (they use
   the registry ``dpverify.theorems`` and the layers below the families);
@@ -38,8 +38,8 @@ VERIFIERS = f"{PACKAGE}.verifiers"
 REPORTS = f"{PACKAGE}.reports"
 # layers of dpverify.theorems below the families, lowest first; a name covers its submodules
 THEOREM_LAYERS: tuple[tuple[str, ...], ...] = (
-    ("errors",),
-    ("core", "claims", "params", "index", "refs", "symbolic"),
+    ("errors", "display"),
+    ("core", "claims", "params", "index", "refs", "symbolic", "limits"),
     ("ctx",),
     # exact parameter values as context numbers (they read ctx's Interval), used by formulas
     ("values",),

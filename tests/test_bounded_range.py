@@ -23,7 +23,7 @@ from dpverify.theorems.formulas.br_figure1 import FIG1_KINDS, figure1_series
 from dpverify.theorems.formulas.ddr_adaptive import adaptive2_strategy_delta, l32_delta_k2
 from dpverify.theorems.formulas.ddr_composition import t3_delta
 from dpverify.theorems.numerics.branch_bound import bb_maximize
-from dpverify.verifiers.numeric import evaluate
+from dpverify.verifiers.evaluation import evaluate
 
 MP = mpmath.mp
 

@@ -27,6 +27,7 @@ from dpverify.reports.io import write_atomic
 from dpverify.reports.schema import validate
 from dpverify.theorems.claims import Claim, Compare, Points
 from dpverify.theorems.core import Source, Theorem
+from dpverify.theorems.errors import InvalidParameter
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -299,7 +300,7 @@ def test_write_atomic_keeps_the_previous_file_when_the_rename_fails(tmp_path, mo
         raise OSError("disk full (planted)")
 
     monkeypatch.setattr(os, "replace", crash)
-    with pytest.raises(OSError, match="planted"):
+    with pytest.raises(InvalidParameter, match=r"cannot write .*latest.json: disk full"):
         write_atomic(target, "new\n")
     assert target.read_text() == "old\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["latest.json"]  # no temp file left

@@ -4,7 +4,7 @@ References are computed in this file with mpmath at 60+ digits by other routes t
 product's: brute-force enumeration of the 2^k outputs of k-fold RR, the full binomial sum with
 exact binomial coefficients (no truncation), bisection on the reference profile, subset
 enumeration with itertools, and the closed forms typed from the papers. Values are taken from
-``dpverify eval``'s engine (:func:`verifiers.numeric.evaluate`, an arb enclosure) and compared
+``dpverify eval``'s engine (:func:`verifiers.evaluation.evaluate`, an arb enclosure) and compared
 to 20+ digits.
 """
 
@@ -25,7 +25,7 @@ from dpverify.theorems.core import InvalidParameter, bind
 from dpverify.theorems.ctx import ArbCtx
 from dpverify.theorems.formulas.kov_mv import MV_MAX_ENUM_K, mv_delta_pure
 from dpverify.theorems.numerics.mv_lattice import lattice_delta
-from dpverify.verifiers.numeric import evaluate
+from dpverify.verifiers.evaluation import evaluate
 
 mp = mpmath.mp
 DPS = 70

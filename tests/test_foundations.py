@@ -27,7 +27,8 @@ from dpverify.theorems.formulas.parallel_composition import (
     gce_multi_database_eps,
 )
 from dpverify.verifiers.dispatch import PROFILES
-from dpverify.verifiers.numeric import decide, evaluate
+from dpverify.verifiers.evaluation import evaluate
+from dpverify.verifiers.numeric import decide
 from dpverify.verifiers.runner import assemble, execute, plan
 
 IDS = ("DEF-DP", "BLOG-LAP", "DR-CLASSIC-GAUSS", "BLOG-EXP", "SMITH-ADAPT-COMP", "PAR",

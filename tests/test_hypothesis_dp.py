@@ -28,7 +28,7 @@ from dpverify.theorems.core import InvalidParameter, bind
 from dpverify.theorems.formulas.hdp import hdp_query, hdp_rows, hospital_series
 from dpverify.theorems.numerics import gce
 from dpverify.verifiers.dispatch import PROFILES, run_check
-from dpverify.verifiers.numeric import evaluate
+from dpverify.verifiers.evaluation import evaluate
 from dpverify.verifiers.verdict import Status
 from tests.common.golden import GoldenCases
 

@@ -19,7 +19,7 @@ import pytest
 from dpverify.reports.cli import main
 from dpverify.theorems import get
 from dpverify.theorems.core import bind
-from dpverify.verifiers.numeric import evaluate
+from dpverify.verifiers.evaluation import evaluate
 from tests.common.golden import GoldenCases, check_golden
 
 MY_IDS = ("STK-PLD-GAUSS", "STK-HT", "STK-APPROX-PLD", "BW-ANALYTIC-GAUSS", "STK-LAPLACE",

@@ -20,7 +20,7 @@ import pytest
 from dpverify.theorems import get
 from dpverify.theorems.core import bind
 from dpverify.theorems.numerics import pld
-from dpverify.verifiers.numeric import evaluate
+from dpverify.verifiers.evaluation import evaluate
 from tests.test_subsampling import sgm_add_quad, sgm_remove_quad
 
 mp = mpmath.MPContext()

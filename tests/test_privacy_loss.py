@@ -41,7 +41,7 @@ from dpverify.theorems.privacy_loss.common import gauss_eps_at_rho
 from dpverify.theorems.privacy_loss.rdp_conversions import _gauss_curve_balle, _order_grid
 from dpverify.theorems.privacy_loss.zcdp_conversions import _bs16_minus_cks
 from dpverify.verifiers import smt as smt_route
-from dpverify.verifiers.numeric import evaluate
+from dpverify.verifiers.evaluation import evaluate
 from dpverify.verifiers.verdict import Budget, Status
 
 DPS = 70

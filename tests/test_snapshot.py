@@ -8,8 +8,9 @@ test. Strength: ``proved > certified > passed > inconclusive > not_applicable > 
 a claim expected to hold; for a catalogue erratum (``expected="refuted"``) the counterexample
 is the desired verdict: any move away from the expected outcome is a regression.
 
-Regenerate the snapshot with ``dpverify run`` (default ``--out reports/catalogue``) after an
-intended change.
+Regenerate the snapshot with a whole-catalogue ``dpverify run`` (its default ``--out`` is
+``reports/catalogue``; a run of some ids writes ``./dpverify-report/``) after an intended
+change. The snapshot must cover every claim of the catalogue.
 """
 
 from __future__ import annotations
@@ -78,6 +79,22 @@ def test_the_comparison_catches_weakening_and_disappearance():
     assert regressions(old, doc(("A", 1, "holds", "proved"), ("A", 2, "holds", "error"),
                                 ("B", 1, "refuted", "failed"),
                                 ("B", 2, "holds", "inconclusive")))[0].startswith("A claim 2")
+
+
+def test_the_snapshot_covers_the_whole_catalogue():
+    """A partial run must never stand in for the snapshot: every encoded theorem and every
+    claim of the registry is in it (a `dpverify run ID` once replaced it with 4 claims)."""
+    from dpverify.theorems import all_theorems
+
+    snapshot = _load_snapshot()
+    have = {(th["id"], c["number"]) for th in snapshot["theorems"] for c in th["claims"]}
+    ids = {th["id"] for th in snapshot["theorems"]}
+    missing_ids = sorted(th.id for th in all_theorems() if th.encoded and th.id not in ids)
+    missing = sorted(f"{th.id} claim {c.number}" for th in all_theorems() for c in th.claims
+                     if (th.id, c.number) not in have)
+    assert not missing_ids and not missing, (
+        "the snapshot does not cover the catalogue (regenerate it with a whole-catalogue "
+        f"`dpverify run`): ids {missing_ids[:10]}, claims {missing[:10]}")
 
 
 def test_the_catalogue_is_not_weaker_than_its_snapshot():

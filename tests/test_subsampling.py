@@ -21,7 +21,7 @@ from dpverify.reports.cli import main
 from dpverify.theorems import get
 from dpverify.theorems.core import bind
 from dpverify.theorems.formulas.subsampled_gaussian import STANDARD_ORDERS
-from dpverify.verifiers.numeric import evaluate
+from dpverify.verifiers.evaluation import evaluate
 from tests.common.golden import GoldenCases
 
 MY_IDS = ("BBG-T8", "BBG-T9", "BBG-T10", "STK-ADDREM-VS-REPL", "STK-SUBSAMPLE-COMP",

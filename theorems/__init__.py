@@ -22,7 +22,7 @@ from dpverify.theorems.index import INDEX
 
 # Modules of the layers below the families: they define no Theorem values.
 LAYER_MODULES = frozenset({"core", "claims", "params", "values", "index", "errors", "refs",
-                           "symbolic", "ctx", "numerics", "formulas"})
+                           "display", "symbolic", "limits", "ctx", "numerics", "formulas"})
 
 
 def _family_modules() -> Iterator[ModuleType]:

@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from dpverify.theorems.display import fmt_fraction as fmt_fraction
+from dpverify.theorems.display import short_fraction as short_fraction
 from dpverify.theorems.errors import DpVerifyError as DpVerifyError
 from dpverify.theorems.errors import InvalidParameter as InvalidParameter
 from dpverify.theorems.errors import UnknownName as UnknownName
@@ -34,49 +36,84 @@ from dpverify.theorems.errors import UnknownName as UnknownName
 # Exact numbers
 
 _DECIMAL = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
+_NOT_FINITE = re.compile(r"^[+-]?(nan|inf|infinity)$", re.IGNORECASE)
+
+# Limits of a number written on the command line (or in a point of a claim). They keep every
+# exact value far below Python's 4300-digit int-string limit and make the cost of exact
+# arithmetic on it predictable; no formula of the catalogue is meaningful beyond them.
+MAX_DIGITS = 1000  # significant digits in one decimal literal (each side of a fraction)
+MAX_EXPONENT = 1000  # |decimal exponent| of a literal: values within 10^-1000 .. 10^1000
+MAX_INT_DIGITS = 18  # digits of an integer parameter (counts, orders): below 10^18
+MAX_LIST = 1000  # entries of a list parameter (eps_list, ...), unless an evaluator says less
+
+
+def _decimal(part: str, name: str, text: str) -> Fraction:
+    """One decimal literal, refused past the digit and exponent limits before any big
+    integer is built."""
+    m = _DECIMAL.match(part)
+    if not m:
+        raise ValueError
+    mantissa, exp_part = m.group(1), m.group(2)
+    digits = mantissa.replace(".", "").lstrip("0")
+    if len(digits) > MAX_DIGITS:
+        raise InvalidParameter(
+            f"{name} has {len(digits)} significant digits, more than the limit of {MAX_DIGITS}; "
+            f"got {_clip(text)}")
+    exponent = 0
+    if exp_part:
+        e_digits = exp_part[1:].lstrip("+-").lstrip("0")
+        if len(e_digits) > 6:
+            raise InvalidParameter(
+                f"{name} must be within 10^-{MAX_EXPONENT} .. 10^{MAX_EXPONENT} in magnitude "
+                f"(exponent limit); got {_clip(text)}")
+        exponent = int(exp_part[1:])
+    if digits:
+        whole = mantissa.split(".")[0].lstrip("+-").lstrip("0")
+        lead = len(whole) - 1 if whole else -(len(mantissa.split(".")[1]) -
+                                              len(mantissa.split(".")[1].lstrip("0")) + 1)
+        magnitude = lead + exponent
+        if abs(magnitude) > MAX_EXPONENT:
+            raise InvalidParameter(
+                f"{name} must be within 10^-{MAX_EXPONENT} .. 10^{MAX_EXPONENT} in magnitude "
+                f"(exponent limit); got {_clip(text)}")
+    return Fraction(part)
+
+
+def _clip(text: str, n: int = 40) -> str:
+    """A user's value in a message, shortened: a 5000-digit literal stays one short line."""
+    text = repr(text) if text.strip() != text or not text else text
+    return text if len(text) <= n else f"{text[:n // 2]}...{text[-8:]} ({len(text)} chars)"
 
 
 def parse_number(text: str, name: str = "value") -> Fraction:
-    """Parse a decimal literal (``0.01``, ``1e-5``) or a fraction (``256/60000``) exactly."""
+    """Parse a decimal literal (``0.01``, ``1e-5``) or a fraction (``256/60000``) exactly.
+
+    Refuses, naming ``name``: non-numbers, nan and infinities, literals past
+    :data:`MAX_DIGITS` significant digits or :data:`MAX_EXPONENT` in decimal exponent (checked
+    on the text, before a big integer is built), and a zero denominator.
+    """
     s = text.strip()
+    if _NOT_FINITE.match(s):
+        raise InvalidParameter(f"{name} must be a finite number; got {_clip(text)}")
+    if len(s) > 4 * MAX_DIGITS:
+        raise InvalidParameter(
+            f"{name} is {len(s)} characters long, more than a number within the limits "
+            f"({MAX_DIGITS} digits) can be; got {_clip(text)}")
     try:
         if "/" in s:
             num, _, den = s.partition("/")
-            if not (_DECIMAL.match(num) and _DECIMAL.match(den)):
-                raise ValueError
-            d = Fraction(den)
+            d = _decimal(den, name, text)
+            n = _decimal(num, name, text)
             if d == 0:
-                raise InvalidParameter(f"{name} has a zero denominator; got {text}")
-            return Fraction(num) / d
-        if not _DECIMAL.match(s):
-            raise ValueError
-        return Fraction(s)
-    except (ValueError, ZeroDivisionError):
+                raise InvalidParameter(f"{name} has a zero denominator; got {_clip(text)}")
+            return n / d
+        return _decimal(s, name, text)
+    except (ValueError, ZeroDivisionError) as e:
+        if isinstance(e, InvalidParameter):
+            raise
         raise InvalidParameter(
-            f"{name} must be a decimal number or a fraction like 256/60000; got {text!r}"
+            f"{name} must be a decimal number or a fraction like 256/60000; got {_clip(text)}"
         ) from None
-
-
-def fmt_fraction(x: Fraction | int) -> str:
-    """A short exact string for a parameter value (decimal when finite, else p/q)."""
-    x = Fraction(x)
-    if x.denominator == 1:
-        return str(x.numerator)
-    d = x.denominator
-    twos = fives = 0
-    while d % 2 == 0:
-        d //= 2
-        twos += 1
-    while d % 5 == 0:
-        d //= 5
-        fives += 1
-    if d != 1:
-        return f"{x.numerator}/{x.denominator}"
-    scale = max(twos, fives)
-    digits = abs(x.numerator) * 10**scale // x.denominator
-    s = str(digits).rjust(scale + 1, "0")
-    sign = "-" if x < 0 else ""
-    return f"{sign}{s[:-scale]}.{s[-scale:]}"
 
 
 # --------------------------------------------------------------------------------------------
@@ -96,6 +133,11 @@ class Real:
     hi_open: bool = False
     default: str | None = None
     doc: str = ""
+    # Cost limits of dpverify inside the domain (not hypotheses of the theorem): values below
+    # ``floor`` or above ``ceiling`` are refused with ``limit_reason``
+    floor: Fraction | int | None = None
+    ceiling: Fraction | int | None = None
+    limit_reason: str = ""
 
     def describe(self) -> str:
         lo = "-inf" if self.lo is None else fmt_fraction(self.lo)
@@ -116,8 +158,16 @@ class Real:
         x = parse_number(x, self.name) if isinstance(x, str) else Fraction(x)
         if not self.contains(x):
             raise InvalidParameter(
-                f"{self.name} must be in {self.describe()}; got {fmt_fraction(x)}"
+                f"{self.name} must be in {self.describe()}; got {short_fraction(x)}"
             )
+        if (self.floor is not None and x < self.floor) or (
+                self.ceiling is not None and x > self.ceiling):
+            floor = self.floor if self.floor is not None else self.lo
+            lo = "(-inf" if floor is None else ("(" if self.floor is None and self.lo_open
+                                                 else "[") + fmt_fraction(floor)
+            hi = "inf)" if self.ceiling is None else fmt_fraction(self.ceiling) + "]"
+            raise InvalidParameter(f"{self.name} must be in {lo}, {hi} ({self.limit_reason}); "
+                                   f"got {short_fraction(x)}")
         return x
 
     def show(self, x: Fraction) -> str:
@@ -133,6 +183,10 @@ class Int:
     hi: int | None = None
     default: str | None = None
     doc: str = ""
+    # a cost limit of dpverify inside the domain (not a hypothesis of the theorem): values
+    # above ``ceiling`` are refused with ``limit_reason``
+    ceiling: int | None = None
+    limit_reason: str = ""
 
     def describe(self) -> str:
         lo = "-inf" if self.lo is None else str(self.lo)
@@ -142,17 +196,25 @@ class Int:
     def parse(self, text: str) -> int:
         s = text.strip()
         if not re.fullmatch(r"[+-]?\d+", s):
-            raise InvalidParameter(f"{self.name} must be {self.describe()}; got {text!r}")
+            raise InvalidParameter(f"{self.name} must be {self.describe()}; got {_clip(text)}")
+        if len(s.lstrip("+-").lstrip("0")) > MAX_INT_DIGITS:
+            raise InvalidParameter(f"{self.name} must be {self.describe()} and have at most "
+                                   f"{MAX_INT_DIGITS} digits; got {_clip(text)}")
         return self.check(int(s))
 
     def check(self, x: int | Fraction | str) -> int:
         if isinstance(x, str):
             return self.parse(x)
         if Fraction(x).denominator != 1:
-            raise InvalidParameter(f"{self.name} must be {self.describe()}; got {x}")
+            raise InvalidParameter(
+                f"{self.name} must be {self.describe()}; got {short_fraction(Fraction(x))}")
         x = int(x)
         if (self.lo is not None and x < self.lo) or (self.hi is not None and x > self.hi):
-            raise InvalidParameter(f"{self.name} must be {self.describe()}; got {x}")
+            raise InvalidParameter(
+                f"{self.name} must be {self.describe()}; got {short_fraction(x)}")
+        if self.ceiling is not None and x > self.ceiling:
+            raise InvalidParameter(f"{self.name} must be at most {self.ceiling} "
+                                   f"({self.limit_reason}); got {short_fraction(x)}")
         return x
 
     def show(self, x: int) -> str:
@@ -190,7 +252,7 @@ class RealList:
     name: str
     element: Real
     min_len: int = 1
-    max_len: int | None = None
+    max_len: int | None = MAX_LIST
     default: str | None = None
     doc: str = ""
 
@@ -200,9 +262,13 @@ class RealList:
     def parse(self, text: str) -> tuple[Fraction, ...]:
         if text.strip() == "" and self.min_len == 0:
             return ()  # an optional list given as "" (the default of e.g. [delta_list])
+        if self.max_len is not None and text.count(",") >= self.max_len:
+            raise InvalidParameter(f"{self.name} must have at most {self.max_len} entries "
+                                   f"(a cost limit); got {text.count(',') + 1}")
         parts = [p for p in text.split(",")]
         if any(p.strip() == "" for p in parts):
-            raise InvalidParameter(f"{self.name} must be {self.describe()}; got {text!r}")
+            raise InvalidParameter(f"{self.name} must be {self.describe()}: an entry is empty; "
+                                   f"got {_clip(text)}")
         return self.check(tuple(parse_number(p, self.name) for p in parts))
 
     def check(self, xs: Sequence[Fraction | int | str] | str) -> tuple[Fraction, ...]:
@@ -242,6 +308,9 @@ def bind(params: Sequence[Param], given: Mapping[str, Any], what: str = "") -> d
             out[p.name] = p.check(p.default)
         else:
             raise InvalidParameter(f"missing parameter {p.name} ({p.describe()}) for {what}")
+    from dpverify.theorems.limits import check as check_limits
+
+    check_limits(what, out)
     return out
 
 

@@ -9,27 +9,55 @@ from fractions import Fraction
 
 from dpverify.theorems.core import Choice, Int, Real, RealList
 
-EPS0 = Real("eps0", lo=0, doc="per-mechanism epsilon")
-EPS0_POS = Real("eps0", lo=0, lo_open=True, doc="per-mechanism epsilon")
+# Cost limits (not hypotheses of any theorem): the upper ends below are where exact evaluation
+# stops finishing in the 50 s of `dpverify eval` (measured with bench/fuzz_cli_corpus.py-style
+# timing); the message of a refusal gives the reason.
+K_MAX = 10**7
+K_REASON = ("a cost limit of dpverify: exact sums and products over k terms take about 2 s "
+            "per 10^6 terms")
+EPS_MAX = 1000
+GAUSS_REASON = ("a cost limit of dpverify: Gaussian tails at such noise levels need more than "
+                "the 65536-bit precision ceiling (sigma = 1000 takes 1 s, 10^4 over 30 s; "
+                "sigma = 10^-3 takes 2 s, 10^-6 over 30 s)")
+RHO_REASON = ("a cost limit of dpverify: conversions at such rho need more than the "
+              "precision ceiling (rho = 10^-7 takes 5 s, 10^-9 over 30 s)")
+EPS_REASON = ("a cost limit of dpverify: |eps| beyond 1000 (e^1000) is no privacy guarantee, and "
+              "exact evaluation at such magnitudes does not finish")
+
+EPS0 = Real("eps0", lo=0, doc="per-mechanism epsilon", ceiling=EPS_MAX,
+            limit_reason=EPS_REASON)
+EPS0_POS = Real("eps0", lo=0, lo_open=True, doc="per-mechanism epsilon", ceiling=EPS_MAX,
+                limit_reason=EPS_REASON)
 DELTA0 = Real("delta0", lo=0, hi=1, hi_open=True, doc="per-mechanism delta")
-EPS_LIST = RealList("eps_list", Real("eps_list", lo=0), doc="per-mechanism epsilons")
+EPS_LIST = RealList("eps_list", Real("eps_list", lo=0, ceiling=EPS_MAX, limit_reason=EPS_REASON),
+                    doc="per-mechanism epsilons")
 DELTA_LIST = RealList(
     "delta_list", Real("delta_list", lo=0, hi=1, hi_open=True), doc="per-mechanism deltas"
 )
-K = Int("k", lo=1, doc="number of mechanisms / steps")
-EPS = Real("eps", lo=0, doc="global epsilon at which a delta is evaluated")
-EPS_REAL = Real("eps", doc="global epsilon (any real)")
+K = Int("k", lo=1, doc="number of mechanisms / steps", ceiling=K_MAX, limit_reason=K_REASON)
+EPS = Real("eps", lo=0, doc="global epsilon at which a delta is evaluated", ceiling=EPS_MAX,
+           limit_reason=EPS_REASON)
+EPS_REAL = Real("eps", doc="global epsilon (any real)", floor=-EPS_MAX, ceiling=EPS_MAX,
+                limit_reason=EPS_REASON)
 DELTA = Real("delta", lo=0, hi=1, lo_open=True, hi_open=True, doc="target delta")
-SIGMA = Real("sigma", lo=0, lo_open=True, doc="noise multiplier = noise std / sensitivity")
+SIGMA = Real("sigma", lo=0, lo_open=True, doc="noise multiplier = noise std / sensitivity",
+             floor=Fraction(1, 1000), ceiling=1000, limit_reason=GAUSS_REASON)
 SENSITIVITY = Real("sensitivity", lo=0, lo_open=True, default="1", doc="sensitivity")
 B = Real("b", lo=0, lo_open=True, doc="Laplace scale")
-MU = Real("mu", lo=0, lo_open=True, doc="GDP parameter")
-RHO = Real("rho", lo=0, lo_open=True, doc="zCDP parameter")
+MU = Real("mu", lo=0, lo_open=True, doc="GDP parameter", floor=Fraction(1, 1000), ceiling=1000,
+          limit_reason=GAUSS_REASON)
+RHO = Real("rho", lo=0, lo_open=True, doc="zCDP parameter", floor=Fraction(1, 10**7),
+           ceiling=10**6, limit_reason=RHO_REASON)
 ALPHA = Real("alpha", lo=1, lo_open=True, doc="Renyi order")
 Q = Real("q", lo=0, hi=1, lo_open=True, doc="sampling rate")
-TAU = Real("tau", lo=0, doc="an RDP value at order alpha")
-N = Int("n", lo=1, doc="number of rounds / databases")
-M = Int("m", lo=1, doc="at most m databases")
+TAU = Real("tau", lo=0, doc="an RDP value at order alpha", ceiling=10**6,
+           limit_reason="a cost limit of dpverify: conversions at tau = 10^6 take 1 s, at "
+           "10^400 over 50 s")
+N = Int("n", lo=1, doc="number of rounds / databases", ceiling=10**8,
+        limit_reason="a cost limit of dpverify: sums over n rounds take about 4 s at n = 10^8, "
+        "40 s at 10^9")
+M = Int("m", lo=1, doc="at most m databases", ceiling=10**6,
+        limit_reason="a cost limit of dpverify: GCE-PARCMP takes 37 s at m = 10^7")
 NEIGHBORING = Choice("neighboring", ("add_remove", "replace_one"), default="add_remove")
 DIRECTION = Choice("direction", ("add", "remove"))
 

@@ -52,7 +52,9 @@ def task_seed(tid: str) -> int:
 
 
 def reproduce_command(theorem: str, claim: int, profile: str, seed: int | None) -> str:
-    cmd = f"dpverify run {theorem} --claim {claim} --profile {profile} --jobs 1"
+    # a reproduction writes to a fresh temporary folder, never over the catalogue snapshot
+    cmd = (f"dpverify run {theorem} --claim {claim} --profile {profile} --jobs 1 "
+           '--out "$(mktemp -d)"')
     if seed is not None:
         cmd += f" --seed {seed}"
     return cmd

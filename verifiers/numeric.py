@@ -7,9 +7,8 @@ Main results
   it is then re-decided at a higher precision and must agree (a safeguard against a context
   bug, not a source of rigour). Where a term needs mpmath (quadrature), the decision is made at
   two precisions with a margin equal to the observed change between them, and must agree.
-- :func:`evaluate`: ``dpverify eval`` — an evaluator to D significant digits with a rigorous
-  enclosure (arb at rising precision until the ball is narrow enough) when the formula runs in
-  arb, otherwise mpmath at two precisions that must agree to D digits.
+- :func:`evaluate` (``dpverify eval``) lives in :mod:`verifiers.evaluation`; importing it from
+  here still works.
 - :func:`verify_points`: the ``numeric`` route over explicit points. When every point is
   certified in arb, the finite claim is ``proved``; otherwise at most ``passed``.
 """
@@ -25,15 +24,13 @@ from typing import Any
 import flint
 
 from dpverify.theorems.claims import Compare, Points, Predicate, Tol
-from dpverify.theorems.core import Evaluator, fmt_fraction
+from dpverify.theorems.core import fmt_fraction
 from dpverify.theorems.ctx import (
     ArbCtx,
     MpCtx,
     PrecisionExhausted,
     Unsupported,
-    arb_endpoints,
     arb_precision,
-    arb_to_fraction,
     digits_to_bits,
 )
 from dpverify.verifiers.verdict import Budget, Status
@@ -355,168 +352,3 @@ def _margin_key(m: str) -> float:
         return float(m.split("+/-")[0].strip("[] "))
     except ValueError:
         return math.inf
-
-
-# ------------------------------------------------------------------------------------------
-# dpverify eval
-
-
-@dataclass
-class Evaluation:
-    value: str
-    enclosure: tuple[str, str] | None
-    prec: int
-    exact: Fraction | None = None
-
-
-def _round_fraction(x: Fraction, sig: int, direction: str) -> str:
-    """``x`` to ``sig`` significant digits, rounded floor/ceil/nearest, as a decimal string.
-
-    Exact integer arithmetic with a single power of ten, so huge exponents stay cheap.
-    """
-    if x == 0:
-        return "0"
-    neg = x < 0
-    a = -x if neg else x
-    num, den = a.numerator, a.denominator
-    e = math.floor((num.bit_length() - den.bit_length()) * math.log10(2))
-    shift = sig - 1 - e
-    big_n, big_d = (num * 10**shift, den) if shift >= 0 else (num, den * 10 ** (-shift))
-    while big_n < big_d * 10 ** (sig - 1):  # the estimate of e was one too high
-        big_n *= 10
-        e -= 1
-    while big_n >= big_d * 10**sig:  # one too low
-        big_d *= 10
-        e += 1
-    q, r = divmod(big_n, big_d)
-    if direction == "nearest":
-        n = q + (1 if 2 * r >= big_d else 0)
-    else:
-        down = (direction == "floor") != neg
-        n = q if (down or r == 0) else q + 1
-    if n == 10**sig:  # rounding carried into a new digit
-        n //= 10
-        e += 1
-    digits = str(n)
-    sign = "-" if neg else ""
-    if -5 <= e < sig + 2 and e < 21:
-        point = e + 1  # digits before the decimal point
-        if point <= 0:
-            body = "0." + "0" * (-point) + digits
-        elif point >= len(digits):
-            body = digits + "0" * (point - len(digits))
-        else:
-            body = digits[:point] + "." + digits[point:]
-        return sign + body
-    mant = digits[0] + ("." + digits[1:] if sig > 1 else "")
-    return f"{sign}{mant}e{e:+d}".replace("e+", "e")
-
-
-def format_value(x: Fraction, digits: int) -> str:
-    return _round_fraction(x, digits, "nearest")
-
-
-def evaluate(
-    evaluator: Evaluator, params: Mapping[str, Any], digits: int = 15, max_bits: int = 65536
-) -> Evaluation:
-    """Evaluate to ``digits`` significant digits, with a rigorous enclosure where possible.
-
-    An evaluator marked ``enclosure_only`` is evaluated once in arb: its value is the midpoint
-    of the ball to as many digits as the ball supports (at most ``digits``).
-    """
-    prec = digits_to_bits(digits) + GUARD_BITS
-    if evaluator.enclosure_only:
-        return _evaluate_enclosure(evaluator, params, digits, prec)
-    try:
-        return _evaluate_arb(evaluator, params, digits, prec, max_bits)
-    except Unsupported:
-        return _evaluate_mp(evaluator, params, digits, prec, max_bits)
-
-
-def _evaluate_enclosure(evaluator: Evaluator, params: Mapping[str, Any], digits: int,
-                        prec: int) -> Evaluation:
-    """One arb evaluation of an enclosure-valued formula (its width is not a matter of
-    precision): the midpoint to the digits the ball supports and the outward-rounded ends."""
-    with arb_precision(prec):
-        x = flint.arb(ArbCtx(prec).run(evaluator.formula, **params))
-    if _is_pos_inf(x):
-        return Evaluation("inf", ("inf", "inf"), prec)
-    lo, hi = arb_endpoints(x)
-    mid = (lo + hi) / 2
-    width = hi - lo
-    if width == 0:
-        sig = digits
-    elif mid == 0:
-        sig = 1
-    else:
-        sig = max(1, min(digits, math.floor(math.log10(abs(mid) / width))))
-    # one more digit while the rounded midpoint would leave the enclosure
-    while sig < digits and not lo <= Fraction(format_value(mid, sig)) <= hi:
-        sig += 1
-    return Evaluation(format_value(mid, sig),
-                      (_round_fraction(lo, sig + 3, "floor"), _round_fraction(hi, sig + 3, "ceil")),
-                      prec, mid)
-
-
-def _is_int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-def _evaluate_arb(evaluator: Evaluator, params: Mapping[str, Any], digits: int, prec: int,
-                  max_bits: int) -> Evaluation:
-    target = Fraction(1, 10 ** (digits + 2))
-    last: flint.arb | None = None
-    while prec <= max_bits:
-        try:
-            raw = ArbCtx(prec).run(evaluator.formula, **params)
-        except PrecisionExhausted:
-            prec *= 2
-            continue
-        if _is_int(raw):
-            return Evaluation(str(raw), (str(raw), str(raw)), prec, Fraction(raw))
-        with arb_precision(prec):
-            x = flint.arb(raw)
-        last = x
-        if x.is_finite():
-            lo, hi = arb_endpoints(x)
-            mid = arb_to_fraction(x.mid())
-            width = hi - lo
-            if width == 0 or (mid != 0 and width <= abs(mid) * target):
-                return Evaluation(
-                    format_value(mid, digits),
-                    (_round_fraction(lo, digits + 3, "floor"),
-                     _round_fraction(hi, digits + 3, "ceil")),
-                    prec,
-                    mid,
-                )
-        elif _is_pos_inf(x):
-            return Evaluation("inf", ("inf", "inf"), prec)
-        prec *= 2
-    raise PrecisionExhausted(
-        f"the enclosure did not reach {digits} digits within {max_bits} bits: {last}"
-    )
-
-
-def _is_pos_inf(x: flint.arb) -> bool:
-    return x.mid().is_finite() is False and x.mid() > 0
-
-
-def _evaluate_mp(evaluator: Evaluator, params: Mapping[str, Any], digits: int, prec: int,
-                 max_bits: int) -> Evaluation:
-    import mpmath
-
-    while prec <= max_bits:
-        a = MpCtx(prec).run(evaluator.formula, **params)
-        b = MpCtx(prec + 64).run(evaluator.formula, **params)
-        if _is_int(a):
-            return Evaluation(str(a), None, prec, Fraction(a))
-        if mpmath.isinf(b) and b > 0:
-            return Evaluation("inf", None, prec)
-        fa = Fraction(*mpmath.mpf(a).as_integer_ratio())
-        fb = Fraction(*mpmath.mpf(b).as_integer_ratio())
-        if format_value(fa, digits) == format_value(fb, digits) and (
-            fb == 0 or abs(fa - fb) <= abs(fb) * Fraction(1, 10 ** (digits + 2))
-        ):
-            return Evaluation(format_value(fb, digits), None, prec, fb)
-        prec *= 2
-    raise PrecisionExhausted(f"mpmath did not agree to {digits} digits within {max_bits} bits")

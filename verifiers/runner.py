@@ -19,6 +19,7 @@ import datetime as dt
 import multiprocessing as mp
 import os
 import platform
+import signal
 import sys
 import time
 from collections.abc import Callable, Iterable
@@ -29,6 +30,7 @@ from typing import Any
 
 from dpverify.theorems import all_theorems, get
 from dpverify.verifiers.dispatch import Profile, run_check, task_id
+from dpverify.verifiers.limited import die_with_parent
 from dpverify.verifiers.verdict import Outcome, Status, Verdict, headline, outcome
 
 SCHEMA = "dpverify-run/2"
@@ -126,8 +128,24 @@ def execute(tasks: list[Task], profile: Profile, jobs: int = 0, seed: int | None
     return [results[t.id] for t in tasks]
 
 
+def _kill_group(proc: Any) -> None:
+    """Kill a worker and every process it started (its process group)."""
+    if proc.pid is None:
+        return
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    try:
+        proc.kill()
+    except (OSError, ValueError):
+        pass
+    proc.join(1)
+
+
 def _worker(conn: Connection, task: Task, profile: Profile, seed: int | None,
             seconds: float) -> None:
+    die_with_parent()
     try:
         v = run_check(task.theorem, task.claim, task.check, profile, seed, seconds)
         conn.send(v.to_dict())
@@ -140,6 +158,18 @@ def _execute_pool(tasks: list[Task], profile: Profile, jobs: int, seed: int | No
     ctx = mp.get_context("fork")
     pending = list(reversed(tasks))
     running: dict[Any, tuple[Task, Any, Connection, float]] = {}
+    try:
+        yield from _pool_loop(ctx, pending, running, profile, jobs, seed, seconds)
+    finally:  # normal end, an exception, Ctrl-C, a closed generator: no worker survives
+        for _task, proc, recv, _started in running.values():
+            _kill_group(proc)
+            recv.close()
+
+
+def _pool_loop(ctx: Any, pending: list[Task], running: dict[Any, tuple[Task, Any, Connection,
+                                                                      float]],
+               profile: Profile, jobs: int, seed: int | None,
+               seconds: float) -> Iterable[Verdict]:
     while pending or running:
         while pending and len(running) < jobs:
             task = pending.pop()
@@ -154,17 +184,18 @@ def _execute_pool(tasks: list[Task], profile: Profile, jobs: int, seed: int | No
             task, proc, recv, _ = running.pop(conn)
             try:
                 data = recv.recv()
-                yield Verdict.from_dict(data)
             except EOFError:
-                proc.join(1)
-                yield _crashed(task, proc.exitcode)
-            proc.join(1)
+                data = None
+            finally:
+                recv.close()
+            _kill_group(proc)  # anything the check started dies with it
+            yield _crashed(task, proc.exitcode) if data is None else Verdict.from_dict(data)
         now = time.monotonic()
         for conn, (task, proc, _recv, started) in list(running.items()):
             if now - started > seconds + KILL_GRACE_SECONDS:
-                proc.kill()
-                proc.join(1)
+                _kill_group(proc)
                 running.pop(conn)
+                conn.close()
                 yield Verdict(task.theorem, task.claim, task.check, task.route,
                               Status.INCONCLUSIVE,
                               f"killed at the time budget of {seconds:.0f} s",

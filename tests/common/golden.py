@@ -16,7 +16,7 @@ from typing import Any
 
 from dpverify.theorems import get
 from dpverify.theorems.core import bind
-from dpverify.verifiers.numeric import evaluate
+from dpverify.verifiers.evaluation import evaluate
 
 GoldenCase = tuple[str, str, dict[str, Any], Callable[[], Any]]
 

@@ -207,7 +207,7 @@ def _c6_row(q: HdpQuery, what: str) -> HdpRow:
 
 def hdp_rows(q: HdpQuery) -> list[HdpRow]:
     """The HDP guarantee next to classic (basic and optimal over all n) and parallel
-    composition, as formulas to evaluate (``verifiers.numeric.evaluate``)."""
+    composition, as formulas to evaluate (``verifiers.evaluation.evaluate``)."""
     sets, s_par, what = hdp_sets(q)
     eps_list, deltas = q.eps_list, q.delta_list
     n = q.n
