@@ -65,3 +65,38 @@ def test_solve_encloses_the_crossing():
 def test_solve_returns_lower_end_when_already_below():
     ball = ArbCtx(64).run(lambda c, t: c.solve(lambda x: c.exp(-x), t, lo=0), t=Fraction(2))
     assert ball == 0
+
+
+# ------------------------------------------------------------------------------------------
+# the shared integer balls of ArbCtx
+
+
+def test_arb_integer_balls_are_exact_and_equal_to_fresh_ones():
+    for prec in (20, 200):
+        ctx = ArbCtx(prec)
+        for n in (0, 1, -3, 4096, 4097, 2**80 + 1):
+            ball = ctx.run(lambda c, n=n: c.num(n))
+            assert ball.is_exact() and ball == flint.arb(flint.fmpz(n))
+        assert ctx.zero == 0 and ctx.one == 1
+
+
+def test_arb_fraction_balls_follow_the_working_precision():
+    third = Fraction(1, 3)
+    coarse = ArbCtx(20).run(lambda c: c.num(third))
+    fine = ArbCtx(200).run(lambda c: c.num(third))
+    assert fine.rad() < coarse.rad() and coarse.contains(fine)
+
+
+def test_a_planted_constant_is_not_masked_by_the_shared_balls():
+    def good(c, eps):
+        return c.exp(eps) - c.one
+
+    def planted(c, eps):  # a wrong constant: 2 instead of 1
+        return c.exp(eps) - c.num(2)
+
+    ctx = ArbCtx(128)
+    a, b = ctx.run(good, eps=Fraction(1, 2)), ctx.run(planted, eps=Fraction(1, 2))
+    assert not a.overlaps(b) and (a - b).contains(1)
+    again = ctx.run(good, eps=Fraction(1, 2))
+    assert again.overlaps(a) and not again.overlaps(b)
+    assert ctx.one == 1 and ctx.num(2) == 2  # nothing shared was changed by the formulas

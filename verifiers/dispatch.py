@@ -13,6 +13,7 @@ Main results
 from __future__ import annotations
 
 import hashlib
+import importlib
 import time
 import traceback
 from dataclasses import dataclass
@@ -21,7 +22,18 @@ from dpverify.theorems import get
 from dpverify.theorems.claims import Box, Claim, Compare, Generated, Points, Predicate, Smt
 from dpverify.theorems.core import Theorem
 from dpverify.theorems.ctx import Unsupported
+from dpverify.verifiers import smt
+from dpverify.verifiers.interval import verify_box
+from dpverify.verifiers.numeric import verify_points
+from dpverify.verifiers.oracle import verify_generated
+from dpverify.verifiers.property import verify_box as search_box
 from dpverify.verifiers.verdict import Budget, Status, Verdict
+
+# The runner forks one worker per task: the verifiers and their heavy libraries are imported
+# here, once, in the parent, rather than again in every worker (sympy alone is ~0.25 s CPU a
+# task, times every smt and interval task of a run).
+for _library in ("sympy", "z3"):
+    importlib.import_module(_library)
 
 
 @dataclass(frozen=True)
@@ -101,24 +113,14 @@ def run_claim_check(theorem: Theorem, claim: Claim | int, check_index: int, prof
 def _dispatch(check: Compare | Predicate | Smt, budget: Budget, seed: int,
               profile: Profile) -> tuple[Status, str, dict]:
     if isinstance(check, Smt):
-        from dpverify.verifiers import smt
-
         return smt.verify(check, budget)
     region = check.region
     if isinstance(region, Points):
-        from dpverify.verifiers.numeric import verify_points
-
         return verify_points(check, region, budget)
     if isinstance(region, Generated):
-        from dpverify.verifiers.oracle import verify_generated
-
         return verify_generated(check, region, budget, seed, profile.oracle_instances)
     if isinstance(region, Box):
         if check.route == "interval":
-            from dpverify.verifiers.interval import verify_box
-
             return verify_box(check, region, budget)
-        from dpverify.verifiers.property import verify_box as search_box
-
         return search_box(check, region, budget, seed)
     raise TypeError(f"unknown region {type(region).__name__}")

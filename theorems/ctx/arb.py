@@ -16,11 +16,25 @@ import flint
 from dpverify.theorems.ctx.base import Ctx, _as_fraction
 from dpverify.theorems.errors import PrecisionExhausted
 
+# Small integers as balls, made once: an integer ball is exact at every precision and balls are
+# immutable, so one object serves every formula (formulas ask for 0, 1, 2, ... millions of times).
+_SMALL_INT = 1 << 12
+_INT_BALLS: dict[int, flint.arb] = {}
+
+
+def _int_ball(n: int) -> flint.arb:
+    if -_SMALL_INT <= n <= _SMALL_INT:
+        ball = _INT_BALLS.get(n)
+        if ball is None:
+            ball = _INT_BALLS[n] = flint.arb(flint.fmpz(n))
+        return ball
+    return flint.arb(flint.fmpz(n))
+
 
 def _arb_from_fraction(q: Fraction) -> flint.arb:
     if q.denominator == 1:
-        return flint.arb(flint.fmpz(q.numerator))
-    return flint.arb(flint.fmpq(q.numerator, q.denominator))
+        return _int_ball(q.numerator)
+    return flint.arb(flint.fmpq(q.numerator, q.denominator))  # rounded at the working precision
 
 
 @contextmanager
@@ -66,7 +80,17 @@ class ArbCtx(Ctx):
             return super().run(formula, **params)
 
     def num(self, x: Fraction | int | str) -> flint.arb:
+        if type(x) is int:
+            return _int_ball(x)
         return _arb_from_fraction(_as_fraction(x))
+
+    @property
+    def zero(self) -> flint.arb:
+        return _int_ball(0)
+
+    @property
+    def one(self) -> flint.arb:
+        return _int_ball(1)
 
     def interval(self, lo: Fraction, hi: Fraction) -> flint.arb:
         return _arb_from_fraction(lo).union(_arb_from_fraction(hi))

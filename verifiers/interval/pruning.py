@@ -66,7 +66,9 @@ class _Memo:
 
     @staticmethod
     def key(box: Mapping[str, tuple[Fraction, Fraction]]) -> tuple[Any, ...]:
-        return tuple(box.values())
+        # exact integer pairs: hashing a Fraction costs a modular inverse, every lookup
+        return tuple((lo.numerator, lo.denominator, hi.numerator, hi.denominator)
+                     for lo, hi in box.values())
 
     def enclose(self, node: Any, box: Mapping[str, tuple[Fraction, Fraction]],
                 prec: int | None = None) -> Iv | None:
