@@ -441,15 +441,14 @@ def post_universal(number: int) -> Claim:
                  "for every z = e^eps > 0 (eps < 0 included) and, for full supports, the pure "
                  "level max_y max(BP/BQ, BQ/BP) <= that of (P, Q). Searched over seeded random "
                  "rational pairs on 2..6 points and kernels to 1..6 outputs (zeros allowed), z "
-                 "in [1/8, 50] (log scale), exactly; proved by z3 for all laws on 2 and 3 points, "
-                 "all kernels to 2 outputs and all real z > 0, from hockey_stick and push_forward "
-                 "in the sym context.", (
+                 "in [1/8, 50] (log scale), exactly; proved by z3 for all laws on 2 points, all "
+                 "kernels to 2 outputs and all real z > 0, from hockey_stick and push_forward in "
+                 "the sym context (3 points: proved in 2.4 s once, unknown after 20 s under "
+                 "three other hash seeds, so not attempted).", (
         Predicate(_post_test, Box(ints={"inst": SEED_RANGE}, reals={"z": ("1/8", "50")},
                                   log_scale=frozenset({"z"})), "property",
                   "H_z(BP||BQ) <= H_z(P||Q), and the pure level decreases (exact rationals)"),
         Smt(lambda: _post_problem(2), "2 points -> 2 outputs: H_z(BP||BQ) <= H_z(P||Q), all z > "
-            "0, all laws and kernels"),
-        Smt(lambda: _post_problem(3), "3 points -> 2 outputs: H_z(BP||BQ) <= H_z(P||Q), all z > "
             "0, all laws and kernels"),
     ))
 
