@@ -29,7 +29,6 @@ from dpverify.theorems.formulas.parallel_composition import (
 from dpverify.verifiers.dispatch import PROFILES
 from dpverify.verifiers.numeric import decide, evaluate
 from dpverify.verifiers.runner import assemble, execute, plan
-from dpverify.verifiers.verdict import Status
 
 IDS = ("DEF-DP", "BLOG-LAP", "DR-CLASSIC-GAUSS", "BLOG-EXP", "SMITH-ADAPT-COMP", "PAR",
        "SMITH-POST", "SMITH-GROUP", "SMITH-BAYES", "SMITH-NAME-SHAME", "SMITH-LLOYD", "BLOG-DEF")
@@ -276,18 +275,6 @@ def test_scopes_and_universal_coverage():
         claim = next(c for c in theorems.get(tid).claims if c.number == number)
         assert claim.scope == "universal" and "property" in claim.routes(), tid
         assert {"smt", "interval"} & set(claim.routes()), tid
-
-
-def test_exponential_mechanism_four_outputs_by_z3():
-    """The larger instance left out of the quick profile (BLOG-EXP claim 2)."""
-    from dpverify.theorems.claims import Smt
-    from dpverify.theorems.foundations.universal import _exp_problem
-    from dpverify.verifiers import smt
-    from dpverify.verifiers.verdict import Budget
-
-    status, summary, _ = smt.verify(Smt(_exp_problem(4), "4 outputs"),
-                                    Budget(seconds=120, examples=1, boxes=1))
-    assert status is Status.PROVED, summary
 
 
 @pytest.fixture(scope="module")
