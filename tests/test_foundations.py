@@ -67,6 +67,8 @@ def test_claim_numbers_and_errata():
         expected = list(range(1, catalogue_claims[th.id] + 1))
         if th.id in errata:
             expected.append(errata[th.id])
+        if th.id in UNIVERSAL_ADDED:
+            expected.append(UNIVERSAL_ADDED[th.id])
         assert numbers == expected, th.id
         for c in th.claims:
             refuted = errata.get(th.id) == c.number
@@ -250,6 +252,30 @@ def test_interval_claims_hold_at_sample_points():
             for eps in ("0", "2.5", "5"):
                 d = decide(group, {"k": k, "mu": Fraction(mu), "eps": Fraction(eps)})
                 assert d.holds is True and d.certified
+
+
+# Universal claims added for issue 11 (no check across the parameter space before).
+UNIVERSAL_ADDED = {"BLOG-LAP": 3, "BLOG-EXP": 2, "SMITH-ADAPT-COMP": 2, "PAR": 4,
+                   "SMITH-POST": 3, "SMITH-NAME-SHAME": 3}
+INSTANCE_CLAIMS = {("DR-CLASSIC-GAUSS", n) for n in (1, 3, 4, 5, 6)} | {
+    ("PAR", 3), ("SMITH-GROUP", 1), ("SMITH-GROUP", 2), ("SMITH-BAYES", 1), ("SMITH-BAYES", 2),
+    ("SMITH-NAME-SHAME", 1)}
+
+
+def test_scopes_and_universal_coverage():
+    """Instance statements are marked; every added universal claim is searched by property
+    AND attempted as a region proof (smt or interval), and every theorem has a universal claim
+    checked across a region."""
+    for th in _family():
+        for c in th.claims:
+            assert (c.scope == "instance") == ((th.id, c.number) in INSTANCE_CLAIMS), (
+                th.id, c.number)
+        assert any(c.scope == "universal" and {"property", "smt", "interval"} & set(c.routes())
+                   for c in th.claims), th.id
+    for tid, number in UNIVERSAL_ADDED.items():
+        claim = next(c for c in theorems.get(tid).claims if c.number == number)
+        assert claim.scope == "universal" and "property" in claim.routes(), tid
+        assert {"smt", "interval"} & set(claim.routes()), tid
 
 
 @pytest.fixture(scope="module")

@@ -429,6 +429,47 @@ def test_theorem1_smt_proved(claim: int, check: int) -> None:
 
 
 # ------------------------------------------------------------------------------------------
+# scopes and the universal claims of issue 11
+
+UNIVERSAL_ADDED = {"GCE-A1": 2, "GCE-A2": 2, "GCE-A3": 4, "GCE-V1": 5, "GCE-V2": 3, "GCE-V3": 3,
+                   "GCE-HDPCALC": 3, "GCE-SUB": 2, "GCE-T3": 4, "GCE-C6": 3}
+INSTANCE_CLAIMS = ({("GCE-T1", 2), ("GCE-T1", 3), ("GCE-PARCMP", 1), ("GCE-PARCMP", 2),
+                    ("GCE-SUB", 1), ("GCE-C6", 1), ("GCE-C7", 1), ("GCE-C7", 4)}
+                   | {("GCE-V1", n) for n in (1, 2, 3, 4)} | {("GCE-V2", 1), ("GCE-V2", 2)}
+                   | {("GCE-V3", 1), ("GCE-V3", 2)} | {("GCE-E34", n) for n in (1, 2, 4)}
+                   | {("GCE-T3", n) for n in (1, 2, 3)})
+
+
+def test_scopes_and_universal_coverage() -> None:
+    """Instance statements are marked; every theorem has a universal claim checked across a
+    region; each added claim is searched by property AND attempted as a region proof."""
+    family = [t for t in all_theorems() if t.family == "hypothesis_dp"]
+    for th in family:
+        for c in th.claims:
+            assert (c.scope == "instance") == ((th.id, c.number) in INSTANCE_CLAIMS), (
+                th.id, c.number)
+        assert any(c.scope == "universal" and {"property", "smt", "interval"} & set(c.routes())
+                   for c in th.claims), th.id
+    for tid, number in UNIVERSAL_ADDED.items():
+        claims = get(tid).claims
+        assert claims[-1].number == number, tid
+        routes = set(claims[-1].routes())
+        assert claims[-1].scope == "universal" and "property" in routes, tid
+        assert routes & {"smt", "interval"} or tid == "GCE-A3", tid  # A3: finite enumeration
+
+
+@pytest.mark.parametrize("theorem,claim", [("GCE-A3", 4), ("GCE-T3", 4), ("GCE-C6", 3),
+                                           ("GCE-SUB", 2), ("GCE-HDPCALC", 3)])
+def test_added_region_proofs_close(theorem: str, claim: int) -> None:
+    th = get(theorem)
+    c = next(c for c in th.claims if c.number == claim)
+    for i, check in enumerate(c.checks):
+        if check.route != "property":
+            v = run_check(theorem, claim, i, PROFILES["quick"])
+            assert v.status is Status.PROVED, (theorem, claim, i, v.summary)
+
+
+# ------------------------------------------------------------------------------------------
 # the calculator, `dpverify hdp`, hospital_series
 
 

@@ -24,6 +24,7 @@ from dpverify.theorems.claims import Claim
 from dpverify.theorems.core import Source, Theorem
 from dpverify.theorems.formulas.hdp_bounds import v1_delta
 from dpverify.theorems.hypothesis_dp.algorithms import a3_claims
+from dpverify.theorems.hypothesis_dp.universal import v1_universal
 from dpverify.theorems.hypothesis_dp.worst_pair import v1_claims
 from dpverify.theorems.numerics import gce
 from dpverify.verifiers.dispatch import PROFILES, run_claim_check
@@ -70,8 +71,16 @@ def test_v1_correct_formula_is_certified() -> None:
     claims = v1_claims()
     for number in (1, 2):
         v = _run(claims, number)
-        assert v.status is Status.CERTIFIED, v.summary  # at its one listed point
+        assert v.status is Status.CERTIFIED, v.summary  # one listed point: not a region proof
         assert v.evidence["points_checked"] == v.evidence["points_total"] == 1
+
+
+def test_v1_universal_claim_catches_m_minus_one() -> None:
+    """The universal claim (seeded eps_lists, m, eps searched by hypothesis) catches the planted
+    formula in its add/remove and replace-one comparisons."""
+    planted = (v1_universal(5, v1_m_minus_one),)
+    _assert_failed(_run(planted, 5, 0))
+    _assert_failed(_run(planted, 5, 1))
 
 
 # ------------------------------------------------------------------------------------------
@@ -101,12 +110,17 @@ def refine_drops_last_remainder(t0: gce.Hypothesis, t1: gce.Hypothesis) -> gce.R
 def test_refinement_dropping_the_last_remainder_is_caught() -> None:
     planted = a3_claims(refine_drops_last_remainder)
     _assert_failed(_run(planted, 1))
+    _assert_failed(_run(planted, 4, 0))  # the property search over seeded pairs
+    enumeration = _run(planted, 4, 1)  # the exhaustive enumeration of the finite domain
+    assert enumeration.status is Status.FAILED, enumeration.summary
 
 
 def test_correct_refinement_is_certified_on_its_instances() -> None:
     claims = a3_claims()
     for number in (1, 2, 3):
         v = _run(claims, number)
-        assert v.status is Status.CERTIFIED, v.summary
+        assert v.status is Status.CERTIFIED, v.summary  # generated instances only
         assert v.evidence["instances_checked"] == QUICK.oracle_instances
         assert v.evidence["instances_undecided"] == 0
+    assert _run(claims, 4, 0).status is Status.PASSED
+    assert _run(claims, 4, 1).status is Status.PROVED

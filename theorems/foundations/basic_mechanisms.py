@@ -44,6 +44,7 @@ from dpverify.theorems.formulas.gaussian import gauss_delta_output_quad
 from dpverify.theorems.formulas.laplace import laplace_delta
 from dpverify.theorems.formulas.laplace_calibration import laplace_b, laplace_llr
 from dpverify.theorems.foundations.terms import EPS_POS, FAMILY, TINY
+from dpverify.theorems.foundations.universal import blog_exp_universal, blog_lap_universal
 from dpverify.theorems.numerics.finite import max_log_ratio
 from dpverify.theorems.params import DELTA, SENSITIVITY
 from dpverify.theorems.refs import BLOG, DR14, MT07, cite
@@ -119,7 +120,7 @@ BLOG_LAP = Theorem(
     evaluators=(
         Evaluator("b", (EPS_POS, SENSITIVITY), laplace_b, "Laplace scale sensitivity/eps"),
     ),
-    claims=_blog_lap_claims(),
+    claims=(*_blog_lap_claims(), blog_lap_universal(3)),
     notes="The blog's statement is correct. Multi-dimensional f uses the L1 norm for s. The "
           "exact profile is STK-LAPLACE.delta (theorems.formulas.laplace.laplace_delta); claim 2 "
           "reads the log-likelihood ratio off the two densities.",
@@ -187,7 +188,7 @@ def _dr_classic_claims() -> tuple[Claim, ...]:
             Compare(_classic_max_ratio, "eq", lambda ctx, **_: ctx.num(Fraction(238, 1000)),
                     Points(({},)), "numeric", Tol.abs("5e-4"),
                     "max over the grid of true_delta/delta", "0.238"),
-        )),
+        ), scope="instance"),
         Claim(2, "The same inequality over the box eps in [0.01, 1], log10(delta) in "
                  "[-15, log10(0.9)].", (
             Compare(true_delta, "le", target,
@@ -200,7 +201,7 @@ def _dr_classic_claims() -> tuple[Claim, ...]:
             Predicate(_classic_sound_below_star, deltas, "numeric",
                       "true_delta(eps, delta) <= delta at eps = 1 + i (0.999 eps* - 1)/400, "
                       "i = 0..400"),
-        )),
+        ), scope="instance"),
         Claim(4, "eps_star(delta) reproduces the table (eps* and sigma(eps*, delta) to the 4 "
                  "decimals shown).", (
             Compare(lambda ctx, delta, **_: classic_eps_star(ctx, delta), "eq",
@@ -210,14 +211,14 @@ def _dr_classic_claims() -> tuple[Claim, ...]:
                                                           delta),
                     "eq", lambda ctx, table_sigma, **_: table_sigma, table, "numeric",
                     Tol.abs("5e-5"), "sigma(eps*, delta)", "table sigma(eps*)"),
-        )),
+        ), scope="instance"),
         Claim(5, "Failure above the threshold: true_delta(1.1 eps*, delta) > delta for each "
                  "delta of the table.", (
             Compare(lambda ctx, delta, **_: classic_true_delta(
                         ctx, classic_eps_star(ctx, delta) * ctx.num(Fraction(11, 10)), delta),
                     "gt", target, deltas, "numeric",
                     lhs_name="true_delta(1.1 eps*, delta)", rhs_name="delta"),
-        )),
+        ), scope="instance"),
         Claim(6, "Counterexample: eps = 10, delta = 1e-5 gives sigma = 0.48448053 and true "
                  "delta 2.265e-5 > 1e-5.", (
             Compare(lambda ctx, eps, delta, **_: classic_sigma(ctx, eps, delta), "eq",
@@ -232,7 +233,7 @@ def _dr_classic_claims() -> tuple[Claim, ...]:
                         ctx, classic_sigma(ctx, eps, delta), eps),
                     cex, "numeric", TINY, "true_delta (closed form)",
                     "output-space quadrature", ctx="mp"),
-        )),
+        ), scope="instance"),
         Claim(7, "Erratum of the blog (alias BLOG-GAUSS): the calibration sigma = "
                  "sqrt(2 ln(1.25/delta))/eps gives (eps, delta)-DP for every eps > 0 (the blog "
                  "omits eps < 1). Refuted above eps*(delta).", (
@@ -314,6 +315,7 @@ BLOG_EXP = Theorem(
                               "(0, 3]"),
                     "oracle", lhs_name="max_y |ln P(y)/P'(y)|", rhs_name="eps"),
         )),
+        blog_exp_universal(2),
     ),
     notes="The BR claim is in DDR-T1; the range-based variant is DDR-P2.",
 )

@@ -36,6 +36,7 @@ from dpverify.theorems.formulas.hockey_stick_exact import (
 )
 from dpverify.theorems.formulas.laplace_calibration import laplace_llr
 from dpverify.theorems.foundations.terms import FAMILY, TINY, nums
+from dpverify.theorems.foundations.universal import post_universal
 from dpverify.theorems.numerics.finite import (
     hockey_stick,
     max_log_ratio,
@@ -158,6 +159,7 @@ SMITH_POST = Theorem(
                               "kernels"),
                     "oracle", lhs_name="max_y |ln BP(y)/BQ(y)|", rhs_name="max_y |ln P/Q|"),
         )),
+        post_universal(3),
     ),
     aliases=("BLOG-POST",),
     notes="Source typo: the last term of Eq. (2) of [SmithLN] should read P(B(A(x')) = b).",
@@ -201,7 +203,7 @@ def _smith_group_claims() -> tuple[Claim, ...]:
             Compare(llr, "lt", lambda ctx, k, eps0, **_: group_eps(ctx, eps0, k),
                     Points(tuple(inside)), "numeric",
                     lhs_name="ln p(y)/q(y) at y > 0", rhs_name="k eps0"),
-        )),
+        ), scope="instance"),
         Claim(2, "Gaussian: delta_G(k eps; k mu) <= k e^{(k-1) eps} delta_G(eps; mu) for "
                  "k = 2, 3, 5, mu = 0.5, eps = 1, with delta_G(eps; mu) = DRS-GDP.delta(mu, eps).",
               (
@@ -209,7 +211,7 @@ def _smith_group_claims() -> tuple[Claim, ...]:
                     grid(k=[2, 3, 5], mu=["0.5"], eps=["1"]), "numeric",
                     lhs_name="delta_G(k eps; k mu)",
                     rhs_name="k e^{(k-1) eps} delta_G(eps; mu)"),
-        )),
+        ), scope="instance"),
         Claim(3, "The inequality of claim 2 over the box k in {2..6}, mu in [0.05, 3], "
                  "eps in [0, 5].", (
             Compare(_group_gauss_lhs, "le", _group_gauss_rhs,

@@ -46,6 +46,7 @@ from dpverify.theorems.formulas.parallel_composition import (
     par_multi_database_eps,
 )
 from dpverify.theorems.foundations.terms import EPS_POS, FAMILY, TINY
+from dpverify.theorems.foundations.universal import adapt_comp_universal, par_universal
 from dpverify.theorems.numerics.finite import max_log_ratio
 from dpverify.theorems.params import EPS_LIST, NEIGHBORING, K
 from dpverify.theorems.refs import MCS, SMITH_LN, cite
@@ -92,6 +93,7 @@ SMITH_ADAPT_COMP = Theorem(
                     "oracle", lhs_name="max over transcripts |ln P(t)/Q(t)|",
                     rhs_name="sum eps_i"),
         )),
+        adapt_comp_universal(2),
     ),
     aliases=("BLOG-SEQ",),
     notes="The approximate-DP version and evaluators are in BASIC; tightness: STK-BASIC-OPT.",
@@ -228,7 +230,8 @@ def _par_claims() -> tuple[Claim, ...]:
             Compare(gce_multi_database_eps, "eq", lambda ctx, printed, **_: printed, hospital,
                     "numeric", Tol.abs("5e-4"), "GCE eps",
                     "GCE-PARCMP printed value (0.790 / 1.151)"),
-        )),
+        ), scope="instance"),
+        par_universal(4, _draw_signed_partition, _par_signed("replace_one")),
     )
 
 

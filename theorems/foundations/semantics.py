@@ -45,6 +45,7 @@ from dpverify.theorems.formulas.name_and_shame import (
     name_shame_profile,
 )
 from dpverify.theorems.foundations.terms import BAYES_EPS_GRID, FAMILY, TINY, seeded
+from dpverify.theorems.foundations.universal import name_shame_universal
 from dpverify.theorems.numerics.finite import (
     hockey_stick,
     hockey_stick_events,
@@ -130,7 +131,7 @@ SMITH_BAYES = Theorem(
                     Generated(_draw_bayes_mech, 300, "random h_j(x_j, a) in [0, 1], eps = 0.7"),
                     "oracle", lhs_name="max over replace-one pairs and outputs |ln ratio|",
                     rhs_name="eps"),
-        )),
+        ), scope="instance"),
         Claim(2, "For the mechanism of claim 1 and 20 random correlated priors, the largest "
                  "|log p_{-i}(x|a)/p(x|a)| is 0.30 <= 2eps = 1.4 (the 0.30 is one random draw "
                  "and is not re-checked; the bound 2 eps is).", (
@@ -138,7 +139,7 @@ SMITH_BAYES = Theorem(
                     Generated(_draw_bayes_priors, 100,
                               "random h and 20 random correlated priors on {0,1}^3, eps = 0.7"),
                     "oracle", lhs_name="max |ln p_{-i}(x|a)/p(x|a)|", rhs_name="2 eps"),
-        )),
+        ), scope="instance"),
         Claim(3, "For random finite eps-DP mechanisms and random priors, the largest posterior "
                  "log-ratio never exceeds 2eps.", (
             Predicate(_bayes_random_exact,
@@ -252,7 +253,7 @@ SMITH_NAME_SHAME = Theorem(
                                                   "delta0 in (0, 1), eps in [0, 20]"),
                     "oracle", TINY, "both-order hockey-stick of NS on n records",
                     "delta0 (flat profile)"),
-        )),
+        ), scope="instance"),
         Claim(2, "For every eps, the posterior on a published record is a point mass, so no "
                  "eps satisfies the SMITH-BAYES bound.", (
             Predicate(_ns_posterior_violates,
@@ -261,6 +262,7 @@ SMITH_NAME_SHAME = Theorem(
                       "oracle", "posterior point mass and p_{-i}(x|a) > e^{2eps} p(x|a) for "
                                 "some x, at eps in {0, 1, 10, 1000}"),
         )),
+        name_shame_universal(3),
     ),
     aliases=("SMITH-ADDITIVE",),
 )

@@ -19,6 +19,7 @@ from dpverify.theorems.core import (
     Theorem,
 )
 from dpverify.theorems.hypothesis_dp.instances import FAMILY, rational_z
+from dpverify.theorems.hypothesis_dp.universal import a1_universal, a2_universal, a3_universal
 from dpverify.theorems.numerics import gce
 from dpverify.theorems.refs import GCE, cite
 from dpverify.theorems.values import exact_params
@@ -80,6 +81,7 @@ GCE_A1 = Theorem(
                                    "2-3 outputs) and exact z = e^eps in [1, 3]"), "oracle",
                          "max over all events of both inequalities == two-sided hockey-stick "
                          "(exact rationals)"),)),
+        a1_universal(2),
     ),
     aliases=("GCE-D2",),
 )
@@ -106,6 +108,7 @@ GCE_A2 = Theorem(
                                    "and exact z = e^eps in [1, 3]"), "oracle",
                          "GCE view mixtures of (delta_{0^n}, delta_{1^n}) == event maximum of "
                          "the classic experiment (exact rationals)"),)),
+        a2_universal(2),
     ),
     aliases=("GCE-D3",),
 )
@@ -148,7 +151,8 @@ def _a3_tests(refine: gce.RefineFn) -> tuple[Callable[..., bool], Callable[..., 
 
 
 def a3_claims(refine: gce.RefineFn = gce.refine, count: int = 1000) -> tuple[Claim, ...]:
-    """The claims of GCE-A3 for a refinement procedure (the quality tests plant wrong ones)."""
+    """The claims of GCE-A3 for a refinement procedure (the quality tests plant wrong ones),
+    with the universal claim 4 (searched, and proved on a finite domain)."""
     kept, perfect, few = _a3_tests(refine)
     region = Generated(_draw_a3, count, "random hypothesis pairs over {0,1}^4 (supports 1-6, "
                        "exact rational weights)")
@@ -162,6 +166,7 @@ def a3_claims(refine: gce.RefineFn = gce.refine, count: int = 1000) -> tuple[Cla
                          "pairwise (exact)"),)),
         Claim(3, "The number of pairs is <= |T0| + |T1| - 1.",
               (Predicate(few, region, "oracle", "len(T0') <= |T0| + |T1| - 1"),)),
+        a3_universal(4, refine),
     )
 
 

@@ -262,11 +262,12 @@ GCE_T1 = Theorem(
               "delta_{H0,H1}(eps) <= sum_j w_j delta_{b_j^0, b_j^1}(eps).",
               (Compare(_t1_fixed_hdp, "le", _t1_refined_bound, Points(({"eps": "0.4"},)),
                        "oracle", lhs_name="exact delta_{H0,H1}(0.4)",
-                       rhs_name="sum_j w_j delta_{b_j^0, b_j^1}(0.4)"),)),
+                       rhs_name="sum_j w_j delta_{b_j^0, b_j^1}(0.4)"),), scope="instance"),
         Claim(3, "In the setting of claim 2, sum_j w_j delta_{b_j^0, b_j^1}(eps) <= the classic "
               "value MV-OPT.delta_pure(eps_list, eps).",
               (Compare(_t1_refined_bound, "le", _t1_rr_mv, Points(({"eps": "0.4"},)), "oracle",
-                       lhs_name="sum_j w_j delta_j(0.4)", rhs_name="MV-OPT.delta_pure(0.4)"),)),
+                       lhs_name="sum_j w_j delta_j(0.4)", rhs_name="MV-OPT.delta_pure(0.4)"),),
+                       scope="instance"),
         Claim(4, "For random composite pairs, the exact HDP delta never exceeds the largest "
               "two-sided delta over point pairs (b, b') with b in supp H0 and b' in supp H1.",
               (Predicate(_t1_support_test,

@@ -49,6 +49,7 @@ from dpverify.theorems.hypothesis_dp.instances import (
     rr_mechs,
     subst_exp,
 )
+from dpverify.theorems.hypothesis_dp.universal_uniform import c6_universal, t3_universal
 from dpverify.theorems.numerics import gce
 from dpverify.theorems.params import (
     DELTA,
@@ -126,13 +127,14 @@ GCE_T3 = Theorem(
               (Compare(_t3_forward_exact, "le",
                        lambda ctx, eps, **_: t3_delta(ctx, T3_EPS, eps),
                        Points(({"eps": "0.9"},)), "oracle",
-                       lhs_name="exact H_{e^0.9}(V|U* || V|0)", rhs_name="GCE-T3.delta"),)),
+                       lhs_name="exact H_{e^0.9}(V|U* || V|0)", rhs_name="GCE-T3.delta"),),
+                       scope="instance"),
         Claim(2, "The Thm 3 delta beats the classic MV value over all n mechanisms, "
               "MV-OPT.delta_pure(eps_list, 0.9) (0.239).",
               (Compare(lambda ctx, eps, **_: t3_delta(ctx, T3_EPS, eps), "lt",
                        lambda ctx, eps, **_: mv_delta_pure(ctx, T3_EPS, eps),
                        Points(({"eps": "0.9"},)), "numeric", lhs_name="GCE-T3.delta",
-                       rhs_name="MV-OPT.delta_pure(eps_list, 0.9)"),)),
+                       rhs_name="MV-OPT.delta_pure(eps_list, 0.9)"),), scope="instance"),
         Claim(3, "The reverse bound is valid: for n worst-case 4-point (eps0, delta0) mechanisms "
               "at (eps0, delta0, n) in {(0.5, 0.01, 3), (1.0, 0.02, 4)}, with (eps_i', "
               "delta_i') from GCE-C6, the exact H_{e^{eps_r}}(V|0 || V|U*) <= delta_r.",
@@ -140,7 +142,8 @@ GCE_T3 = Theorem(
                        Points(({"eps0": "0.5", "delta0": "0.01", "n": 3},
                                {"eps0": "1.0", "delta0": "0.02", "n": 4})), "oracle",
                        lhs_name="exact H_{e^{eps_r}}(V|0 || V|U*)",
-                       rhs_name="delta_r (GCE-C6.delta_reverse)"),)),
+                       rhs_name="delta_r (GCE-C6.delta_reverse)"),), scope="instance"),
+        t3_universal(4),
     ),
     notes=("The display of Thm 3 and the reverse direction were not recovered from the paper "
            "(catalogue open question 7): both are derived (mixture over the classes of the "
@@ -252,7 +255,7 @@ GCE_C6 = Theorem(
                        "eq", exact_params("delta0")(
                            lambda ctx, delta0, n, **_: c7_delta(ctx, delta0, n)),
                        C7_POINTS, "numeric", Tol.abs("1e-50"), "GCE-C6.delta(delta0 x n)",
-                       "GCE-C7.delta(delta0, n)"))),
+                       "GCE-C7.delta(delta0, n)")), scope="instance"),
         Claim(2, "For RR mechanisms, the exact forward HDP value max ln Pr[y|U*]/Pr[y|0] is at "
               "most eps(eps_list) for random eps_list (n <= 8); in fact it is equal (the bound "
               "is attained by RR: sum_i x_i prod_{j>i}(1 + x_j) = prod_j(1 + x_j) - 1), so the "
@@ -273,6 +276,7 @@ GCE_C6 = Theorem(
                        Generated(_draw_c6_worst, 60, "random instances drawn as above"), "oracle",
                        Tol.abs("1e-45"), "sum of |evaluator - exact exponential form| (eps, "
                        "eps_reverse, delta, delta_reverse)", "0"))),
+        c6_universal(3),
     ),
     notes="ln(1 + (e^{eps_j} - 1)/2) = ln((1 + e^{eps_j})/2). The split between Cor. 6 "
           "(generic subsampled part) and Cor. 7 (BBG plugged in) was not recovered (open "
@@ -352,7 +356,8 @@ GCE_C7 = Theorem(
               "delta0, n) in {(0.2, 1e-6, 5), (1.0, 1e-5, 9)} to 1e-50.",
               (Compare(lambda ctx, eps0, n, **_: c6_eps(ctx, (eps0,) * n), "eq",
                        lambda ctx, eps0, n, **_: c7_eps(ctx, eps0, n), C7_POINTS, "numeric",
-                       Tol.abs("1e-50"), "GCE-C6.eps (sum form)", "GCE-C7.eps"),)),
+                       Tol.abs("1e-50"), "GCE-C6.eps (sum form)", "GCE-C7.eps"),),
+                       scope="instance"),
         Claim(2, "The sum form equals the closed-form delta exactly (rational identity; same "
               "cases, and for every n).",
               (Predicate(_c7_delta_test,
@@ -374,7 +379,7 @@ GCE_C7 = Theorem(
                        Points(({"eps0": "0.5", "delta0": "0.01", "n": 3},
                                {"eps0": "1.0", "delta0": "0.02", "n": 4})), "oracle",
                        lhs_name="exact H_{e^{eps_HDP}}(V|U* || V|0)",
-                       rhs_name="GCE-C7.delta"),)),
+                       rhs_name="GCE-C7.delta"),), scope="instance"),
     ),
     notes="The eps part equals GCE-E34 Eq. (4) exactly, as the paper says; the delta closed "
           "form is an evaluation of the stated sum (open question 8), proved for every n.",

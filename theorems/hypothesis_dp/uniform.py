@@ -31,6 +31,7 @@ from dpverify.theorems.formulas.hdp_bounds import (
     e34_factor,
 )
 from dpverify.theorems.hypothesis_dp.instances import FAMILY, constant, draw_mechs, subst_exp
+from dpverify.theorems.hypothesis_dp.universal import sym_mechanism
 from dpverify.theorems.numerics import gce
 from dpverify.theorems.params import (
     EPS0_POS,
@@ -109,14 +110,14 @@ GCE_E34 = Theorem(
                        Points(tuple({"eps0": e, "n": n} for e, n in
                                     (("0.1", 3), ("0.5", 6), ("2.0", 8), ("0.01", 10)))),
                        "oracle", Tol.abs("1e-50"), "ln of the enumerated sum (3)",
-                       "GCE-E34.eps (4)"),)),
+                       "GCE-E34.eps (4)"),), scope="instance"),
         Claim(2, "With RR mechanisms the bound is attained: the exact maximum of ln "
               "Pr[y|U*]/Pr[y|0] equals Eq. (4) at (eps0, n) in {(0.3, 3), (1.0, 5)}.",
               (Compare(_e34_forward_exact, "eq",
                        lambda ctx, eps0, n, **_: e34_eps(ctx, eps0, n),
                        Points(({"eps0": "0.3", "n": 3}, {"eps0": "1.0", "n": 5})), "oracle",
                        Tol.abs("1e-50"), "max_y ln Pr[y|U*]/Pr[y|0] (RR, enumerated)",
-                       "GCE-E34.eps"),)),
+                       "GCE-E34.eps"),), scope="instance"),
         Claim(3, "The exact maximum of ln Pr[y|0]/Pr[y|U*] for RR equals eps_reverse, and "
               "eps_reverse <= eps.",
               (Compare(_e34_reverse_exact, "eq",
@@ -133,7 +134,7 @@ GCE_E34 = Theorem(
               (Compare(lambda ctx, eps0, n, **_: e34_factor(ctx, eps0, n), "eq",
                        constant(str(2 * (1 - Fraction(1, 2**20)))),
                        Points(({"eps0": "1e-4", "n": 20},)), "numeric", Tol.abs("1e-3"),
-                       "GCE-E34.factor(1e-4, 20)", "2(1 - 2^-20)"),)),
+                       "GCE-E34.factor(1e-4, 20)", "2(1 - 2^-20)"),), scope="instance"),
         Claim(5, "Identity (3) = (4) as polynomials in x = e^eps0 for each fixed n.",
               (Smt(_e34_identity_problem, "sum_{b != 0} x^{|b|} = (2^n - 1)(exp of Eq. (4)) for "
                    "n = 1..10, both sides from the product's formulas"),)),
@@ -162,6 +163,32 @@ def _sub_test(ctx: Any, mechs: Any, **_: Any) -> bool:
             == gce.point_law([gce.subsampled(m) for m in mechs], (1,) * n))
 
 
+def _sub_problem(n: int) -> SmtProblem:
+    """The view under the uniform prior over {0,1}^n equals the view of the 1/2-subsampled
+    mechanisms on D^1, for n generic binary-output rounds (both built by numerics.gce)."""
+    import sympy as sp
+
+    names: list[Any] = []
+    hyps: list[Any] = []
+    mechs = []
+    for i in range(n):
+        m, v, h = sym_mechanism(f"m{i}")
+        mechs.append(m)
+        names += v
+        hyps += h
+    uniform_all = gce.mixture_law(mechs, gce.uniform(gce.vectors(n)))
+    sub = gce.point_law([gce.subsampled(m) for m in mechs], (1,) * n)
+    goal = sp.And(*(sp.Eq(sp.expand(a), sp.expand(b), evaluate=False)
+                    for a, b in zip(uniform_all, sub, strict=True)))
+    return SmtProblem({str(v): "real" for v in names}, tuple(hyps), goal,
+                      (f"{n} generic rounds with 2 outputs (laws as symbols)",))
+
+
+@exact_params("inst")
+def _sub_seeded(ctx: Any, inst: Any, **_: Any) -> bool:
+    return _sub_test(ctx, **_draw_sub(random.Random(int(inst))))
+
+
 GCE_SUB = Theorem(
     id="GCE-SUB",
     title="Uniform prior over all of {0,1}^n = Poisson subsampling with rate 1/2",
@@ -188,7 +215,16 @@ GCE_SUB = Theorem(
                Predicate(_sub_test, Generated(_draw_sub, 300, "random rational mechanisms "
                                               "(n <= 4)"), "oracle",
                          "uniform-prior view == view of the 1/2-subsampled mechanisms on D^1 "
-                         "(exact rationals)"))),
+                         "(exact rationals)")), scope="instance"),
+        Claim(2, "For all finite mechanisms, the view under the uniform prior over all of "
+              "{0,1}^n equals the view of the 1/2-subsampled mechanisms on D^1. Searched over "
+              "seeded random rational mechanisms (n <= 4 rounds, 2-3 outputs), exactly; proved "
+              "by z3 as a polynomial identity in the laws for n = 1, 2, 3 generic binary-output "
+              "rounds.",
+              (Predicate(_sub_seeded, Box(ints={"inst": (0, 10**9)}), "property",
+                         "uniform-prior view == view of the subsampled mechanisms (exact)"),
+               *(Smt(lambda n=n: _sub_problem(n), f"n = {n}: uniform-prior view == subsampled "
+                     "view, every output, all laws") for n in (1, 2, 3)))),
     ),
     notes="This identity is why BBG-T8 at rate 1/2 appears in GCE-T3, GCE-C6 and GCE-C7.",
 )

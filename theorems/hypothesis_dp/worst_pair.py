@@ -44,6 +44,7 @@ from dpverify.theorems.hypothesis_dp.instances import (
     exp_eps,
     rr_mechs,
 )
+from dpverify.theorems.hypothesis_dp.universal import v1_universal, v2_universal, v3_universal
 from dpverify.theorems.numerics import gce
 from dpverify.theorems.params import (
     DELTA,
@@ -207,25 +208,25 @@ def v1_claims(delta_formula: Callable[..., Any] = v1_delta) -> tuple[Claim, ...]
               "1e-51 (n = 6, m = 2, RR, eps_list = (0.2, 0.9, 0.4, 0.7, 0.3, 0.6), eps = 0.5).",
               (Compare(_v1_unbounded_brute, "eq", formula("add_remove"), point, "oracle",
                        Tol.abs("1e-51"), "max_{|b| <= m} exact delta(0^n, b)",
-                       "GCE-V1.delta(add_remove)"),)),
+                       "GCE-V1.delta(add_remove)"),), scope="instance"),
         Claim(2, "Bounded: the maximum over |b| = |b'| = m of the exact two-sided delta equals "
               "MV-OPT.delta_pure(worst 2m eps_i, eps).",
               (Compare(_v1_bounded_brute, "eq", formula("replace_one"), point, "oracle",
                        Tol.abs("1e-51"), "max_{|b| = |b'| = m} exact delta(b, b')",
-                       "GCE-V1.delta(replace_one)"),)),
+                       "GCE-V1.delta(replace_one)"),), scope="instance"),
         Claim(3, "A composite H1 supported on B_m (20 random ones) never beats the worst point "
               "hypothesis.",
               (Compare(_v1_composite, "le", formula("add_remove"),
                        Generated(_draw_v1_composite, 20, "random H1 on {b : 1 <= |b| <= 2} "
                                  "(supports 2-6)"), "oracle",
                        lhs_name="exact delta(delta_0, H1)",
-                       rhs_name="GCE-V1.delta (worst point hypothesis)"),)),
+                       rhs_name="GCE-V1.delta (worst point hypothesis)"),), scope="instance"),
         Claim(4, "The result is strictly below the classic guarantee over all n mechanisms.",
               (Compare(formula("add_remove"), "lt", _v1_classic_brute, point, "oracle",
                        lhs_name="GCE-V1.delta", rhs_name="exact delta(0^n, 1^n) (classic)"),
                Compare(_v1_unbounded_brute, "lt", _v1_classic_brute, point, "oracle",
                        lhs_name="max_{|b| <= m} exact delta(0^n, b)",
-                       rhs_name="exact delta(0^n, 1^n)"))),
+                       rhs_name="exact delta(0^n, 1^n)")), scope="instance"),
     )
 
 
@@ -253,7 +254,7 @@ GCE_V1 = Theorem(
                   "max_{|I| = s} Comp.eps(eps_I, delta, delta_I) (MV-OPT; KOV-EPS when "
                   "homogeneous)"),
     ),
-    claims=v1_claims(),
+    claims=(*v1_claims(), v1_universal(5)),
     notes=("With equal delta_i the maximum over |I| = s is attained by the s largest eps_i "
            "(GCE-D4); with unequal delta_i every s-subset is tried (at most "
            f"{MAX_SUBSETS}). With m = 365 and eps0 = 0.01 this is the hospital example of "
@@ -303,12 +304,15 @@ GCE_V2 = Theorem(
               "equals max_i delta(M_i) (eps_list and eps = 0.5 as in GCE-V1).",
               (Compare(_v2_unbounded_brute, "eq", _v2_formula("add_remove"),
                        Points(({"eps": "0.5"},)), "oracle", Tol.abs("1e-50"),
-                       "max_i exact delta(0, e_i)", "GCE-V2.delta(add_remove)"),)),
+                       "max_i exact delta(0, e_i)", "GCE-V2.delta(add_remove)"),),
+                       scope="instance"),
         Claim(2, "Bounded: the brute-force maximum over pairs (e_i, e_j) equals max_{i != j} "
               "delta(M_i, M_j).",
               (Compare(_v2_bounded_brute, "eq", _v2_formula("replace_one"),
                        Points(({"eps": "0.5"},)), "oracle", Tol.abs("1e-50"),
-                       "max_{i != j} exact delta(e_i, e_j)", "GCE-V2.delta(replace_one)"),)),
+                       "max_{i != j} exact delta(e_i, e_j)", "GCE-V2.delta(replace_one)"),),
+                       scope="instance"),
+    v2_universal(3),
     ),
 )
 
@@ -370,12 +374,15 @@ GCE_V3 = Theorem(
               "eps = 0.5 as in GCE-V1).",
               (Compare(_v3_brute("add_remove"), "eq", _v3_formula("add_remove"),
                        Points(({"eps": "0.5"},)), "oracle", Tol.abs("1e-50"),
-                       "max exact delta over the allowed pairs", "GCE-V3.delta(add_remove)"),)),
+                       "max exact delta over the allowed pairs", "GCE-V3.delta(add_remove)"),),
+                       scope="instance"),
         Claim(2, "Bounded: adding the pair (1_{C∪A}, 1_{C∪P}) gives max(MV(C∪A), MV(C∪P), "
               "MV(A∪P)).",
               (Compare(_v3_brute("replace_one"), "eq", _v3_formula("replace_one"),
                        Points(({"eps": "0.5"},)), "oracle", Tol.abs("1e-50"),
-                       "max exact delta over the allowed pairs", "GCE-V3.delta(replace_one)"),)),
+                       "max exact delta over the allowed pairs", "GCE-V3.delta(replace_one)"),),
+                       scope="instance"),
+    v3_universal(3),
     ),
     notes=("The catalogue lists no evaluators (the inputs are index sets); they are added here "
            "with the rounds of C, A and P given as three eps lists, and `dpverify hdp "
