@@ -138,19 +138,25 @@ _GOLD = "0.6180339887498948482045868343656381177203091798057628621354486227"
 
 
 def golden_max(ctx: Any, g: Callable[[Any], Any], lo: Any, hi: Any) -> Any:
-    """``max g`` over ``[lo, hi]`` for unimodal g, by golden-section search. The value returned is
-    g at a point of the interval, so it is a lower bound on the supremum; the location error
-    after n steps is 0.618^n (hi - lo) and g is flat at the maximum, so the value error is its
-    square: ``0.75 * prec`` steps reach the working precision."""
+    """``max g`` over ``[lo, hi]`` for unimodal g, by golden-section search: the bracket [a, b]
+    keeps the maximiser while every comparison is decided; the location error after n steps is
+    0.618^n (hi - lo), so ``0.75 * prec`` steps reach the working precision in value (g is flat
+    at the maximum). In mpmath the value at the better inner point is returned; in arb the
+    enclosure ``g([a, b])`` of g over the final bracket, which contains the supremum (an
+    undecided comparison stops the search with the bracket still valid)."""
     r = ctx.num(_GOLD)
-    a, b = lo, hi
+
     def point(x: Any) -> Any:
         return ctx.midpoint(x, x)  # an exact point in arb: g is evaluated at points, not balls
 
+    a, b = lo, hi
     c, d = point(b - r * (b - a)), point(a + r * (b - a))
     gc, gd = g(c), g(d)
     for _ in range(int(0.75 * ctx.prec) + 12):
-        if ctx.lt(gc, gd) is True:
+        left_lower = ctx.lt(gc, gd)
+        if left_lower is None and ctx.name == "arb":
+            break
+        if left_lower is True:
             a, c, gc = c, d, gd
             d = point(a + r * (b - a))
             gd = g(d)
@@ -158,6 +164,8 @@ def golden_max(ctx: Any, g: Callable[[Any], Any], lo: Any, hi: Any) -> Any:
             b, d, gd = d, c, gc
             c = point(b - r * (b - a))
             gc = g(c)
+    if ctx.name == "arb":
+        return g(ctx.hull(a, b))
     return ctx.max(gc, gd)
 
 
