@@ -102,4 +102,11 @@ INDEX: tuple[tuple[str, str, str, str, str, str, tuple[str, ...]], ...] = (
     ('STK-ANALYTIC-RDP', 'General RDP bound for Poisson subsampling', 'subsampling', '[S22] Sec. 6.6 (attributed)', 'EXACT/BOUND', '`tau(q, sigma, alpha)`; `tau_laplace(q, b, alpha)`; `tau_rr(q, eps0, alpha)`', ()),
     ('SGM-PLD-COMP', 'Certified composition of the Poisson-subsampled Gaussian (PLD accounting)', 'subsampling', '[S22] Sec. 4; Doroshenko et al. 2022', 'EXACT/ALGORITHM', '`eps(q, sigma, k, delta, neighboring="add_remove")`; `delta(q, sigma, k, eps, neighboring="add_remove")`', ()),
     ('STK-HOWTO', 'How to use amplification (rules for accountants)', 'subsampling', '[S22] Sec. 6.7', 'ALGORITHM', '—', ()),
+    ('DRS-TRADEOFF', 'Trade-off functions, f-DP, and the trade-off forms of (eps, delta)-DP and GDP', 'fdp', '[DRS] Def. 2.1, Prop. 2.2, 2.5, Def. 2.6 (recalled)', 'DEFINITION/EXACT', '`f_approx(eps, delta, fpr)`; `f_gauss(mu, fpr)`; `tpr_gauss(mu, fpr)`', ()),
+    ('DRS-DUALITY', 'Primal–dual conversion between f-DP and the privacy profile', 'fdp', '[DRS] Prop. 2.12 (recalled)', 'EXACT', '`delta_gauss(mu, eps)`; `f_gauss_dual(mu, fpr)`; `delta_laplace(b, eps, sensitivity=1)`', ()),
+    ('DRS-TENSOR', 'Tensor product of trade-off functions and composition', 'fdp', '[DRS] Def. 3.1, Thm 3.2, Cor. 3.3 (recalled)', 'BOUND/EXACT', '`f_rr(eps_list, fpr)`; `f_rr_hom(eps0, k, fpr)`', ()),
+    ('DRS-LAPLACE-FDP', 'Trade-off function of the Laplace mechanism', 'fdp', '[DRS] Sec. 2 (recalled); derived', 'EXACT', '`f(b, fpr, sensitivity=1)`; `mu_gdp(b, sensitivity=1)`', ()),
+    ('DRS-CLT', 'Central limit theorem for composition, and the DP-SGD CLT', 'fdp', '[DRS] Thm 3.4, 3.5, Sec. 5 (recalled); [BDLS]', 'APPROX', '`mu_rr(eps0, k)`; `gamma_rr(eps0, k)`; `mu_uniform(q, sigma, k)`', ()),
+    ('DRS-SUBSAMPLE', 'Privacy amplification by subsampling for f-DP', 'fdp', '[DRS] Thm 4.2 (recalled)', 'BOUND', '`f_rr(eps0, q, fpr)`; `delta_rr(eps0, q, eps)`', ()),
+    ('FDP-PLD-CONV', 'Trade-off curve of a discrete PLD; TPR at a given FPR and the reported GDP mu', 'fdp', 'dp_accounting (code read); derived', 'EXACT/ALGORITHM/APPROX', '`mu_rr(eps0, k)`; `mu_estimate_rr(eps0, k)`', ()),
 )

@@ -1,0 +1,320 @@
+"""theorems.fdp: golden values of every evaluator by an independent mpmath route (30+ digits),
+the catalogue's worked values, exact finite-pair properties and bad inputs."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from fractions import Fraction as F
+from typing import Any
+
+import mpmath
+import pytest
+
+from dpverify.theorems import all_theorems, get
+from dpverify.theorems.core import bind
+from dpverify.theorems.errors import InvalidParameter
+from dpverify.theorems.formulas.tradeoff_composition import (
+    dp_accounting_fpr_grid,
+    np_curve,
+    np_vertices,
+    pld_vertices,
+)
+from dpverify.verifiers.numeric import evaluate
+from tests.common.golden import GoldenCases
+
+mp = mpmath.MPContext()
+mp.dps = 75
+
+
+def ncdf(x: Any) -> Any:
+    return mp.erfc(-x / mp.sqrt(2)) / 2
+
+
+def ninv(p: Any) -> Any:
+    """Phi^{-1} by mpmath's findroot on erfc, from the smaller tail (independent of the product's
+    Newton/bisection)."""
+    p = mp.mpf(p)
+    if p > mp.mpf(1) / 2:
+        return -ninv(1 - p)
+    x0 = mp.sqrt(2) * mp.erfinv(2 * p - 1) if p > mp.mpf("1e-20") else -mp.sqrt(-2 * mp.log(p))
+    return mp.findroot(lambda x: mp.log(ncdf(x)) - mp.log(p), x0)
+
+
+def interp(vertices: list[tuple[Any, Any]], a: Any) -> Any:
+    for (a0, b0), (a1, b1) in itertools.pairwise(vertices):
+        if a <= a1:
+            return b1 if a1 == a0 else b0 + (b1 - b0) * (a - a0) / (a1 - a0)
+    return vertices[-1][1]
+
+
+def np_curve_mp(p: list[Any], q: list[Any], a: Any) -> Any:
+    """Neyman-Pearson curve of a finite pair (null p): reject by decreasing q/p."""
+    order = sorted(range(len(p)), key=lambda i: mp.inf if p[i] == 0 else q[i] / p[i],
+                   reverse=True)
+    x, y = mp.mpf(0), mp.mpf(1)
+    v = [(x, y)]
+    for i in order:
+        x, y = x + p[i], y - q[i]
+        v.append((x, y))
+    return interp(v, mp.mpf(a))
+
+
+def ref_f_approx(eps: str, delta: str, a: str) -> Any:
+    """T of the four-point pair of Kairouz et al. (atoms delta, and RR scaled by 1 - delta)."""
+    e, d = mp.exp(mp.mpf(eps)), mp.mpf(delta)
+    p = [d, (1 - d) * e / (1 + e), (1 - d) / (1 + e), mp.mpf(0)]
+    q = [mp.mpf(0), (1 - d) / (1 + e), (1 - d) * e / (1 + e), d]
+    return np_curve_mp(p, q, a)
+
+
+def ref_gauss(mu: str, a: str) -> Any:
+    return ncdf(ninv(1 - mp.mpf(a)) - mp.mpf(mu))
+
+
+def ref_tpr(mu: str, a: str) -> Any:
+    return ncdf(ninv(mp.mpf(a)) + mp.mpf(mu))
+
+
+def ref_gdp_delta(mu: str, eps: str) -> Any:
+    m, e = mp.mpf(mu), mp.mpf(eps)
+    return ncdf(-e / m + m / 2) - mp.exp(e) * ncdf(-e / m - m / 2)
+
+
+def rr_pair(eps: Any) -> tuple[list[Any], list[Any]]:
+    e = mp.exp(mp.mpf(eps))
+    return [e / (1 + e), 1 / (1 + e)], [1 / (1 + e), e / (1 + e)]
+
+
+def product(pairs: list[tuple[list[Any], list[Any]]]) -> tuple[list[Any], list[Any]]:
+    p, q = [mp.mpf(1)], [mp.mpf(1)]
+    for pp, qq in pairs:
+        p = [x * y for x in p for y in pp]
+        q = [x * y for x in q for y in qq]
+    return p, q
+
+
+def ref_f_rr_dual(eps_list: list[str], a: str) -> Any:
+    """Dual-to-primal: max over eps in the loss values of f_{eps, delta(eps)} (symmetric)."""
+    p, q = product([rr_pair(e) for e in eps_list])
+    losses = {abs(mp.log(x / y)) for x, y in zip(p, q, strict=True)}
+    a = mp.mpf(a)
+    best = mp.mpf(0)
+    for z in losses:
+        x = mp.exp(z)
+        d = sum(max(0, pi - x * qi) for pi, qi in zip(p, q, strict=True))
+        best = max(best, 1 - d - x * a, (1 - d - a) / x)
+    return best
+
+
+def rr_hom_pld_vertices(eps0: str, k: int) -> list[tuple[Any, Any]]:
+    """Vertices from the PLD of k-fold RR: atoms z_j = (k - 2j) eps0, P-mass C(k,j) e^{(k-j)
+    eps0}/(1+e^eps0)^k, Q-mass P-mass e^{-z}; rejected by increasing z."""
+    e0 = mp.mpf(eps0)
+    s = (1 + mp.exp(e0)) ** k
+    atoms = sorted(((k - 2 * j) * e0, mp.binomial(k, j) * mp.exp((k - j) * e0) / s)
+                   for j in range(k + 1))
+    a, b = mp.mpf(0), mp.mpf(1)
+    v = [(a, b)]
+    for z, pm in atoms:
+        a, b = a + pm, b - pm * mp.exp(-z)
+        v.append((a, b))
+    return v
+
+
+def ref_mu_rr(eps0: str, k: int) -> Any:
+    return max(-ninv(a) - ninv(b) for a, b in rr_hom_pld_vertices(eps0, k) if 0 < a and 0 < b
+               and a < 1)
+
+
+def lap_cdf(x: Any) -> Any:
+    return mp.exp(x) / 2 if x < 0 else 1 - mp.exp(-x) / 2
+
+
+def lap_ppf(u: Any) -> Any:
+    return mp.log(2 * u) if u < mp.mpf(1) / 2 else -mp.log(2 * (1 - u))
+
+
+def ref_laplace(b: str, a: str) -> Any:
+    return lap_cdf(lap_ppf(1 - mp.mpf(a)) - 1 / mp.mpf(b))
+
+
+def ref_laplace_mu_gdp(b: str) -> Any:
+    mu = 1 / mp.mpf(b)
+
+    def obj(a: Any) -> Any:
+        return ninv(1 - a) - ninv(lap_cdf(lap_ppf(1 - a) - mu))
+
+    a_star = mp.findroot(lambda a: mp.diff(obj, a), mp.mpf("0.3"))
+    return obj(a_star)
+
+
+def ref_delta_laplace(b: str, eps: str) -> Any:
+    """1 - e^{(eps - mu)/2} (STK-LAPLACE, |eps| <= mu)."""
+    return 1 - mp.exp((mp.mpf(eps) - 1 / mp.mpf(b)) / 2)
+
+
+def ref_clt_mu(eps0: str, k: int) -> Any:
+    e = mp.mpf(eps0)
+    x = 1 / (1 + mp.exp(e))
+    kl = (1 - x) * e - x * e
+    return 2 * k * kl / mp.sqrt(k * (e**2 - kl**2))
+
+
+def ref_clt_gamma(eps0: str, k: int) -> Any:
+    e = mp.mpf(eps0)
+    x = 1 / (1 + mp.exp(e))
+    kl = (1 - x) * e - x * e
+    k3 = (1 - x) * abs(e - kl) ** 3 + x * abs(-e - kl) ** 3
+    return mp.mpf("0.56") * k3 / (mp.sqrt(k) * (e**2 - kl**2) ** mp.mpf(1.5))
+
+
+def ref_mu_uniform(q: str, sigma: str, k: int) -> Any:
+    s = mp.mpf(sigma)
+    c = mp.mpf(q) * mp.sqrt(k)
+    return mp.sqrt(2) * c * mp.sqrt(mp.exp(s**-2) * ncdf(mp.mpf("1.5") / s)
+                                    + 3 * ncdf(mp.mpf("-0.5") / s) - 2)
+
+
+def ref_subsample_f(eps0: str, q: str, a: str) -> Any:
+    """Lower convex hull of min(f_q, f_q^{-1}) sampled at its breakpoints and 2001 more points."""
+    e, qq = mp.exp(mp.mpf(eps0)), mp.mpf(q)
+
+    def f(t: Any) -> Any:
+        return max(0, 1 - e * t, (1 - t) / e)
+
+    def fq(t: Any) -> Any:
+        return qq * f(t) + (1 - qq) * (1 - t)
+
+    def fq_inv(t: Any) -> Any:  # fq decreasing: bisection
+        lo, hi = mp.mpf(0), mp.mpf(1)
+        for _ in range(300):
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if fq(mid) > t else (lo, mid)
+        return hi
+
+    x1 = 1 / (1 + e)
+    pts = sorted({mp.mpf(0), mp.mpf(1), x1, fq(x1)} | {mp.mpf(i) / 400 for i in range(401)})
+    curve = [(t, min(fq(t), fq_inv(t))) for t in pts]
+    hull: list[tuple[Any, Any]] = []
+    for pt in curve:
+        while len(hull) >= 2 and ((hull[-1][0] - hull[-2][0]) * (pt[1] - hull[-2][1])
+                                  - (hull[-1][1] - hull[-2][1]) * (pt[0] - hull[-2][0])) <= 0:
+            hull.pop()
+        hull.append(pt)
+    return interp(hull, mp.mpf(a))
+
+
+def ref_subsample_delta(eps0: str, q: str, eps: str) -> Any:
+    p0, _ = rr_pair(eps0)
+    qq = mp.mpf(q)
+    mix = [(1 - qq) * p0[0] + qq * p0[1], (1 - qq) * p0[1] + qq * p0[0]]
+    x = mp.exp(mp.mpf(eps))
+
+    def hs(p: list[Any], r: list[Any]) -> Any:
+        return sum(max(0, a - x * b) for a, b in zip(p, r, strict=True))
+
+    return max(hs(mix, p0), hs(p0, mix))
+
+
+def ref_mu_estimate(eps0: str, k: int) -> Any:
+    v = rr_hom_pld_vertices(eps0, k)
+    grid = [mp.mpf(f.numerator) / f.denominator for f in dp_accounting_fpr_grid()]
+    return max(ninv(1 - interp(v, f)) - ninv(f) for f in grid)
+
+
+CASES = [
+    ("DRS-TRADEOFF", "f_approx", {"eps": "1", "delta": "1e-3", "fpr": "0.1"},
+     lambda: ref_f_approx("1", "1e-3", "0.1")),
+    ("DRS-TRADEOFF", "f_approx", {"eps": "2.5", "delta": "0.05", "fpr": "0.6"},
+     lambda: ref_f_approx("2.5", "0.05", "0.6")),
+    ("DRS-TRADEOFF", "f_gauss", {"mu": "1", "fpr": "0.1"}, lambda: ref_gauss("1", "0.1")),
+    ("DRS-TRADEOFF", "f_gauss", {"mu": "3.7", "fpr": "1e-9"}, lambda: ref_gauss("3.7", "1e-9")),
+    ("DRS-TRADEOFF", "tpr_gauss", {"mu": "1", "fpr": "1e-12"}, lambda: ref_tpr("1", "1e-12")),
+    ("DRS-DUALITY", "delta_gauss", {"mu": "1", "eps": "0.5"}, lambda: ref_gdp_delta("1", "0.5")),
+    ("DRS-DUALITY", "f_gauss_dual", {"mu": "1", "fpr": "0.3"}, lambda: ref_gauss("1", "0.3")),
+    ("DRS-DUALITY", "delta_laplace", {"b": "1", "eps": "0.3"},
+     lambda: ref_delta_laplace("1", "0.3")),
+    ("DRS-TENSOR", "f_rr", {"eps_list": "0.5,1", "fpr": "0.2"},
+     lambda: ref_f_rr_dual(["0.5", "1"], "0.2")),
+    ("DRS-TENSOR", "f_rr_hom", {"eps0": "0.1", "k": 100, "fpr": "0.1"},
+     lambda: interp(rr_hom_pld_vertices("0.1", 100), mp.mpf("0.1"))),
+    ("DRS-LAPLACE-FDP", "f", {"b": "1", "fpr": "0.25"}, lambda: ref_laplace("1", "0.25")),
+    ("DRS-LAPLACE-FDP", "f", {"b": "0.5", "fpr": "0.03"}, lambda: ref_laplace("0.5", "0.03")),
+    ("DRS-LAPLACE-FDP", "mu_gdp", {"b": "1"}, lambda: ref_laplace_mu_gdp("1")),
+    ("DRS-CLT", "mu_rr", {"eps0": "0.1", "k": 100}, lambda: ref_clt_mu("0.1", 100)),
+    ("DRS-CLT", "gamma_rr", {"eps0": "0.1", "k": 100}, lambda: ref_clt_gamma("0.1", 100)),
+    ("DRS-CLT", "mu_uniform", {"q": "0.01", "sigma": "1", "k": 100},
+     lambda: ref_mu_uniform("0.01", "1", 100)),
+    ("DRS-SUBSAMPLE", "f_rr", {"eps0": "1", "q": "0.1", "fpr": "0.3"},
+     lambda: ref_subsample_f("1", "0.1", "0.3")),
+    ("DRS-SUBSAMPLE", "delta_rr", {"eps0": "1", "q": "0.1", "eps": "0.05"},
+     lambda: ref_subsample_delta("1", "0.1", "0.05")),
+    ("FDP-PLD-CONV", "mu_rr", {"eps0": "0.5", "k": 10}, lambda: ref_mu_rr("0.5", 10)),
+    ("FDP-PLD-CONV", "mu_estimate_rr", {"eps0": "1", "k": 1}, lambda: ref_mu_estimate("1", 1)),
+]
+
+GOLDEN = GoldenCases(mp, CASES)
+
+
+@pytest.mark.parametrize("i", range(len(CASES)), ids=GOLDEN.ids)
+def test_golden_value_by_independent_route(i: int) -> None:
+    GOLDEN.check(i, 32)
+
+
+def test_every_evaluator_has_a_golden_value() -> None:
+    for th in all_theorems():
+        if th.family == "fdp":
+            for ev in th.evaluators:
+                assert (th.id, ev.name) in GOLDEN.covered, f"{th.id}.{ev.name}"
+
+
+def _value(th: str, name: str, params: dict[str, Any], digits: int = 20) -> Any:
+    ev = get(th).evaluator(name)
+    return mp.mpf(evaluate(ev, bind(ev.params, params, f"{th}.{name}"), digits).value)
+
+
+def test_catalogue_worked_values() -> None:
+    assert abs(_value("DRS-TRADEOFF", "f_gauss", {"mu": "1", "fpr": "0.5"})
+               - mp.mpf("0.1586552539314571")) < mp.mpf("1e-16")
+    assert abs(_value("DRS-LAPLACE-FDP", "mu_gdp", {"b": "0.5"})
+               - mp.mpf("1.800905193275581")) < mp.mpf("1e-15")
+    assert abs(_value("FDP-PLD-CONV", "mu_rr", {"eps0": "0.2", "k": 50})
+               - mp.mpf("1.420079176674596")) < mp.mpf("1e-15")
+    assert abs(_value("DRS-CLT", "mu_rr", {"eps0": "0.5", "k": 10})
+               - mp.mpf("1.597660572252")) < mp.mpf("1e-12")
+
+
+def test_float64_tail_route_is_wrong_and_direct_route_is_right() -> None:
+    from statistics import NormalDist
+
+    nd = NormalDist()
+    naive = 1 - nd.cdf(nd.inv_cdf(1 - 1e-12) - 1)
+    exact = _value("DRS-TRADEOFF", "tpr_gauss", {"mu": "1", "fpr": "1e-12"})
+    assert abs(naive - float(exact)) / float(exact) > 1e-5
+
+
+def test_pld_vertices_equal_np_vertices_with_infinite_atoms() -> None:
+    p = (F(1, 2), F(1, 4), F(1, 4), F(0))
+    q = (F(0), F(1, 4), F(1, 2), F(1, 4))
+    for a in [F(i, 16) for i in range(17)]:
+        assert np_curve(np_vertices(p, q), a) == np_curve(pld_vertices(p, q), a)
+
+
+def test_dp_accounting_grid_matches_numpy_logspace() -> None:
+    grid = dp_accounting_fpr_grid()
+    assert len(grid) == 500
+    assert math.isclose(float(grid[0]), 1e-12) and math.isclose(float(grid[-1]), 0.5)
+
+
+@pytest.mark.parametrize("th,name,params", [
+    ("DRS-TRADEOFF", "f_gauss", {"mu": "1", "fpr": "1.5"}),
+    ("DRS-TRADEOFF", "f_approx", {"eps": "1", "delta": "0", "fpr": "-0.1"}),
+    ("DRS-SUBSAMPLE", "f_rr", {"eps0": "1", "q": "0", "fpr": "0.5"}),
+    ("DRS-TENSOR", "f_rr_hom", {"eps0": "1", "k": 5000, "fpr": "0.5"}),
+    ("DRS-TENSOR", "f_rr", {"eps_list": ",".join(["1"] * 13), "fpr": "0.5"}),
+])
+def test_bad_inputs_name_the_parameter(th: str, name: str, params: dict[str, Any]) -> None:
+    ev = get(th).evaluator(name)
+    with pytest.raises(InvalidParameter):
+        evaluate(ev, bind(ev.params, params, f"{th}.{name}"), 20)

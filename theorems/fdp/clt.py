@@ -1,0 +1,144 @@
+"""DRS-CLT: the central limit theorem for composition and the DP-SGD CLT (APPROX), with the
+certified counterexamples showing that the CLT value under-states the privacy loss.
+
+Formulas: :mod:`dpverify.theorems.formulas.tradeoff_composition`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dpverify.theorems.claims import Box, Claim, Compare, Points, Smt, SmtProblem, Tol, grid
+from dpverify.theorems.core import Evaluator, Theorem
+from dpverify.theorems.fdp.common import FAMILY, const
+from dpverify.theorems.formulas.gdp import gdp_eps, gdp_mu_clt
+from dpverify.theorems.formulas.tradeoff_composition import (
+    clt_gamma_rr,
+    clt_mu_rr,
+    clt_mu_uniform,
+    mu_rr,
+    rr_kl_moments,
+    sgm_max_event_gap,
+)
+from dpverify.theorems.params import EPS0_POS, SIGMA, K, Q
+from dpverify.theorems.refs import DRS, Paper, cite
+
+BDLS = Paper("BDLS", "Bu, Dong, Long & Su, Deep Learning with Gaussian Differential Privacy",
+             "1911.11607")
+
+
+def _mu_from_moments(ctx: Any, eps0: Any, k: int, **_: Any) -> Any:
+    """``2k kl / sqrt(k kappa2 - k kl^2)`` with kl and the variance from the two loss atoms."""
+    mean, var = rr_kl_moments(ctx, eps0)
+    return 2 * k * mean / ctx.sqrt(k * var)
+
+
+def _sinh_problem() -> SmtProblem:
+    """``2t/sqrt(1 - t^2) = 2 sinh(eps0/2)`` with ``y = e^{eps0/2} > 1``, ``t = tanh(eps0/2) =
+    (y^2 - 1)/(y^2 + 1)`` and ``r = sqrt(1 - t^2) > 0`` an auxiliary root."""
+    import sympy as sp
+
+    y, t, r = sp.symbols("y t r", real=True)
+    hyps = (sp.Gt(y, 1), sp.Eq(t * (y**2 + 1), y**2 - 1), sp.Gt(r, 0), sp.Eq(r**2, 1 - t**2))
+    return SmtProblem({"y": "real", "t": "real", "r": "real"}, hyps,
+                      sp.Eq(2 * t * y, r * (y**2 - 1)),
+                      ("y = e^{eps0/2}", "t = tanh(eps0/2)", "r = sqrt(1 - t^2)",
+                       "2t/r = y - 1/y = 2 sinh(eps0/2)"))
+
+
+def _eps_clt(ctx: Any, q: Any, k: int, delta: Any, **_: Any) -> Any:
+    return gdp_eps(ctx, gdp_mu_clt(ctx, q, ctx.one, k), delta)
+
+
+def _event_gap(ctx: Any, q: Any, k: int, m: Any, delta: Any, **_: Any) -> Any:
+    return sgm_max_event_gap(ctx, q, k, m, _eps_clt(ctx, q, k, delta))
+
+
+def _ratio(ctx: Any, sigma: Any, **_: Any) -> Any:
+    q = ctx.num("0.01")
+    return clt_mu_uniform(ctx, q, sigma, 1) / gdp_mu_clt(ctx, q, sigma, 1)
+
+
+_SIGMAS = [f"{i / 10:.1f}" for i in range(3, 61)] + ["10", "50"]
+
+DRS_CLT = Theorem(
+    id="DRS-CLT",
+    title="Central limit theorem for composition, and the DP-SGD CLT (APPROX)",
+    family=FAMILY,
+    source=cite(DRS, "Thm 3.4, Thm 3.5 (numbers, the constant 0.56 and the validity range "
+                "recalled, [UNCERTAIN]), Sec. 5; Poisson form [BDLS] arXiv 1911.11607; mu "
+                "formulas read in tensorflow/privacy gdp_accountant.py compute_mu_Poisson / "
+                "compute_mu_uniform"),
+    types=("APPROX",),
+    confidence=("UNCERTAIN", "CONFIRMED"),
+    statement="kl(f) = -∫ log|f'|, kappa2(f) = ∫ log^2|f'|, kappa3bar = ∫ |log|f'| + kl|^3; for a "
+              "triangular array with sum kl -> K, sum kappa2 -> s^2, max kl -> 0, sum kappa3 -> 0, "
+              "f_n1 ⊗ ... ⊗ f_nn -> G_{2K/s}. RR: mu = 2 sqrt(k) sinh(eps0/2). DP-SGD: Poisson "
+              "mu = q sqrt(k (e^{1/sigma^2} - 1)); uniform mu_U = sqrt(2) q sqrt(k (e^{1/sigma^2} "
+              "Phi(1.5/sigma) + 3 Phi(-0.5/sigma) - 2)). APPROX: limits, not bounds.",
+    domain="eps0 > 0, k >= 1; q in (0, 1], sigma > 0, delta in (0, 1)",
+    evaluators=(
+        Evaluator("mu_rr", (EPS0_POS, K), clt_mu_rr, "2 sqrt(k) sinh(eps0/2) (APPROX)"),
+        Evaluator("gamma_rr", (EPS0_POS, K), clt_gamma_rr,
+                  "0.56 kappa3bar/(sqrt(k) (eps0^2 - kl^2)^{3/2}) (APPROX; [UNCERTAIN] constant)"),
+        Evaluator("mu_uniform", (Q, SIGMA, K), clt_mu_uniform,
+                  "sqrt(2) q sqrt(k (e^{1/sigma^2} Phi(1.5/sigma) + 3 Phi(-0.5/sigma) - 2)) "
+                  "(APPROX)"),
+    ),
+    claims=(
+        Claim(1, "2k kl/sqrt(k kappa2 - k kl^2) = 2 sqrt(k) sinh(eps0/2): proved in y = "
+                 "e^{eps0/2} > 1 (z3) [smt], and checked with kl, kappa2 from the two loss atoms "
+                 "over eps0 in [0.01, 5], k in 1..1000 (relative 1e-30) [property].",
+              (Smt(_sinh_problem, "2t/sqrt(1 - t^2) = 2 sinh(eps0/2), t = tanh(eps0/2)"),
+               Compare(lambda ctx, eps0, k, **_: clt_mu_rr(ctx, eps0, k), "eq", _mu_from_moments,
+                       Box(reals={"eps0": ("0.01", "5")}, ints={"k": (1, 1000)}), "property",
+                       Tol.rel("1e-30"), "2 sqrt(k) sinh(eps0/2)", "2k kl/sqrt(k var)"))),
+        Claim(2, "Worked values: mu_rr(0.1, 100) = 1.000416718753, gamma_rr(0.1, 100) = "
+                 "0.05620996 (the Berry-Esseen constant 0.56 is [UNCERTAIN]; the catalogue's "
+                 "band check of Thm 3.5 is not encoded).",
+              (Compare(lambda ctx, **_: clt_mu_rr(ctx, ctx.num("0.1"), 100), "eq",
+                       const("1.000416718753"), Points(({},)), "numeric", Tol.abs("1e-12")),
+               Compare(lambda ctx, **_: clt_gamma_rr(ctx, ctx.num("0.1"), 100), "eq",
+                       const("0.05620996"), Points(({},)), "numeric", Tol.abs("1e-8"))),
+              scope="instance"),
+        Claim(3, "ERRATUM (expected refuted): 'the CLT mu is a GDP parameter', i.e. the exact "
+                 "least mu with f_{eps0,0}^{⊗k} >= G_mu (FDP-PLD-CONV.mu_rr) is <= mu_CLT, at "
+                 "(eps0, k) = (0.1, 100) and (0.5, 10): exact 1.002286565744 > 1.000416718753 and "
+                 "1.611709282042 > 1.597660572252. Reporting G_{mu_CLT} under-states the loss.",
+              (Compare(lambda ctx, eps0, k, **_: mu_rr(ctx, eps0, k), "le",
+                       lambda ctx, eps0, k, **_: clt_mu_rr(ctx, eps0, k),
+                       Points(({"eps0": "0.1", "k": 100}, {"eps0": "0.5", "k": 10})), "oracle",
+                       lhs_name="exact GDP mu of the composition", rhs_name="mu_CLT"),),
+              expected="refuted", scope="instance"),
+        Claim(4, "ERRATUM (expected refuted): 'Poisson DP-SGD with q = 0.01, sigma = 1 is "
+                 "(DRS-GDP.eps(mu_clt, 1e-5), 1e-5)-DP' at k = 1, 10, 100. Certified "
+                 "counterexample: the event S = {max_t y_t > m} (m = 2.5, 3.22, 4.578) has "
+                 "P^k(S) - "
+                 "e^eps Q^k(S) > 1e-5 (per step P = (1-q)N(0,1) + qN(1,1), Q = N(0,1), add "
+                 "direction; any event lower-bounds the hockey-stick divergence).",
+              (Compare(_event_gap, "le", lambda ctx, delta, **_: delta,
+                       Points(({"q": "0.01", "k": 1, "m": "2.5", "delta": "1e-5"},
+                               {"q": "0.01", "k": 10, "m": "3.22", "delta": "1e-5"},
+                               {"q": "0.01", "k": 100, "m": "4.578", "delta": "1e-5"})),
+                       "numeric", lhs_name="P^k(S) - e^{eps_CLT} Q^k(S)", rhs_name="delta"),),
+              expected="refuted", scope="instance"),
+        Claim(5, "mu_uniform/DRS-GDP.mu_clt depends on sigma only and is > 1 for sigma in [0.3, 6] "
+                 "(step 0.1) and at 10, 50: 1.304623194 at sigma = 1, 1.039080723 at 10 (1e-9). "
+                 "The two sampling schemes must not be substituted for one another.",
+              (Compare(_ratio, "gt", lambda ctx, **_: ctx.one, grid(sigma=_SIGMAS), "numeric",
+                       lhs_name="mu_uniform/mu_poisson", rhs_name="1"),
+               Compare(_ratio, "eq", const("1.304623194"), Points(({"sigma": "1"},)), "numeric",
+                       Tol.abs("1e-9")),
+               Compare(_ratio, "eq", const("1.039080723"), Points(({"sigma": "10"},)), "numeric",
+                       Tol.abs("1e-9"))),
+              scope="instance"),
+        Claim(6, "The ratio mu_uniform/mu_clt exceeds 1 over the whole box sigma in [0.3, 50] "
+                 "[property].",
+              (Compare(_ratio, "gt", lambda ctx, **_: ctx.one, Box(reals={"sigma": ("0.3", "50")}),
+                       "property", lhs_name="mu_uniform/mu_poisson", rhs_name="1"),)),
+    ),
+    notes="APPROX throughout. The max-event certificate weakens as k grows (k = 200, 300, 500 "
+          "give lower bounds below the CLT eps): those cases need certified PLD enclosures "
+          "(SGM-PLD-COMP). Theorem numbers and the Berry-Esseen form were not checked against "
+          "the paper in this encoding.",
+)

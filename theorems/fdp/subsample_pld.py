@@ -1,0 +1,255 @@
+"""DRS-SUBSAMPLE (amplification by subsampling for f-DP, RR base) and FDP-PLD-CONV (trade-off
+curve of a discrete PLD, TPR at a given FPR, the exact and the estimated GDP parameter).
+
+Formulas: :mod:`dpverify.theorems.formulas.tradeoff`,
+:mod:`dpverify.theorems.formulas.tradeoff_composition`.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from dpverify.theorems.claims import Box, Claim, Compare, Points, Predicate, Tol
+from dpverify.theorems.core import Evaluator, Theorem
+from dpverify.theorems.fdp.common import FAMILY, FPR, FPR_GRID, PAIRS, const
+from dpverify.theorems.formulas.tradeoff import (
+    f_approx,
+    subsample_rr_bbg,
+    subsample_rr_delta,
+    subsample_rr_f,
+)
+from dpverify.theorems.formulas.tradeoff_composition import (
+    hockey_stick,
+    mu_estimate_rr,
+    mu_rr,
+    mu_rr_one,
+    np_curve,
+    np_vertices,
+    pld_vertices,
+)
+from dpverify.theorems.params import EPS, EPS0, EPS0_POS, K, Q
+from dpverify.theorems.refs import DRS, Paper, cite
+from dpverify.theorems.values import exact_params
+
+# ------------------------------------------------------------------------------------------
+# DRS-SUBSAMPLE
+
+
+def _mix_profile(ctx: Any, eps0: Any, q: Any, eps: Any, **_: Any) -> Any:
+    """Two-order hockey-stick of the BBG-T9 witness ((1-q) RR_0 + q RR_1, RR_0), directly."""
+    keep = ctx.exp(eps0) / (1 + ctx.exp(eps0))
+    rr0 = (keep, 1 - keep)
+    mix = ((1 - q) * keep + q * (1 - keep), (1 - q) * (1 - keep) + q * keep)
+    x = ctx.exp(eps)
+
+    def hs(p: Any, r: Any) -> Any:
+        return ctx.fsum(ctx.max(ctx.zero, pi - x * ri) for pi, ri in zip(p, r, strict=True))
+
+    return ctx.max(hs(mix, rr0), hs(rr0, mix))
+
+
+def _bbg_kink(ctx: Any, eps0: Any, q: Any, **_: Any) -> Any:
+    return 1 / (1 + ctx.exp(ctx.log1p(q * ctx.expm1(eps0))))
+
+
+def _gap_at_kink(ctx: Any, eps0: Any, q: Any, **_: Any) -> Any:
+    a = _bbg_kink(ctx, eps0, q)
+    return subsample_rr_f(ctx, eps0, q, a) - subsample_rr_bbg(ctx, eps0, q, a)
+
+
+_SUB_BOX = Box(reals={"eps0": ("0.01", "5"), "q": ("0.01", "0.99"),
+                      "fpr": ("0.001", "0.999")})
+_SUB_S_BOX = Box(reals={"eps0": ("0.01", "5"), "q": ("0.01", "1"), "s": ("0", "1")})
+_SUB_S_OPEN = Box(reals={"eps0": ("0.01", "5"), "q": ("0.01", "0.99"), "s": ("0.001", "0.999")})
+
+
+def _sub_vs_bbg(side: str, piece: str) -> Any:
+    """C_q(f_{eps0,0}) or f_{eps',0} at fpr = s x1 (first segment), x1 + s (y1 - x1) (middle),
+    y1 + s (1 - y1) (last)."""
+
+    def term(ctx: Any, eps0: Any, q: Any, s: Any, **_: Any) -> Any:
+        x1 = 1 / (1 + ctx.exp(eps0))
+        y1 = q * x1 + (1 - q) * (1 - x1)
+        a = {"first": s * x1, "middle": x1 + s * (y1 - x1), "last": y1 + s * (1 - y1)}[piece]
+        f = subsample_rr_f if side == "cq" else subsample_rr_bbg
+        return f(ctx, eps0, q, a)
+
+    return term
+
+DRS_SUBSAMPLE = Theorem(
+    id="DRS-SUBSAMPLE",
+    title="Privacy amplification by subsampling for f-DP",
+    family=FAMILY,
+    source=cite(DRS, "Thm 4.2 (number recalled): C_p(f) = min{f_p, f_p^{-1}}**, f_p = p f + "
+                "(1 - p) Id; the explicit three-piece form [UNCERTAIN] as a citation; RR "
+                "tightness and the relation to BBG-T9 derived"),
+    types=("BOUND",),
+    confidence=("HIGH", "DERIVED"),
+    statement="If M is f-DP (replace-one, size m), M ∘ Sample_m is C_p(f)-DP with p = m/n. For "
+              "f = f_{eps0,0}, C_q(f) is piecewise linear through (0, 1), (x1, y1), (y1, x1), "
+              "(1, 0), x1 = 1/(1 + e^eps0), y1 = q x1 + (1 - q)(1 - x1). f <= C_q(f), C_1(f) = f, "
+              "C_q decreasing in q; C_q(f_{eps,delta}) >= f_{eps', q delta} with eps' = "
+              "log(1 + q(e^eps - 1)) (BBG-T9), strict in the middle; for an RR base the profile "
+              "of C_q equals that of the BBG-T9 witness pair.",
+    domain="q in (0, 1]; eps0 >= 0; fpr in [0, 1] (sampling without replacement, replace-one)",
+    evaluators=(
+        Evaluator("f_rr", (EPS0, Q, FPR), subsample_rr_f, "C_q(f_{eps0,0})(fpr)"),
+        Evaluator("delta_rr", (EPS0, Q, EPS), subsample_rr_delta,
+                  "1 + C_q(f_{eps0,0})*(-e^eps), maximum over the four vertices"),
+    ),
+    claims=(
+        Claim(1, "C_q(f_{eps0,0}) >= f_{eps',0} (BBG-T9), eps' = log(1 + q(e^eps0 - 1)): equal "
+                 "(1e-30) on [0, x1] and [y1, 1] (same slopes, derived) for eps0 in [0.01, 5], q "
+                 "in [0.01, 1], and strictly greater on the middle x1 + s (y1 - x1), s in [0.001, "
+                 "0.999], q in [0.01, 0.99] [property]; the gap at the kink of f_{eps',0} is "
+                 "0.03290512 at (eps0, q) = (1, 0.1) and 0.1421645 at (3, 0.02) (1e-7).",
+              (Compare(_sub_vs_bbg("cq", "middle"), "gt", _sub_vs_bbg("bbg", "middle"),
+                       _SUB_S_OPEN, "property", lhs_name="C_q(f_{eps0,0}) (middle)",
+                       rhs_name="f_{eps',0}"),
+               Compare(_sub_vs_bbg("cq", "first"), "eq", _sub_vs_bbg("bbg", "first"),
+                       _SUB_S_BOX, "property", Tol.abs("1e-30"), "C_q(f_{eps0,0}) on [0, x1]",
+                       "f_{eps',0}"),
+               Compare(_sub_vs_bbg("cq", "last"), "eq", _sub_vs_bbg("bbg", "last"),
+                       _SUB_S_BOX, "property", Tol.abs("1e-30"), "C_q(f_{eps0,0}) on [y1, 1]",
+                       "f_{eps',0}"),
+               Compare(_gap_at_kink, "eq", const("0.03290512"),
+                       Points(({"eps0": "1", "q": "0.1"},)), "numeric", Tol.abs("1e-7")),
+               Compare(_gap_at_kink, "eq", const("0.1421645"),
+                       Points(({"eps0": "3", "q": "0.02"},)), "numeric", Tol.abs("1e-7")))),
+        Claim(2, "RR tightness: delta_rr(eps0, q, eps) equals the two-order hockey-stick of "
+                 "((1-q) RR_0 + q RR_1, RR_0) over eps0 in [0.01, 5], q in [0.01, 1], eps in "
+                 "[0, 5] (1e-30) [property]; at (1, 0.1) and eps = 0, 0.05: 0.04621171572600098, "
+                 "0.03242279419143506.",
+              (Compare(lambda ctx, eps0, q, eps, **_: subsample_rr_delta(ctx, eps0, q, eps), "eq",
+                       _mix_profile,
+                       Box(reals={"eps0": ("0.01", "5"), "q": ("0.01", "1"), "eps": ("0", "5")}),
+                       "property", Tol.abs("1e-30"), "1 + C_q*(-e^eps)", "witness profile"),
+               Compare(lambda ctx, eps, **_: subsample_rr_delta(ctx, ctx.one, ctx.num("0.1"),
+                                                                eps),
+                       "eq", lambda ctx, v, **_: v,
+                       Points(({"eps": "0", "v": "0.04621171572600098"},
+                               {"eps": "0.05", "v": "0.03242279419143506"})),
+                       "numeric", Tol.abs("1e-16")))),
+        Claim(4, "C_q(f) > f, C_1(f) = f and C_q(f) > C_{q'}(f) for q < q' (f = f_{eps0,0}), "
+                 "over eps0 in [0.01, 5], q in [0.01, 0.99], fpr in [0.001, 0.999], q' = q + h "
+                 "(1 - q), h in [0.01, 1] (strict inside; C_1(f) = f to 1e-30 on fpr in [0, 1]) "
+                 "[property].",
+              (Compare(lambda ctx, eps0, q, fpr, **_: subsample_rr_f(ctx, eps0, q, fpr), "gt",
+                       lambda ctx, eps0, fpr, **_: f_approx(ctx, eps0, ctx.zero, fpr), _SUB_BOX,
+                       "property", lhs_name="C_q(f)", rhs_name="f"),
+               Compare(lambda ctx, eps0, fpr, **_: subsample_rr_f(ctx, eps0, ctx.one, fpr), "eq",
+                       lambda ctx, eps0, fpr, **_: f_approx(ctx, eps0, ctx.zero, fpr),
+                       Box(reals={"eps0": ("0.01", "5"), "fpr": ("0", "1")}), "property",
+                       Tol.abs("1e-30"), "C_1(f)", "f"),
+               Compare(lambda ctx, eps0, q, fpr, **_: subsample_rr_f(ctx, eps0, q, fpr), "gt",
+                       lambda ctx, eps0, q, h, fpr, **_: subsample_rr_f(ctx, eps0,
+                                                                        q + h * (1 - q), fpr),
+                       Box(reals={"eps0": ("0.01", "5"), "q": ("0.01", "0.99"),
+                                  "h": ("0.01", "1"), "fpr": ("0.001", "0.999")}),
+                       "property", lhs_name="C_q(f)", rhs_name="C_{q'}(f)"))),
+    ),
+    notes="Claims 3 (Gaussian explicit form vs a numerical hull) and 5 (delta0 > 0 witness) of "
+          "the catalogue need C_q of G_mu and of f_{eps,delta}, not encoded here; the "
+          "evaluators f_approx and f_gauss of the catalogue are not encoded either.",
+)
+
+# ------------------------------------------------------------------------------------------
+# FDP-PLD-CONV
+
+
+DP_ACCOUNTING = Paper("dp_accounting", "google/differential-privacy dp_accounting, "
+                      "PrivacyLossDistribution.get_true_positive_rates and "
+                      "get_gdp_parameter_estimate (commit b5b0286e; added in 12e32c6)")
+
+
+@exact_params("p", "q", "x", "delta")
+def _pld_vertices_agree(ctx: Any, p: Any, q: Any, **_: Any) -> bool:
+    """The curve from the PLD atoms alone equals the Neyman-Pearson curve of (P, Q) (exact)."""
+    a, b = np_vertices(p, q), pld_vertices(p, q)
+    return all(np_curve(a, t) == np_curve(b, t) for t in FPR_GRID + tuple(v[0] for v in a + b))
+
+
+@exact_params("p", "q", "x", "delta")
+def _tpr_envelope_sound(ctx: Any, p: Any, q: Any, x: Any, **_: Any) -> bool:
+    """On a finite grid of x = e^eps (x and x + 1/2, 1 + (x-1)/3), with delta(x) the two-order
+    profile: min over the grid of min(1, x fpr + delta, 1 - (1 - delta - fpr)/x) >= the exact
+    TPR 1 - T(P,Q)(fpr) (the dual-to-primal step of dp_accounting on a grid)."""
+    v = np_vertices(p, q)
+    xs = (x, x + Fraction(1, 2), 1 + (x - 1) / 3)
+    ds = [(xx, max(hockey_stick(p, q, xx), hockey_stick(q, p, xx))) for xx in xs]
+    for a in FPR_GRID:
+        env = min(min(Fraction(1), xx * a + d, 1 - (1 - d - a) / xx) for xx, d in ds)
+        if env < 1 - np_curve(v, a):
+            return False
+    return True
+
+
+def _mu_value(eps0: str, k: int, value: str, route: Any, tol: str) -> Compare:
+    return Compare(lambda ctx, **_: route(ctx, ctx.num(eps0), k), "eq", const(value),
+                   Points(({},)), "numeric", Tol.abs(tol), f"mu({eps0}, {k})", value)
+
+
+FDP_PLD_CONV = Theorem(
+    id="FDP-PLD-CONV",
+    title="Trade-off curve of a discrete PLD; TPR at a given FPR and the reported GDP mu",
+    family=FAMILY,
+    source=cite(DP_ACCOUNTING, "privacy_loss_distribution.py; Neyman-Pearson construction and "
+                "the exact GDP parameter derived (Liu et al. arXiv 2210.09269: eps-DP is GDP)"),
+    types=("EXACT", "ALGORITHM", "APPROX"),
+    confidence=("CONFIRMED",),
+    statement="For a PLD with atoms z_i, P-masses p_i and q_inf: reject Q-only outcomes first, "
+              "then atoms by increasing z; vertices (sum_{z_i <= t} p_i, 1 - q_inf - sum_{z_i <= "
+              "t} p_i e^{-z_i}). dp_accounting bounds TPR(fpr) <= min_delta min{1, e^{eps(delta)} "
+              "fpr + delta, 1 + (fpr + delta - 1) e^{-eps(delta)}} and estimates mu_hat = max_F "
+              "[Phi^{-1}(TPR) - Phi^{-1}(fpr)] (F = logspace(1e-12, 0.5, 500); APPROX). Exact: "
+              "mu* = sup_a [Phi^{-1}(1 - a) - Phi^{-1}(f(a))], at a vertex for piecewise-linear "
+              "f; for RR(eps) mu* = 2 Phi^{-1}(e^eps/(1 + e^eps)).",
+    domain="eps0 > 0, 1 <= k <= 2000",
+    evaluators=(
+        Evaluator("mu_rr", (EPS0_POS, K), mu_rr,
+                  "exact GDP parameter of f_{eps0,0}^{⊗k}: maximum over the binomial vertices"),
+        Evaluator("mu_estimate_rr", (EPS0_POS, K), mu_estimate_rr,
+                  "dp_accounting's mu_hat on the exact TPR curve, default FPR grid (APPROX)"),
+    ),
+    claims=(
+        Claim(1, "mu_rr(eps0, 1) = 2 Phi^{-1}(e^{eps0}/(1 + e^{eps0})) over eps0 in [0.05, 5] "
+                 "(1e-25) [property]; 0.6238925920985082, 1.232035385344901, 2.357961485647250 at "
+                 "eps0 = 0.5, 1, 2.",
+              (Compare(lambda ctx, eps0, **_: mu_rr(ctx, eps0, 1), "eq",
+                       lambda ctx, eps0, **_: mu_rr_one(ctx, eps0),
+                       Box(reals={"eps0": ("0.05", "5")}), "property", Tol.abs("1e-25"),
+                       "vertex maximum", "2 Phi^{-1}(e^eps0/(1 + e^eps0))"),
+               _mu_value("0.5", 1, "0.6238925920985082", mu_rr, "1e-15"),
+               _mu_value("1", 1, "1.232035385344901", mu_rr, "1e-14"),
+               _mu_value("2", 1, "2.357961485647250", mu_rr, "1e-14"))),
+        Claim(2, "Grid optimism: mu_estimate_rr(1, 1) = 1.218472120226672 < mu_rr(1, 1) (the "
+                 "estimate under-reports mu).",
+              (_mu_value("1", 1, "1.218472120226672", mu_estimate_rr, "1e-12"),
+               Compare(lambda ctx, eps0, k, **_: mu_estimate_rr(ctx, eps0, k), "lt",
+                       lambda ctx, eps0, k, **_: mu_rr(ctx, eps0, k),
+                       Points(({"eps0": "1", "k": 1},)), "numeric", lhs_name="mu_hat",
+                       rhs_name="exact mu")),
+              scope="instance"),
+        Claim(3, "k-fold RR: mu_rr = 1.611709282042431 (0.5, 10), 1.002286565744414 (0.1, 100), "
+                 "1.420079176674596 (0.2, 50); mu_estimate_rr(0.5, 10) = 1.607319119910573, "
+                 "below.",
+              (_mu_value("0.5", 10, "1.611709282042431", mu_rr, "1e-14"),
+               _mu_value("0.1", 100, "1.002286565744414", mu_rr, "1e-14"),
+               _mu_value("0.2", 50, "1.420079176674596", mu_rr, "1e-14"),
+               _mu_value("0.5", 10, "1.607319119910573", mu_estimate_rr, "1e-12")),
+              scope="instance"),
+        Claim(5, "Soundness of the TPR bound: for random finite pairs and a grid of three x = "
+                 "e^eps, the dual-to-primal envelope is >= the exact TPR 1 - T(P,Q)(fpr) at fpr = "
+                 "i/20 (two-order profile, exact rationals).",
+              (Predicate(_tpr_envelope_sound, PAIRS, "oracle", "envelope >= exact TPR"),)),
+        Claim(6, "The vertices built from the PLD atoms (z_i, p_i) plus q_inf alone give the same "
+                 "curve as the Neyman-Pearson vertices of (P, Q), for random finite pairs (exact, "
+                 "at fpr = i/20 and every vertex).",
+              (Predicate(_pld_vertices_agree, PAIRS, "oracle", "PLD curve = NP curve"),)),
+    ),
+    notes="Claim 4 of the catalogue (grid pessimism for G_1 with the exact GDP inverse on the "
+          "default delta grid, 3000 inversions) is not encoded: too slow for the quick run. To "
+          "report a certified mu from a PLD, take the maximum over all vertices of a pessimistic "
+          "PLD's curve, not a fixed FPR grid.",
+)

@@ -1,0 +1,247 @@
+"""Trade-off functions (f-DP): the (eps, delta) and Gaussian curves, the Laplace curve, the
+primal-dual conversion by numerical maximisation, and amplification by subsampling of an RR base
+([DRS] J. Dong, A. Roth, W. J. Su, Gaussian Differential Privacy, arXiv 1905.02383; theorem
+numbers recalled, not read: Prop. 2.5, Def. 2.6, Prop. 2.12, Thm 4.2).
+
+Every curve is evaluated at ``fpr``, the type-I error (false-positive rate) a in [0, 1].
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable
+from fractions import Fraction
+from statistics import NormalDist
+from typing import Any
+
+from dpverify.theorems.errors import InvalidParameter
+
+# Phi^{-1} is searched on [-40, 40]: Phi(-40) < 1e-349, below every probability handled here.
+_NINV_LO, _NINV_HI = -40, 40
+
+
+def check_fpr(ctx: Any, fpr: Any) -> None:
+    if ctx.lt(fpr, ctx.zero) is True or ctx.lt(ctx.one, fpr) is True:
+        raise InvalidParameter(f"fpr must be in [0, 1]; got {fpr}")
+
+
+def _ninv_bisect(ctx: Any, p: Any) -> Any:
+    return ctx.solve(lambda x: ctx.ncdf(x), p, lo=_NINV_LO, hi=_NINV_HI, decreasing=False)
+
+
+def ninv(ctx: Any, p: Any) -> Any:
+    """``Phi^{-1}(p)`` for p in (0, 1). Newton steps on exact points from the float64 quantile;
+    in arb the result is then certified: a ball ``[x - r, x + r]`` is returned only once
+    ``Phi(x - r) < p < Phi(x + r)`` is decided (Phi is increasing), else bisection with the
+    context's comparisons. Tails come from ``erfc``, accurate far below 1e-300."""
+    pf = float(ctx.midpoint(p, p))
+    if not 1e-300 < pf < 1 - 1e-16:
+        return _ninv_bisect(ctx, p)
+    x = ctx.num(Fraction(NormalDist().inv_cdf(pf)))
+    c = 1 / ctx.sqrt(2 * ctx.pi)
+    for _ in range(max(3, math.ceil(math.log2(ctx.prec / 40)) + 3)):
+        x = x - (ctx.ncdf(x) - p) / (c * ctx.exp(-x * x / 2))
+        x = ctx.midpoint(x, x)  # an exact point in arb (the ball's centre)
+    if ctx.name != "arb":
+        return x
+    r = ctx.num(2) ** (16 - ctx.prec) * (1 + ctx.abs(x))
+    for _ in range(6):
+        lo, hi = x - r, x + r
+        if ctx.lt(ctx.ncdf(lo), p) is True and ctx.lt(p, ctx.ncdf(hi)) is True:
+            return ctx.hull(lo, hi)
+        r = r * 256
+    return _ninv_bisect(ctx, p)
+
+
+def f_approx(ctx: Any, eps: Any, delta: Any, fpr: Any) -> Any:
+    """``f_{eps,delta}(a) = max(0, 1 - delta - e^eps a, e^{-eps}(1 - delta - a))``: (eps, delta)-DP
+    is f_{eps,delta}-DP ([DRS] arXiv 1905.02383, Prop. 2.5, number recalled; formula read in
+    autodp ``converter.approxdp_to_fdp``, commit 06489ea)."""
+    check_fpr(ctx, fpr)
+    x = ctx.exp(eps)
+    return ctx.max(ctx.zero, 1 - delta - x * fpr, (1 - delta - fpr) / x)
+
+
+def f_gauss(ctx: Any, mu: Any, fpr: Any) -> Any:
+    """``G_mu(a) = Phi(Phi^{-1}(1 - a) - mu) = Phi(-Phi^{-1}(a) - mu)`` ([DRS] arXiv 1905.02383,
+    Def. 2.6, number recalled; autodp ``fdp_bank.fDP_gaussian``)."""
+    check_fpr(ctx, fpr)
+    if ctx.le(fpr, ctx.zero) is True:
+        return ctx.one
+    if ctx.le(ctx.one, fpr) is True:
+        return ctx.zero
+    return ctx.ncdf(-ninv(ctx, fpr) - mu)
+
+
+def tpr_gauss(ctx: Any, mu: Any, fpr: Any) -> Any:
+    """``1 - G_mu(a) = Phi(Phi^{-1}(a) + mu)``, computed directly (never as ``1 - G_mu``, which
+    loses every digit in the tail a -> 0) (dp_accounting ``get_true_positive_rates``)."""
+    check_fpr(ctx, fpr)
+    if ctx.le(fpr, ctx.zero) is True:
+        return ctx.zero
+    if ctx.le(ctx.one, fpr) is True:
+        return ctx.one
+    return ctx.ncdf(ninv(ctx, fpr) + mu)
+
+
+# ------------------------------------------------------------------------------------------
+# Laplace
+
+
+def _laplace_mu(ctx: Any, b: Any, sensitivity: Any) -> Any:
+    if ctx.le(b, ctx.zero) is True:
+        raise InvalidParameter(f"b must be > 0; got {b}")
+    if ctx.le(sensitivity, ctx.zero) is True:
+        raise InvalidParameter(f"sensitivity must be > 0; got {sensitivity}")
+    return sensitivity / b
+
+
+def laplace_tradeoff_mu(ctx: Any, mu: Any, fpr: Any) -> Any:
+    """``T(Lap(0,1), Lap(mu,1))(a)``: ``1 - e^mu a`` on ``[0, e^{-mu}/2]``, ``e^{-mu}/(4a)`` on
+    ``[e^{-mu}/2, 1/2]``, ``e^{-mu}(1 - a)`` on ``[1/2, 1]`` (derived from ``F(F^{-1}(1-a) - mu)``,
+    [DRS] arXiv 1905.02383, Sec. 2 Laplace example, location recalled)."""
+    check_fpr(ctx, fpr)
+    em = ctx.exp(-mu)
+    half = ctx.num("1/2")
+    return ctx.piecewise_lt(
+        fpr, em / 2, lambda: 1 - fpr / em,
+        lambda: ctx.piecewise_lt(fpr, half, lambda: em / (4 * fpr), lambda: em * (1 - fpr)))
+
+
+def laplace_tradeoff_cdf(ctx: Any, mu: Any, fpr: Any) -> Any:
+    """Second route: ``F(F^{-1}(1 - a) - mu)`` with F the Lap(0, 1) CDF and its inverse written
+    out (F(x) = e^x/2 for x < 0, 1 - e^{-x}/2 for x >= 0)."""
+    u = 1 - fpr
+    half = ctx.num("1/2")
+    finv = ctx.piecewise_lt(u, half, lambda: ctx.log(2 * u), lambda: -ctx.log(2 * (1 - u)))
+    x = finv - mu
+    return ctx.piecewise_lt(x, ctx.zero, lambda: ctx.exp(x) / 2, lambda: 1 - ctx.exp(-x) / 2)
+
+
+def laplace_f(ctx: Any, b: Any, fpr: Any, sensitivity: Any) -> Any:
+    """Trade-off function of the Laplace mechanism Lap(b), sensitivity s: mu = s/b."""
+    return laplace_tradeoff_mu(ctx, _laplace_mu(ctx, b, sensitivity), fpr)
+
+
+def laplace_mu_gdp(ctx: Any, b: Any, sensitivity: Any) -> Any:
+    """``-2 Phi^{-1}(e^{-mu/2}/2)``: the least mu' with ``T_Lap >= G_{mu'}``, attained at the fixed
+    point ``a = e^{-mu/2}/2`` (derived in the catalogue, DRS-LAPLACE-FDP)."""
+    mu = _laplace_mu(ctx, b, sensitivity)
+    return -2 * ninv(ctx, ctx.exp(-mu / 2) / 2)
+
+
+# ------------------------------------------------------------------------------------------
+# Duality by golden-section maximisation (routes independent of the tangent-line closed forms)
+
+_GOLD = "0.6180339887498948482045868343656381177203091798057628621354486227"
+
+
+def golden_max(ctx: Any, g: Callable[[Any], Any], lo: Any, hi: Any) -> Any:
+    """``max g`` over ``[lo, hi]`` for unimodal g, by golden-section search: the bracket [a, b]
+    keeps the maximiser while every comparison is decided; the location error after n steps is
+    0.618^n (hi - lo), so ``0.75 * prec`` steps reach the working precision in value (g is flat
+    at the maximum). In mpmath the value at the better inner point is returned; in arb the
+    enclosure ``g([a, b])`` of g over the final bracket, which contains the supremum (an
+    undecided comparison stops the search with the bracket still valid)."""
+    r = ctx.num(_GOLD)
+
+    def point(x: Any) -> Any:
+        return ctx.midpoint(x, x)  # an exact point in arb: g is evaluated at points, not balls
+
+    a, b = lo, hi
+    c, d = point(b - r * (b - a)), point(a + r * (b - a))
+    gc, gd = g(c), g(d)
+    for _ in range(int(0.75 * ctx.prec) + 12):
+        left_lower = ctx.lt(gc, gd)
+        if left_lower is None and ctx.name == "arb":
+            break
+        if left_lower is True:
+            a, c, gc = c, d, gd
+            d = point(a + r * (b - a))
+            gd = g(d)
+        else:
+            b, d, gd = d, c, gc
+            c = point(b - r * (b - a))
+            gc = g(c)
+    if ctx.name == "arb":
+        return g(ctx.hull(a, b))
+    return ctx.max(gc, gd)
+
+
+def delta_gauss_golden(ctx: Any, mu: Any, eps: Any) -> Any:
+    """``sup_a [1 - G_mu(a) - e^eps a]`` over the curve points ``(a, G_mu(a)) = (Phi(-s),
+    Phi(s - mu))``, s real: the Neyman-Pearson threshold tests, maximised by golden section
+    ([DRS] arXiv 1905.02383, Prop. 2.12, number recalled)."""
+    x = ctx.exp(eps)
+
+    def g(s: Any) -> Any:
+        return ctx.ncdf(mu - s) - x * ctx.ncdf(-s)  # 1 - Phi(s - mu), tail-accurate
+
+    return ctx.max(ctx.zero, golden_max(ctx, g, ctx.num(-40), ctx.num(40)))
+
+
+def f_gauss_dual(ctx: Any, mu: Any, fpr: Any) -> Any:
+    """``sup_{eps in [0, 20]} f_{eps, delta_mu(eps)}(fpr)`` with ``delta_mu`` the GDP profile
+    (DRS-GDP.delta): the dual-to-primal conversion ([DRS] Prop. 2.12 and the proposition
+    following it, numbers recalled; autodp ``converter.approxdp_func_to_fdp``)."""
+    from dpverify.theorems.formulas.gdp import gdp_delta
+
+    check_fpr(ctx, fpr)
+    return golden_max(ctx, lambda e: f_approx(ctx, e, gdp_delta(ctx, mu, e), fpr),
+                      ctx.zero, ctx.num(20))
+
+
+def delta_laplace_golden(ctx: Any, b: Any, eps: Any, sensitivity: Any) -> Any:
+    """``sup_a [1 - T_Lap(a) - e^eps a]`` by golden section over a in [0, 1] (DRS-DUALITY)."""
+    mu = _laplace_mu(ctx, b, sensitivity)
+    x = ctx.exp(eps)
+    return ctx.max(ctx.zero, golden_max(
+        ctx, lambda a: 1 - laplace_tradeoff_mu(ctx, mu, a) - x * a, ctx.zero, ctx.one))
+
+
+# ------------------------------------------------------------------------------------------
+# Subsampling of an RR base ([DRS] Thm 4.2, number recalled; explicit form derived)
+
+
+def _check_q(ctx: Any, q: Any) -> None:
+    if ctx.le(q, ctx.zero) is True or ctx.lt(ctx.one, q) is True:
+        raise InvalidParameter(f"q must be in (0, 1]; got {q}")
+
+
+def subsample_rr_vertices(ctx: Any, eps0: Any, q: Any) -> tuple[tuple[Any, Any], ...]:
+    """Vertices of ``C_q(f_{eps0,0})``: (0, 1), (x1, y1), (y1, x1), (1, 0) with
+    ``x1 = 1/(1 + e^eps0)``, ``y1 = q x1 + (1 - q)(1 - x1)``."""
+    _check_q(ctx, q)
+    x1 = 1 / (1 + ctx.exp(eps0))
+    y1 = q * x1 + (1 - q) * (1 - x1)
+    return ((ctx.zero, ctx.one), (x1, y1), (y1, x1), (ctx.one, ctx.zero))
+
+
+def interpolate(ctx: Any, vertices: Any, fpr: Any) -> Any:
+    """The piecewise-linear curve through ``vertices`` (increasing first coordinate) at fpr."""
+    check_fpr(ctx, fpr)
+    for (a0, b0), (a1, b1) in itertools.pairwise(vertices):
+        if ctx.le(fpr, a1) is True:
+            if ctx.le(a1, a0) is True:
+                return b1
+            return b0 + (b1 - b0) * (fpr - a0) / (a1 - a0)
+    return vertices[-1][1]
+
+
+def subsample_rr_f(ctx: Any, eps0: Any, q: Any, fpr: Any) -> Any:
+    """``C_q(f_{eps0,0})(fpr)`` ([DRS] arXiv 1905.02383, Thm 4.2, number recalled)."""
+    return interpolate(ctx, subsample_rr_vertices(ctx, eps0, q), fpr)
+
+
+def subsample_rr_delta(ctx: Any, eps0: Any, q: Any, eps: Any) -> Any:
+    """``1 + C_q(f_{eps0,0})*(-e^eps) = max over the vertices of 1 - y - e^eps x`` (a convex
+    piecewise-linear curve's conjugate is attained at a vertex)."""
+    x = ctx.exp(eps)
+    return ctx.max(*(1 - b - x * a for a, b in subsample_rr_vertices(ctx, eps0, q)))
+
+
+def subsample_rr_bbg(ctx: Any, eps0: Any, q: Any, fpr: Any) -> Any:
+    """``f_{eps', 0}(fpr)`` with ``eps' = log(1 + q(e^eps0 - 1))`` (BBG-T9 amplification)."""
+    eps1 = ctx.log1p(q * ctx.expm1(eps0))
+    return f_approx(ctx, eps1, ctx.zero, fpr)
