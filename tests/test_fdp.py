@@ -20,7 +20,7 @@ from dpverify.theorems.formulas.tradeoff_composition import (
     np_vertices,
     pld_vertices,
 )
-from dpverify.verifiers.numeric import evaluate
+from dpverify.verifiers.evaluation import evaluate
 from tests.common.golden import GoldenCases
 
 mp = mpmath.MPContext()
