@@ -169,17 +169,24 @@ def run(ids: Iterable[str] | None = None, profile: str = "quick", jobs: int = 0,
 
 
 def audit(accountants: Sequence[Any] | Any, scenarios: str | Sequence[Any] = "quick", *,
-          timeout: float = 60.0, loose_factor: float = 1.5) -> list[dict[str, Any]]:
+          timeout: float = 60.0, loose_factor: float = 1.5,
+          executor: Any = None) -> list[dict[str, Any]]:
     """Audit privacy accountants (objects with ``name``, ``epsilon(scenario, delta)`` and
     ``delta(scenario, epsilon)``) against certified references; one record per
     (accountant, scenario, query) with its verdict (UNSOUND, LOOSE, SOUND, ERROR,
-    UNSUPPORTED, INCONCLUSIVE). ``scenarios``: ``"quick"``, ``"thorough"`` or case dicts."""
+    UNSUPPORTED, INCONCLUSIVE). ``scenarios``: ``"quick"``, ``"thorough"`` or case dicts.
+    ``executor``: ``None``/``"local"``/``"serial"`` (references computed here), ``"dask"``, a
+    ``distributed.Client`` or a ``concurrent.futures.Executor``: the certified references
+    that are not cached are computed on its workers (the accountant calls stay here)."""
+    from dpverify.verifiers.executors import backend_for
     from dpverify.verifiers.pytest_plugin import audit_accountant
 
     many = accountants if isinstance(accountants, (list, tuple)) else [accountants]
     records: list[dict[str, Any]] = []
-    for acc in many:
-        records += audit_accountant(acc, scenarios, timeout=timeout, loose_factor=loose_factor)
+    with backend_for(executor) as backend:
+        for acc in many:
+            records += audit_accountant(acc, scenarios, timeout=timeout,
+                                        loose_factor=loose_factor, executor=backend.executor)
     return records
 
 
