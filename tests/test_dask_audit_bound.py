@@ -98,3 +98,29 @@ def test_bad_executor_flags_exit_2(command: str, flags: list[str], tmp_path: Pat
     assert main([*argv, *flags]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "Traceback" not in err[0]
+
+
+def _bound(executor: Any) -> dict[str, Any]:
+    # a flawed bound (k*eps0/2 is below the optimum where k is small): a counterexample
+    return dpverify.check_bound("k*eps0/2", against="optimal-composition",
+                                region={"eps0": (0.1, 1), "k": (1, 4)}, fixed={"delta": 1e-3},
+                                budget=60, seed=3, executor=executor).document
+
+
+def test_check_bound_on_dask_gives_the_local_verdict_and_counterexample(
+        client: Any, monkeypatch: Any) -> None:
+    from dpverify.verifiers.bounds import remote, search
+
+    local = _bound("local")
+    assert local["verdict"] == "failed" and local["counterexample"]
+    sent: list[int] = []
+
+    def counting(*args: Any) -> int:
+        sent.append(remote.prefetch(*args))
+        return sent[-1]
+
+    monkeypatch.setattr(search, "prefetch", counting)
+    on_dask = _bound(client)
+    assert sum(sent) > 0  # reference evaluations were computed on the workers
+    for key in ("verdict", "message", "counterexample", "points", "tightness"):
+        assert on_dask[key] == local[key], key
