@@ -101,8 +101,8 @@ def test_bad_executor_flags_exit_2(command: str, flags: list[str], tmp_path: Pat
 
 
 def _bound(executor: Any) -> dict[str, Any]:
-    # a flawed bound (k*eps0/2 is below the optimum where k is small): a counterexample
-    return dpverify.check_bound("k*eps0/2", against="optimal-composition",
+    # a flawed bound: sound at k = 1, below the optimum at larger k (sound and violated points)
+    return dpverify.check_bound("eps0*k^0.75", against="optimal-composition",
                                 region={"eps0": (0.1, 1), "k": (1, 4)}, fixed={"delta": 1e-3},
                                 budget=60, seed=3, executor=executor).document
 
@@ -113,6 +113,7 @@ def test_check_bound_on_dask_gives_the_local_verdict_and_counterexample(
 
     local = _bound("local")
     assert local["verdict"] == "failed" and local["counterexample"]
+    assert local["points"]["sound"] and local["points"]["violated"]
     sent: list[int] = []
 
     def counting(*args: Any) -> int:
