@@ -169,17 +169,24 @@ def run(ids: Iterable[str] | None = None, profile: str = "quick", jobs: int = 0,
 
 
 def audit(accountants: Sequence[Any] | Any, scenarios: str | Sequence[Any] = "quick", *,
-          timeout: float = 60.0, loose_factor: float = 1.5) -> list[dict[str, Any]]:
+          timeout: float = 60.0, loose_factor: float = 1.5,
+          executor: Any = None) -> list[dict[str, Any]]:
     """Audit privacy accountants (objects with ``name``, ``epsilon(scenario, delta)`` and
     ``delta(scenario, epsilon)``) against certified references; one record per
     (accountant, scenario, query) with its verdict (UNSOUND, LOOSE, SOUND, ERROR,
-    UNSUPPORTED, INCONCLUSIVE). ``scenarios``: ``"quick"``, ``"thorough"`` or case dicts."""
+    UNSUPPORTED, INCONCLUSIVE). ``scenarios``: ``"quick"``, ``"thorough"`` or case dicts.
+    ``executor``: ``None``/``"local"``/``"serial"`` (references computed here), ``"dask"``, a
+    ``distributed.Client`` or a ``concurrent.futures.Executor``: the certified references
+    that are not cached are computed on its workers (the accountant calls stay here)."""
+    from dpverify.verifiers.executors import backend_for
     from dpverify.verifiers.pytest_plugin import audit_accountant
 
     many = accountants if isinstance(accountants, (list, tuple)) else [accountants]
     records: list[dict[str, Any]] = []
-    for acc in many:
-        records += audit_accountant(acc, scenarios, timeout=timeout, loose_factor=loose_factor)
+    with backend_for(executor) as backend:
+        for acc in many:
+            records += audit_accountant(acc, scenarios, timeout=timeout,
+                                        loose_factor=loose_factor, executor=backend.executor)
     return records
 
 
@@ -235,7 +242,7 @@ def check_bound(target: Any, *, against: str, kind: str = "eps",
                 map: Mapping[str, str] | None = None, lower: bool = False,
                 profile: str = "quick", budget: float | None = None, seed: int | None = None,
                 eval_timeout: float = 10.0, plots: bool = False,
-                progress: Any = None) -> BoundCheck:
+                progress: Any = None, executor: Any = None) -> BoundCheck:
     """Validate a privacy bound against a certified reference: sound? how tight? where?
 
     ``target``: a callable (called with keyword arguments named as the reference's parameters,
@@ -245,6 +252,9 @@ def check_bound(target: Any, *, against: str, kind: str = "eps",
     ``region``: ``{name: (lo, hi)}`` or ``{name: "lo..hi"}``; ``fixed``: ``{name: value}``.
     ``kind="eps"``: the target is an upper bound on eps(delta) (``lower=True``: a lower bound);
     ``kind="delta"``: on delta(eps). Same engine and document as ``dpverify check-bound``.
+    ``executor``: ``None``/``"local"``/``"serial"`` (everything here), ``"dask"``, a
+    ``distributed.Client`` or a ``concurrent.futures.Executor``: the reference evaluations of
+    the search's batches (corners and edges, quasi-random spread, grid) run on its workers.
 
     >>> r = check_bound("k*eps0", against="optimal-composition",
     ...                 region={"eps0": (0.1, 1), "k": (1, 10), "delta": (1e-3, 1e-2)},
@@ -254,9 +264,11 @@ def check_bound(target: Any, *, against: str, kind: str = "eps",
     """
     from dpverify.verifiers.bounds.engine import Options
     from dpverify.verifiers.bounds.engine import check_bound as _check
+    from dpverify.verifiers.executors import backend_for
 
     options = Options(kind=kind, lower=lower, profile=profile, budget=budget, seed=seed,
                       eval_timeout=eval_timeout, plots=plots)
-    return BoundCheck(_check(target, against=against, region=region, fixed=fixed, maps=map,
-                             options=options, command="dpverify.check_bound(...)",
-                             progress=progress))
+    with backend_for(executor) as backend:
+        return BoundCheck(_check(target, against=against, region=region, fixed=fixed,
+                                 maps=map, options=options, command="dpverify.check_bound(...)",
+                                 progress=progress, executor=backend.executor))

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from dpverify.theorems.errors import InvalidParameter
+from dpverify.verifiers.executors import add_executor_arguments, open_executor
 
 EXIT_OK, EXIT_FAILED, EXIT_INTERNAL = 0, 1, 3
 INSTALL_HINT = ("install the accountant libraries (pip install 'dpverify[accountants]'), or "
@@ -56,6 +57,7 @@ def register(sub: Any) -> None:
                    "turns the gate off)")
     s.add_argument("--no-cache", action="store_true", help="compute every certified reference "
                    "afresh (neither the shipped references nor the on-disk cache)")
+    add_executor_arguments(s)
     s.add_argument("--format", choices=("json", "md", "html"), default="md")
     s.add_argument("--output", "-o", help="write the report here (atomically); records "
                    "stream to OUTPUT.partial.jsonl meanwhile")
@@ -191,6 +193,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
         load_records,
     )
     from dpverify.verifiers.accountants.cache import ReferenceStore
+    from dpverify.verifiers.accountants.remote import prefetch_references
     from dpverify.verifiers.accountants.sets import scenario_set
 
     _finite_flag(args.tolerance, "--tolerance", 0)
@@ -218,6 +221,10 @@ def cmd_audit(args: argparse.Namespace) -> int:
             raise InvalidParameter(f"cannot read --baseline {args.baseline}: {why}") from None
     accountants = _load_accountants(args.accountant or list(BUILTIN))
     store = ReferenceStore(options.rel_width, options.ref_seconds, use_cache=not args.no_cache)
+    started = time.monotonic()
+    with open_executor(args.executor, args.workers, args.scheduler) as backend:
+        prefetch_references(store, cases, backend.executor,
+                            lambda m: print(f"audit: {m}", file=sys.stderr, flush=True))
     run = Audit(accountants, cases, options, reference=store.bound)
     progress = Progress(run.queries())
     stream = Stream(args.output)
@@ -227,7 +234,6 @@ def cmd_audit(args: argparse.Namespace) -> int:
         progress.update(r)
 
     run.on_record = on_record
-    started = time.monotonic()
     try:
         records = run.run()
     except BaseException:
@@ -243,6 +249,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
         "loose_factor": args.loose_factor, "rtol": options.rtol,
         "command": "dpverify " + " ".join(sys.argv[1:]),
         "seconds": time.monotonic() - started, "references": store.stats(),
+        "executor": backend.describe(),
         "cases": [{"id": c.id, "description": c.scenario.describe(), "note": c.note}
                   for c in cases]}
     code = exit_code(records)

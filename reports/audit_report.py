@@ -111,6 +111,10 @@ def _meta_lines(meta: dict[str, Any]) -> list[str]:
         lines.append(f"- command: `{meta['command']}`")
     if meta.get("seconds") is not None:
         lines.append(f"- wall time: {_num(meta['seconds'], 3)} s")
+    if meta.get("executor"):
+        ex = meta["executor"]
+        where = f" at {ex['scheduler']}" if ex.get("scheduler") else ""
+        lines.append(f"- executor: {ex['name']}{where}, {ex['workers']} workers")
     return lines
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from dpverify.theorems.errors import InvalidParameter
+from dpverify.verifiers.executors import add_executor_arguments, open_executor
 
 HELP = "validate a new privacy bound against the certified optimum: sound? how tight? where?"
 
@@ -48,6 +49,7 @@ def add_parser(sub: Any) -> None:
     s.add_argument("--seed", type=int)
     s.add_argument("--eval-timeout", type=float, default=10.0, metavar="SECONDS",
                    help="per-evaluation limit of a callable target")
+    add_executor_arguments(s)
     s.add_argument("--format", choices=("text", "json", "md", "html"), default="text")
     s.add_argument("--out", metavar="DIR", help="also write check-bound.json/.md/.html here")
     s.set_defaults(func=cmd_check_bound)
@@ -64,10 +66,13 @@ def cmd_check_bound(args: argparse.Namespace) -> int:
     options = Options(kind=args.kind, lower=args.lower, profile=args.profile,
                       budget=args.budget, seed=args.seed, eval_timeout=args.eval_timeout,
                       plots=args.format == "html" or bool(args.out))
-    doc = check_bound(args.target, against=args.against, region=_pairs(args.region, "--region"),
-                      fixed=_pairs(args.fixed, "--fixed"), maps=_pairs(args.map, "--map"),
-                      options=options, progress=progress,
-                      command="dpverify " + " ".join(sys.argv[1:]))
+    region, fixed, maps = (_pairs(args.region, "--region"), _pairs(args.fixed, "--fixed"),
+                           _pairs(args.map, "--map"))
+    with open_executor(args.executor, args.workers, args.scheduler) as backend:
+        doc = check_bound(args.target, against=args.against, region=region, fixed=fixed,
+                          maps=maps, options=options, progress=progress,
+                          command="dpverify " + " ".join(sys.argv[1:]),
+                          executor=backend.executor)
     sys.stdout.write(render(doc, args.format))
     if args.out:
         out = Path(args.out)

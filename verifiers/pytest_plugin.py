@@ -62,8 +62,10 @@ def _cases(scenarios: Any) -> tuple[list[Any], dict[str, Any], str]:
 
 
 def audit_accountant(accountant: Any, scenarios: Any = "quick", *, ids: Any = None,
-                     timeout: float = 60.0, loose_factor: float = 1.5) -> list[dict[str, Any]]:
-    """Run the audit of one accountant and return its records."""
+                     timeout: float = 60.0, loose_factor: float = 1.5,
+                     executor: Any = None) -> list[dict[str, Any]]:
+    """Run the audit of one accountant and return its records (``executor``: where the
+    missing certified references are computed, see ``dpverify.audit``)."""
     from dpverify.verifiers.accountants.audit import Audit, AuditOptions, Named
     from dpverify.verifiers.accountants.cache import ReferenceStore
 
@@ -77,6 +79,12 @@ def audit_accountant(accountant: Any, scenarios: Any = "quick", *, ids: Any = No
     options = AuditOptions(timeout=timeout, loose_factor=loose_factor, scenarios_label=label,
                            **opts)
     store = ReferenceStore(options.rel_width, options.ref_seconds)
+    if executor is not None:
+        from dpverify.verifiers.accountants.remote import prefetch_references
+        from dpverify.verifiers.executors import backend_for
+
+        with backend_for(executor) as backend:
+            prefetch_references(store, cases, backend.executor)
     return Audit([Named(name, accountant)], cases, options, reference=store.bound).run()
 
 

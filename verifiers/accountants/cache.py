@@ -141,6 +141,10 @@ def write_json_atomic(path: Path, doc: Any) -> None:
         raise
 
 
+class ReferenceFailed(DpVerifyError):
+    """The certified reference could not be computed where it was sent (the reason)."""
+
+
 class ReferenceStore:
     """Certified references through the shipped data and the on-disk cache."""
 
@@ -152,6 +156,9 @@ class ReferenceStore:
         self.directory = (directory or cache_dir()) / "references" if use_cache else None
         self.counts = {"shipped": 0, "disk": 0, "computed": 0, "write_errors": 0}
         self.compute_seconds = 0.0
+        # computed elsewhere (a Dask worker: verifiers.accountants.remote): key -> the bound,
+        # or the text of the failure (the query is then INCONCLUSIVE, never recomputed here)
+        self.remote: dict[str, Bound | str] = {}
 
     def _path(self, key: str) -> Path:
         assert self.directory is not None
@@ -163,18 +170,16 @@ class ReferenceStore:
     def get(self, scenario: Scenario, kind: str, value: float) -> Bound:
         text = material(scenario, kind, value, self.rel_width)
         key = key_of(text)
-        if self.use_cache:
-            hit = decode(_shipped().get(key), text)
-            if hit is not None:
-                self.counts["shipped"] += 1
-                return hit
-            try:
-                hit = decode(json.loads(self._path(key).read_text(encoding="utf-8")), text)
-            except (OSError, ValueError):
-                hit = None
-            if hit is not None:
-                self.counts["disk"] += 1
-                return hit
+        hit = self.stored(text, key)
+        if hit is not None:
+            return hit
+        elsewhere = self.remote.get(key)
+        if isinstance(elsewhere, str):
+            raise ReferenceFailed(elsewhere)
+        if elsewhere is not None:
+            self.counts["computed"] += 1
+            self.save(key, text, elsewhere)
+            return elsewhere
         t0 = time.monotonic()
         with deadline(self.hard_limit(), "the certified reference"):
             ref = reference_for(scenario, rel_width=self.rel_width,
@@ -182,12 +187,32 @@ class ReferenceStore:
             bound = ref.epsilon(value) if kind == "epsilon" else ref.delta(value)
         self.compute_seconds += time.monotonic() - t0
         self.counts["computed"] += 1
+        self.save(key, text, bound)
+        return bound
+
+    def stored(self, text: str, key: str, count: bool = True) -> Bound | None:
+        """The shipped or on-disk reference keyed by ``text`` (None: not stored); ``count``:
+        tally the hit in :meth:`stats`."""
+        if self.use_cache:
+            hit = decode(_shipped().get(key), text)
+            if hit is not None:
+                self.counts["shipped"] += count
+                return hit
+            try:
+                hit = decode(json.loads(self._path(key).read_text(encoding="utf-8")), text)
+            except (OSError, ValueError):
+                hit = None
+            if hit is not None:
+                self.counts["disk"] += count
+                return hit
+        return None
+
+    def save(self, key: str, text: str, bound: Bound) -> None:
         if self.use_cache:
             try:
                 write_json_atomic(self._path(key), encode(bound, text))
             except OSError:
                 self.counts["write_errors"] += 1
-        return bound
 
     def hard_limit(self) -> float:
         """The wall-clock limit of one reference computation: the PLD engine's budget only

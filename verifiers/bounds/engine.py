@@ -18,6 +18,7 @@ Exit codes: 0 proved/passed, 1 failed or inconclusive (not shown sound), 3 error
 
 from __future__ import annotations
 
+import concurrent.futures as cf
 import inspect
 import math
 import random
@@ -34,6 +35,7 @@ from dpverify.verifiers.bounds import tightness as tight
 from dpverify.verifiers.bounds.prove import ProofLog, prove
 from dpverify.verifiers.bounds.references import Reference, make_reference
 from dpverify.verifiers.bounds.region import build_region, show_value
+from dpverify.verifiers.bounds.remote import Remote
 from dpverify.verifiers.bounds.search import Checker, PointResult, SearchPlan, search
 from dpverify.verifiers.bounds.target import (
     DEFAULT_EVAL_TIMEOUT,
@@ -204,10 +206,13 @@ def _verdict(checker: Checker, log: Any, proof: ProofLog | None) -> tuple[str, s
 def check_bound(target: Any, *, against: str, region: Mapping[str, Any],
                 fixed: Mapping[str, Any] | None = None, maps: Mapping[str, str] | None = None,
                 options: Options = Options(), command: str | None = None,
-                progress: Callable[[str], None] | None = None) -> dict[str, Any]:
+                progress: Callable[[str], None] | None = None,
+                executor: cf.Executor | None = None) -> dict[str, Any]:
     """The check-bound document (schema ``reports/schema/check-bound-v1.schema.json``).
 
-    Bad input raises ``InvalidParameter`` naming the parameter or token.
+    ``executor``: where batches of reference evaluations run (:mod:`.remote`; on ``None``,
+    serial and local executors: here, one after another). Bad input raises
+    ``InvalidParameter`` naming the parameter or token.
     """
     started = time.monotonic()
     note = progress or (lambda _m: None)
@@ -231,7 +236,9 @@ def check_bound(target: Any, *, against: str, region: Mapping[str, Any],
             raise InvalidParameter(f"the formula uses {missing[0]!r}, not a parameter of "
                                    f"{ref.name}")
     mentioned = set(ranges) | set(fixed_ref)
-    checker = Checker(ref, tgt, _translator(tgt, ref_to_bound, mentioned), options.lower)
+    checker = Checker(ref, tgt, _translator(tgt, ref_to_bound, mentioned), options.lower,
+                      remote=None if executor is None else Remote(against, options.kind,
+                                                                  executor))
     seed = options.seed if options.seed is not None else random.SystemRandom().randrange(2**31)
     speed = "slow" if ref.resolution_bits or ref.slow else "fast"
     plan, per_dim = PLANS[(options.profile, speed)]
@@ -259,6 +266,7 @@ def check_bound(target: Any, *, against: str, region: Mapping[str, Any],
         note(f"{verdict}: {message}")
         # tightness, known bounds and plots on what is left of the budget
         grid = tight.grid_points(reg, per_dim) if reg.dims else [reg.point({})]
+        checker.prefetch(grid, deadline)
         for pt in grid:
             if time.monotonic() > deadline:
                 break

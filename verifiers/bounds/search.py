@@ -25,10 +25,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from dpverify.theorems.ctx import PrecisionExhausted
-from dpverify.theorems.errors import DpVerifyError
 from dpverify.verifiers.bounds.references import INF, Reference
 from dpverify.verifiers.bounds.region import Point, Region
+from dpverify.verifiers.bounds.remote import Outcome, Remote, enclosure, prefetch
 from dpverify.verifiers.bounds.target import Target, TargetValue
 
 PRECISIONS = (128, 384, 1024)
@@ -75,6 +74,7 @@ class Checker:
     to_target: Callable[[Point], dict[str, Any]]
     lower: bool = False
     results: dict[tuple[Any, ...], PointResult] = field(default_factory=dict)
+    remote: Remote | None = None  # batches of reference evaluations sent to an executor
 
     @staticmethod
     def key(point: Point) -> tuple[Any, ...]:
@@ -103,13 +103,12 @@ class Checker:
                 tv = self.target.at(args, prec)
                 if not tv.ok:
                     return PointResult(point, "target_problem", tv, detail=tv.detail)
-            try:
-                ref = self.ref.enclose(point, prec)
-            except (PrecisionExhausted, DpVerifyError, ArithmeticError, ValueError) as e:
-                if i + 1 < len(PRECISIONS) and isinstance(e, PrecisionExhausted):
-                    continue
-                return PointResult(point, "reference_error", tv, None,
-                                   f"{type(e).__name__}: {e}")
+            how, got = self._enclosure(point, prec)
+            if how == "exhausted" and i + 1 < len(PRECISIONS):
+                continue
+            if how != "ok":
+                return PointResult(point, "reference_error", tv, None, got)
+            ref = got
             status = self._decide(tv, ref)
             if status != "unresolved" or self.ref.resolution_bits:
                 break
@@ -123,6 +122,19 @@ class Checker:
             res._margin = ((t - r) if not self.lower else (r - t)) / scale
             res._ratio = t / r if r > 0 else (1.0 if t == 0 else None)
         return res
+
+    def _enclosure(self, point: Point, prec: int) -> Outcome:
+        if self.remote is not None:
+            hit = self.remote.outcomes.get((self.key(point), prec))
+            if hit is not None:
+                return hit
+        return enclosure(self.ref, point, prec)
+
+    def prefetch(self, points: list[Point], deadline: float) -> int:
+        """The reference enclosures of points not decided yet, computed in one batch on the
+        remote executor (nothing without one): see :mod:`.remote`."""
+        fresh = [(self.key(p), p) for p in points if self.key(p) not in self.results]
+        return prefetch(self.remote, fresh, PRECISIONS, deadline)
 
     def _decide(self, tv: TargetValue, ref: tuple[Any, Any]) -> str:
         t_lo, t_hi = tv.lo, tv.hi
@@ -306,7 +318,9 @@ def search(checker: Checker, region: Region, plan: SearchPlan, seed: int, deadli
     def out_of_time() -> bool:
         return time.monotonic() > deadline
 
-    for units in _corner_units(region, plan.max_corners):
+    corners = _corner_units(region, plan.max_corners)
+    checker.prefetch([region.point(u) for u in corners], deadline)
+    for units in corners:
         if out_of_time() or checker.stopped():
             break
         checker.check(region.point(units))
@@ -314,7 +328,9 @@ def search(checker: Checker, region: Region, plan: SearchPlan, seed: int, deadli
     log.phases.append("corners and edges")
     progress(f"corners and edges: {log.corners} points")
     if region.dims and not found():
-        for units in _spread_units(region, plan.spread, seed):
+        spread = _spread_units(region, plan.spread, seed)
+        checker.prefetch([region.point(u) for u in spread], deadline)
+        for units in spread:
             if out_of_time() or checker.stopped() or found():
                 break
             checker.check(region.point(units))
