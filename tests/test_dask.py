@@ -2,7 +2,11 @@
 pool (failed claims' counterexamples included), budgets that hold on a worker, and the run
 document's record. Kept short: one cluster for the module, a small set of tasks."""
 
+import json
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -35,18 +39,42 @@ def _comparable(verdicts):
     return out
 
 
-def test_dask_and_local_give_the_same_verdicts_counterexamples_included(client):
+def _as_json(comparable):
+    """The comparable verdicts as plain JSON values, sorted by task."""
+    return json.loads(json.dumps(sorted([list(k), d] for k, d in comparable.items()),
+                                 default=str))
+
+
+def _tasks():
     # BASIC's oracle and numeric claims, and DR-CLASSIC-GAUSS claim 7: an erratum, refuted by a
     # seeded search (property route) and at a point, each with a certified counterexample
-    tasks = [t for t in plan(["BASIC"]) if t.claim in (1, 2, 5)]
-    tasks += plan(["DR-CLASSIC-GAUSS"], claim=7)
+    return ([t for t in plan(["BASIC"]) if t.claim in (1, 2, 5)]
+            + plan(["DR-CLASSIC-GAUSS"], claim=7))
+
+
+def _local_run_in_a_fresh_interpreter():
+    """The local pool's verdicts from a fresh ``python`` process: the pool forks its workers
+    from the caller, and this test process has imported (and set global state in) every test
+    module before it; the Dask workers are fresh interpreters too."""
+    code = ("import json, sys; sys.path.insert(0, sys.argv[1]); "
+            "from tests.test_dask import _as_json, _comparable, _tasks, PROFILES, execute; "
+            "print(json.dumps(_as_json(_comparable(execute(_tasks(), PROFILES['quick'], "
+            "jobs=2)))))")
+    root = str(Path(__file__).resolve().parents[1])
+    out = subprocess.run([sys.executable, "-c", code, root], capture_output=True, text=True,
+                         timeout=600, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def test_dask_and_local_give_the_same_verdicts_counterexamples_included(client):
+    tasks = _tasks()
     profile = PROFILES["quick"]
-    local = execute(tasks, profile, jobs=2)
+    local = _local_run_in_a_fresh_interpreter()
     seen = []
     on_dask = execute(tasks, profile, on_result=seen.append,
                       executor=client.get_executor(pure=False))
     assert len(seen) == len(tasks)  # streamed back one by one
-    assert _comparable(on_dask) == _comparable(local)
+    assert _as_json(_comparable(on_dask)) == local
     failed = [v for v in on_dask if v.theorem == "DR-CLASSIC-GAUSS"]
     assert failed and all(v.status == "failed" and v.evidence.get("counterexample")
                           for v in failed)
