@@ -22,9 +22,9 @@ from dpverify.verifiers.interval.enclosure import Iv, _Undecided, compile_interv
 
 SIMPLIFY_MAX_NODES = 250  # expand (and simplify) only expressions this small (tree nodes)
 MAX_DERIVATIVE_NODES = 1000  # larger derivatives evaluate slowly and loosely: not used
-SIMPLIFY_SECONDS = 1.0  # time after which a check stops calling sympy.simplify
-SYMPY_SECONDS = 8.0  # symbolic work (building, differentiating) per check
-SYMPY_STEP_SECONDS = 2.0  # one symbolic operation
+SIMPLIFY_SECONDS = 1.0  # CPU seconds after which a check stops calling sympy.simplify
+SYMPY_SECONDS = 8.0  # CPU seconds of symbolic work (building, differentiating) per check
+SYMPY_STEP_SECONDS = 2.0  # CPU seconds for one symbolic operation
 
 
 class _SympyTimeout(Exception):
@@ -33,28 +33,29 @@ class _SympyTimeout(Exception):
 
 @contextmanager
 def _time_limit(seconds: float) -> Iterator[None]:
-    """Interrupt pure-Python sympy work after ``seconds`` (SIGALRM, main thread only; elsewhere
-    and when a limit is already running, no new limit is set)."""
+    """Interrupt pure-Python sympy work after ``seconds`` of this process's CPU time (SIGPROF
+    from ITIMER_PROF: the same work is cut at the same point on an idle or a loaded machine;
+    main thread only; elsewhere and when a limit is already running, no new limit is set)."""
     import signal
     import threading
 
     if seconds <= 0:
         raise _SympyTimeout("no time left for symbolic work")
     if (threading.current_thread() is not threading.main_thread()
-            or not hasattr(signal, "setitimer") or signal.getitimer(signal.ITIMER_REAL)[0] > 0):
+            or not hasattr(signal, "setitimer") or signal.getitimer(signal.ITIMER_PROF)[0] > 0):
         yield
         return
 
     def on_alarm(signum: int, frame: Any) -> None:
         raise _SympyTimeout(f"symbolic work took more than {seconds:.1f} s")
 
-    previous = signal.signal(signal.SIGALRM, on_alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    previous = signal.signal(signal.SIGPROF, on_alarm)
+    signal.setitimer(signal.ITIMER_PROF, seconds)
     try:
         yield
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, previous)
 
 
 def _size(e: Any) -> int:
