@@ -37,10 +37,9 @@ def polynomial_roots(expr: Any, prefix: str = "r") -> tuple[tuple[Any, ...], Any
         syms.append(r)
 
 
-def exp_to_power(expr: Any, var: Any, sym: Any) -> Any:
-    """``e^{k var + rest}`` -> ``sym^k e^{rest}`` (``sym = e^var``, rational k), then a rational
-    function of ``sym`` (the convention of the smt verifier's ``substitute_exp``). Raises
-    :class:`ValueError` if an exponential of ``var`` remains."""
+def exp_as_powers(expr: Any, var: Any, sym: Any) -> Any:
+    """Each ``e^{k var + rest}`` with rational ``k`` written as ``sym^k e^{rest}`` (``sym =
+    e^var``); other exponentials are left as they are."""
     import sympy as sp
 
     def repl(node: Any) -> Any:
@@ -51,8 +50,16 @@ def exp_to_power(expr: Any, var: Any, sym: Any) -> Any:
             return node
         return sym**k * sp.exp(rest)
 
-    out = sp.sympify(expr).replace(lambda n: isinstance(n, sp.exp) and n.has(var), repl)
-    out = sp.factor(sp.cancel(sp.together(out)))
+    return sp.sympify(expr).replace(lambda n: isinstance(n, sp.exp) and n.has(var), repl)
+
+
+def exp_to_power(expr: Any, var: Any, sym: Any) -> Any:
+    """``e^{k var + rest}`` -> ``sym^k e^{rest}`` (``sym = e^var``, rational k), then a rational
+    function of ``sym`` (also the core of the smt verifier's ``substitute_exp``). Raises
+    :class:`ValueError` if an exponential of ``var`` remains."""
+    import sympy as sp
+
+    out = sp.factor(sp.cancel(sp.together(exp_as_powers(expr, var, sym))))
     if any(isinstance(n, sp.exp) and n.has(var) for n in sp.preorder_traversal(out)):
         raise ValueError(f"cannot write {expr} as a rational function of {sym} = e^{var}")
     return out

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from dpverify.theorems.symbolic import exp_as_powers
+
 
 def _sym(v: Any) -> Any:
     import sympy as sp
@@ -99,15 +101,7 @@ def substitute_exp(expr: Any, var: Any, x: Any) -> Any:
     xp = sp.Symbol(f"__{x.name}_pos", positive=True)
     e = sp.sympify(expr).rewrite(sp.exp)
 
-    def repl(node: Any) -> Any:
-        arg = sp.expand(node.args[0])
-        k = arg.coeff(var)
-        rest = sp.expand(arg - k * var)
-        if rest.has(var) or not sp.sympify(k).is_Rational:
-            return node
-        return xp**k * sp.exp(rest)
-
-    out = e.replace(lambda n: isinstance(n, sp.exp) and n.has(var), repl)
+    out = exp_as_powers(e, var, xp)
 
     def fractional(t: Any) -> bool:
         return any(isinstance(n, sp.Pow) and n.base == xp and not n.exp.is_Integer
