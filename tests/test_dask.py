@@ -8,15 +8,14 @@ import sys
 import time
 from pathlib import Path
 
+import distributed
 import pytest
 
-distributed = pytest.importorskip("distributed")
-
-import dpverify  # noqa: E402
-from dpverify.reports.schema import validate  # noqa: E402
-from dpverify.verifiers.dispatch import PROFILES  # noqa: E402
-from dpverify.verifiers.executors import stream  # noqa: E402
-from dpverify.verifiers.runner import execute, plan  # noqa: E402
+import dpverify
+from dpverify.reports.schema import validate
+from dpverify.verifiers.dispatch import PROFILES
+from dpverify.verifiers.executors import stream
+from dpverify.verifiers.runner import execute, plan
 
 TIMING = ("seconds", "boxes_per_second", "timeout_ms")  # the SMT budget left
 

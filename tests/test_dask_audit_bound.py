@@ -8,17 +8,16 @@ import json
 from pathlib import Path
 from typing import Any
 
+import distributed
 import pytest
 
-distributed = pytest.importorskip("distributed")
-
-import dpverify  # noqa: E402
-from dpverify.reports.cli import main  # noqa: E402
-from dpverify.verifiers.accountants.audit import Audit, AuditOptions, Named  # noqa: E402
-from dpverify.verifiers.accountants.cache import ReferenceStore  # noqa: E402
-from dpverify.verifiers.accountants.remote import prefetch  # noqa: E402
-from dpverify.verifiers.accountants.scenario import parse_cases  # noqa: E402
-from tests.test_audit import IgnoresCount  # noqa: E402
+import dpverify
+from dpverify.reports.cli import main
+from dpverify.verifiers.accountants.audit import Audit, AuditOptions, Named
+from dpverify.verifiers.accountants.cache import ReferenceStore
+from dpverify.verifiers.accountants.remote import prefetch
+from dpverify.verifiers.accountants.scenario import parse_cases
+from tests.test_audit import IgnoresCount
 
 
 def _closed(cid: str, event: dict[str, Any], deltas: list[float], epsilons: list[float]

@@ -313,10 +313,10 @@ def test_catalogue_order_and_claim_numbers() -> None:
 
 def test_stationarity_smt_is_proved_and_has_power() -> None:
     """STK-HT claim 2's SMT problems are proved; moving the threshold breaks them."""
-    smt = pytest.importorskip("dpverify.verifiers.smt")
     import sympy as sp
 
     from dpverify.theorems.claims import Smt, SmtProblem
+    from dpverify.verifiers import smt
     from dpverify.verifiers.verdict import Budget, Status
 
     claim = next(c for c in get("STK-HT").claims if c.number == 2)
@@ -342,7 +342,6 @@ def test_stationarity_smt_is_proved_and_has_power() -> None:
 
 
 def test_quick_run_has_no_unexpected_outcome(tmp_path) -> None:
-    pytest.importorskip("dpverify.verifiers.smt")
     code = main(["run", *MY_IDS, "--jobs", "2", "--out", str(tmp_path), "--format", "json"])
     doc = json.loads((tmp_path / "latest.json").read_text())
     bad = [(t["id"], c["number"], c["headline"]) for t in doc["theorems"] for c in t["claims"]
