@@ -31,7 +31,7 @@ from dpverify.theorems.bounded_range.terms import (
 )
 from dpverify.theorems.claims import Box, Claim, Compare, Smt, SmtProblem, Tol, grid, points
 from dpverify.theorems.core import Evaluator, Theorem
-from dpverify.theorems.formulas.bounded_range import grr_1mp, grr_1mq, grr_p, grr_q
+from dpverify.theorems.formulas.bounded_range import grr_1mp, grr_1mq, grr_p, grr_q, grr_spans
 from dpverify.theorems.formulas.br_bounds import (
     dr19_eps,
     dr19_eps_het,
@@ -96,12 +96,7 @@ def _kl_bb(ctx: Any, eps0: Any, **_: Any) -> Any:
         return at(ctx.num(t))[1]
 
     def enclose(a: Fraction, b: Fraction) -> tuple[Any, Any, Any]:
-        p = monotone_span(lambda s: grr_p(ctx, E0, ctx.num(s)), a, b)
-        mp_ = monotone_span(lambda s: grr_1mp(ctx, E0, ctx.num(s)), a, b)
-        q = monotone_span(lambda s: grr_q(ctx, E0, ctx.num(s)), a, b)
-        mq = monotone_span(lambda s: grr_1mq(ctx, E0, ctx.num(s)), a, b)
-        dp = monotone_span(lambda s: -ctx.exp(ctx.num(s) - E0) / den, a, b)
-        dq = monotone_span(lambda s: -ctx.exp(-ctx.num(s)) / den, a, b)
+        p, mp_, q, mq, dp, dq = grr_spans(ctx, E0, a, b)
         return formulas(p, mp_, q, mq, dp, dq)
 
     return bb_maximize(ctx, value, enclose, e / 64, 63 * e / 64, slope)

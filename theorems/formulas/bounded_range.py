@@ -30,6 +30,7 @@ import flint
 from dpverify.theorems.core import InvalidParameter, fmt_fraction
 from dpverify.theorems.ctx import Interval, arb_to_fraction
 from dpverify.theorems.numerics import finite
+from dpverify.theorems.numerics.branch_bound import monotone_span
 from dpverify.theorems.values import approx_float, exact_params, float_bounds, is_exact, to_ctx
 
 
@@ -129,6 +130,20 @@ def grr_1mp(ctx: Any, eps0: Any, t: Any) -> Any:
 def grr_1mq(ctx: Any, eps0: Any, t: Any) -> Any:
     """``1 - q_{eps0,t} = (1 - e^{-t})/(1 - e^{-eps0})`` without cancellation."""
     return ctx.expm1(-t) / ctx.expm1(-eps0)
+
+
+def grr_spans(ctx: Any, eps0: Any, a: Fraction, b: Fraction) -> tuple[Any, ...]:
+    """Enclosures over ``t in [a, b]`` of ``p_t, 1 - p_t, q_t, 1 - q_t`` and of their
+    t-derivatives ``dp/dt = -e^{t - eps0}/(1 - e^{-eps0})``, ``dq/dt = -e^{-t}/(1 - e^{-eps0})``
+    (the GRR pair of [DDR] arXiv 1909.13830, Def. 2.4): each is monotone in t, so its end
+    values enclose it."""
+    den = -ctx.expm1(-eps0)
+    return (monotone_span(lambda s: grr_p(ctx, eps0, ctx.num(s)), a, b),
+            monotone_span(lambda s: grr_1mp(ctx, eps0, ctx.num(s)), a, b),
+            monotone_span(lambda s: grr_q(ctx, eps0, ctx.num(s)), a, b),
+            monotone_span(lambda s: grr_1mq(ctx, eps0, ctx.num(s)), a, b),
+            monotone_span(lambda s: -ctx.exp(ctx.num(s) - eps0) / den, a, b),
+            monotone_span(lambda s: -ctx.exp(-ctx.num(s)) / den, a, b))
 
 
 def _grr_end(eps0: Any, t: Any) -> int | None:

@@ -33,6 +33,7 @@ from dpverify.theorems.formulas.bounded_range import (
     grr_1mq,
     grr_p,
     grr_q,
+    grr_spans,
 )
 from dpverify.theorems.formulas.ddr_candidates import (
     _L_HINT,
@@ -44,7 +45,7 @@ from dpverify.theorems.formulas.ddr_candidates import (
     _T3Search,
     _t_l,
 )
-from dpverify.theorems.numerics.branch_bound import Enclose, bb_maximize, monotone_span
+from dpverify.theorems.numerics.branch_bound import Enclose, bb_maximize
 from dpverify.theorems.numerics.search import hill_climb_int
 from dpverify.theorems.values import approx_float, exact_params, float_bounds, to_ctx
 
@@ -265,12 +266,7 @@ def _lemma31_objective(ctx: Any, eps0: Fraction, k: int, eps: Fraction
 
     def enclose(a: Fraction, b: Fraction) -> tuple[Any, Any, Any]:
         pos, und, neg = signs(a, b)
-        p = monotone_span(lambda s: grr_p(ctx, E0, ctx.num(s)), a, b)
-        mp_ = monotone_span(lambda s: grr_1mp(ctx, E0, ctx.num(s)), a, b)
-        q = monotone_span(lambda s: grr_q(ctx, E0, ctx.num(s)), a, b)
-        mq = monotone_span(lambda s: grr_1mq(ctx, E0, ctx.num(s)), a, b)
-        dp = monotone_span(lambda s: -ctx.exp(ctx.num(s) - E0) / den, a, b)
-        dq = monotone_span(lambda s: -ctx.exp(-ctx.num(s)) / den, a, b)
+        p, mp_, q, mq, dp, dq = grr_spans(ctx, E0, a, b)
         v, d1, d2 = terms(p, mp_, q, mq, dp, dq)
         rng = combine(pos, und, neg, v, pos_part, neg_part, total)
         der = combine(pos, und, neg, d1, with0, with0, ctx.zero)
