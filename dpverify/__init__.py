@@ -179,15 +179,12 @@ def audit(accountants: Sequence[Any] | Any, scenarios: str | Sequence[Any] = "qu
     ``distributed.Client`` or a ``concurrent.futures.Executor``: the certified references
     that are not cached are computed on its workers (the accountant calls stay here)."""
     from dpverify.verifiers.executors import backend_for
-    from dpverify.verifiers.pytest_plugin import audit_accountant
+    from dpverify.verifiers.pytest_plugin import audit_accountants
 
     many = accountants if isinstance(accountants, (list, tuple)) else [accountants]
-    records: list[dict[str, Any]] = []
     with backend_for(executor) as backend:
-        for acc in many:
-            records += audit_accountant(acc, scenarios, timeout=timeout,
-                                        loose_factor=loose_factor, executor=backend.executor)
-    return records
+        return audit_accountants(many, scenarios, timeout=timeout, loose_factor=loose_factor,
+                                 executor=backend.executor)
 
 
 @dataclass(frozen=True)

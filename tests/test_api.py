@@ -54,3 +54,21 @@ def test_family_filter_partitions_the_catalogue() -> None:
     every = dpverify.theorems()
     fams = {t.family for t in every}
     assert sum(len(dpverify.theorems(f)) for f in fams) == len(every)
+
+
+def test_audit_of_several_accountants_gives_each_its_own_records() -> None:
+    from tests.accountant_zoo import EXACT
+    from tests.test_audit import IgnoresCount
+
+    cases = [{"id": "g7", "scenario": {"neighboring": "add_remove", "events": [
+        {"mechanism": "gaussian", "sigma": 2.25, "count": 7, "sampling": None}]},
+        "deltas": [1e-5], "epsilons": [1.25]}]
+    both = dpverify.audit([EXACT, IgnoresCount()], cases, timeout=30)
+    alone = [dpverify.audit(a, cases, timeout=30) for a in (EXACT, IgnoresCount())]
+
+    def judged(records):
+        return [(r["accountant"], r["query"], r["verdict"]) for r in records]
+
+    assert judged(both) == judged(alone[0]) + judged(alone[1])
+    assert {r["verdict"] for r in alone[0]} == {"SOUND"}
+    assert {r["verdict"] for r in alone[1]} == {"UNSOUND"}

@@ -30,6 +30,7 @@ records there instead (atomically) and compares nothing. Outside a fixture,
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -66,6 +67,15 @@ def audit_accountant(accountant: Any, scenarios: Any = "quick", *, ids: Any = No
                      executor: Any = None) -> list[dict[str, Any]]:
     """Run the audit of one accountant and return its records (``executor``: where the
     missing certified references are computed, see ``dpverify.audit``)."""
+    return audit_accountants([accountant], scenarios, ids=ids, timeout=timeout,
+                             loose_factor=loose_factor, executor=executor)
+
+
+def audit_accountants(accountants: Sequence[Any], scenarios: Any = "quick", *, ids: Any = None,
+                      timeout: float = 60.0, loose_factor: float = 1.5,
+                      executor: Any = None) -> list[dict[str, Any]]:
+    """The records of every accountant, audited one after the other against one reference
+    store: each certified reference is computed (or prefetched on ``executor``) once."""
     from dpverify.verifiers.accountants.audit import Audit, AuditOptions, Named
     from dpverify.verifiers.accountants.cache import ReferenceStore
 
@@ -75,7 +85,6 @@ def audit_accountant(accountant: Any, scenarios: Any = "quick", *, ids: Any = No
         cases = [c for c in cases if c.id in wanted]
         if not cases:
             raise ValueError(f"no scenario with id in {sorted(wanted)}")
-    name = str(getattr(accountant, "name", "") or type(accountant).__name__)
     options = AuditOptions(timeout=timeout, loose_factor=loose_factor, scenarios_label=label,
                            **opts)
     store = ReferenceStore(options.rel_width, options.ref_seconds)
@@ -85,7 +94,11 @@ def audit_accountant(accountant: Any, scenarios: Any = "quick", *, ids: Any = No
 
         with backend_for(executor) as backend:
             prefetch_references(store, cases, backend.executor)
-    return Audit([Named(name, accountant)], cases, options, reference=store.bound).run()
+    records: list[dict[str, Any]] = []
+    for accountant in accountants:
+        name = str(getattr(accountant, "name", "") or type(accountant).__name__)
+        records += Audit([Named(name, accountant)], cases, options, reference=store.bound).run()
+    return records
 
 
 def _failure_text(bad: list[dict[str, Any]], total: int) -> str:
