@@ -1,0 +1,11 @@
+"""Family ``shuffle_discrete`` (catalogue ``shuffle_discrete.md``): amplification by shuffling
+and the exact shuffled randomized response; the discrete Laplace and discrete Gaussian
+mechanisms; subsampled RDP without replacement.
+
+Which file holds which id (formulas live in :mod:`dpverify.theorems.formulas`):
+
+- ``shuffle_bounds``: EFMRTT19, BBGN19-BLANKET, FMT21-CLONES
+- ``shuffle_exact``: FMT21-NUM, SHUFFLE-RR-EXACT
+- ``discrete``: DLAP, CKS20-DGAUSS
+- ``subsampled_rdp``: WBK19-SUBRDP
+"""
