@@ -23,6 +23,12 @@ def test_headline_and_outcome_rules():
     assert headline([Status.PASSED, Status.PROVED]) is Status.PROVED
     assert headline([Status.PASSED, Status.ERROR]) is Status.ERROR
     assert headline([Status.INCONCLUSIVE, Status.PASSED]) is Status.PASSED
+    # a conjunction is as strong as its weakest conjunct; routes of one conjunct combine upward
+    assert headline([Status.PROVED, Status.CERTIFIED, Status.PASSED],
+                    ["eps <= eps0", "eps <= closed form", "eps <= closed form"]
+                    ) is Status.CERTIFIED
+    assert headline([Status.PROVED, Status.INCONCLUSIVE], ["a", "b"]) is Status.INCONCLUSIVE
+    assert headline([Status.PROVED, Status.PASSED], ["a", "a"]) is Status.PROVED
     assert outcome("refuted", Status.FAILED) is Outcome.AS_EXPECTED
     assert outcome("refuted", Status.PASSED) is Outcome.UNEXPECTED
     assert outcome("holds", Status.INCONCLUSIVE) is Outcome.INCONCLUSIVE

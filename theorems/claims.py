@@ -11,6 +11,12 @@ A :class:`Claim` is one numbered claim of a catalogue entry. It holds one or mor
   point, for structural statements that are not one comparison.
 - :class:`Smt`: a polynomial claim handed to z3 (``hypotheses ⇒ goal`` over the reals).
 
+Checks of one claim verify the same statement by several routes (the strongest verdict is the
+claim's), unless they name different ``part`` s: a claim that is a conjunction ("eps <= eps0,
+and eps <= the closed form") gives each conjunct its own part, and its headline is that of its
+weakest part, so a proof of one conjunct never headlines a claim whose other conjunct was only
+certified at points.
+
 Terms are formulas ``term(ctx, **point) -> number`` written against :mod:`theorems.ctx`, so the
 same term is evaluated in mpmath, in arb balls (rigorously, also over whole boxes) or in floats.
 A formula from the paper and an independent route (oracle, quadrature, second closed form) are
@@ -142,6 +148,7 @@ class Compare:
     lhs_name: str = "lhs"
     rhs_name: str = "rhs"
     ctx: Literal["arb", "mp"] = "arb"  # "mp" where a side needs quadrature
+    part: str = ""  # the conjunct of the claim this check verifies (module docstring)
 
     def describe(self) -> str:
         tol = f" (tol {self.tol.describe()})" if self.tol else ""
@@ -157,6 +164,7 @@ class Predicate:
     route: Route
     description: str
     ctx: Literal["arb", "mp"] = "arb"
+    part: str = ""
 
     def describe(self) -> str:
         return self.description
@@ -184,6 +192,7 @@ class Smt:
     description: str
     route: Route = "smt"
     check_model: Term | None = None  # re-check a z3 model in mpmath: returns True if it fails
+    part: str = ""
 
     def describe(self) -> str:
         return self.description

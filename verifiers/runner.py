@@ -243,7 +243,7 @@ def assemble(tasks: list[Task], verdicts: list[Verdict], profile: Profile, comma
             vs = by_claim.get((th.id, c.number))
             if vs is None:
                 continue
-            head = headline([v.status for v in vs])
+            head = headline([v.status for v in vs], [c.checks[v.check].part for v in vs])
             oc = outcome(c.expected, head)
             counts[oc.value] += 1
             status_counts[head.value] += 1

@@ -88,15 +88,22 @@ class Verdict:
         )
 
 
-def headline(statuses: list[Status]) -> Status:
-    """A claim's verdict: any failed wins, then error, otherwise the strongest."""
+def headline(statuses: list[Status], parts: list[str] | None = None) -> Status:
+    """A claim's verdict: any failed wins, then error; otherwise the strongest verdict of
+    each part (checks of one part verify the same statement by several routes) and the
+    weakest over the parts (the conjuncts of the claim). ``parts[i]`` names the part of
+    ``statuses[i]``; without ``parts`` every check verifies the whole claim."""
     if not statuses:
         return Status.NOT_APPLICABLE
     if Status.FAILED in statuses:
         return Status.FAILED
     if Status.ERROR in statuses:
         return Status.ERROR
-    return max(statuses, key=lambda s: STRENGTH[s])
+    by_part: dict[str, list[Status]] = {}
+    for status, part in zip(statuses, parts or [""] * len(statuses), strict=True):
+        by_part.setdefault(part, []).append(status)
+    return min((max(ss, key=lambda s: STRENGTH[s]) for ss in by_part.values()),
+               key=lambda s: STRENGTH[s])
 
 
 def weakened(old: str, new: str) -> bool:
