@@ -109,4 +109,6 @@ INDEX: tuple[tuple[str, str, str, str, str, str, tuple[str, ...]], ...] = (
     ('DRS-CLT', 'Central limit theorem for composition, and the DP-SGD CLT', 'fdp', '[DRS] Thm 3.4, 3.5, Sec. 5 (recalled); [BDLS]', 'APPROX', '`mu_rr(eps0, k)`; `gamma_rr(eps0, k)`; `mu_uniform(q, sigma, k)`', ()),
     ('DRS-SUBSAMPLE', 'Privacy amplification by subsampling for f-DP', 'fdp', '[DRS] Thm 4.2 (recalled)', 'BOUND', '`f_rr(eps0, q, fpr)`; `delta_rr(eps0, q, eps)`', ()),
     ('FDP-PLD-CONV', 'Trade-off curve of a discrete PLD; TPR at a given FPR and the reported GDP mu', 'fdp', 'dp_accounting (code read); derived', 'EXACT/ALGORITHM/APPROX', '`mu_rr(eps0, k)`; `mu_estimate_rr(eps0, k)`', ()),
+    ('FMT21-NUM', 'Hiding among the clones: numerical bound (exact hockey-stick of the clone pair)', 'shuffle_discrete', '[FMT21] Thm 3.2 (recalled), App. E; authors\' code; recurrence derived', 'BOUND/EXACT', '`delta(eps0, n, eps)`; `eps(eps0, n, delta)`', ()),
+    ('SHUFFLE-RR-EXACT', 'Exact privacy of shuffled binary and k-ary randomized response (oracle)', 'shuffle_discrete', 'derived (direct enumeration)', 'EXACT', '`delta(eps0, n, eps, k=2)`; `eps(eps0, n, delta, k=2)`', ()),
 )

@@ -27,6 +27,7 @@ References
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from fractions import Fraction
@@ -40,13 +41,13 @@ from dpverify.theorems.errors import InvalidParameter
 from dpverify.theorems.numerics.shuffle import (
     CloneState,
     clone_coefficients,
-    clone_delta_exact,
     clone_double_sum,
     clone_walk,
     rr_binary_profile,
     rr_kary_max,
     threshold,
 )
+from dpverify.theorems.numerics.shuffle import clone_delta_exact as _clone_delta_exact
 from dpverify.theorems.values import approx_float, exact_params, is_exact, to_ctx
 
 # Enumeration limits of SHUFFLE-RR-EXACT, checked before any work (measured: binary n = 500
@@ -100,6 +101,15 @@ def _param(ctx: Any, v: Any, name: str) -> Any:
 
 # ------------------------------------------------------------------------------------------
 # FMT21-NUM: the clone pair
+
+
+def clone_delta_exact(x0: Fraction, n: int, x: Fraction) -> Fraction:
+    """The clone pair's exact rational delta by the recurrence (cached; see
+    :func:`numerics.shuffle.clone_delta_exact`)."""
+    return _clone_delta_exact_cached(x0, n, x)
+
+
+_clone_delta_exact_cached = functools.lru_cache(maxsize=4096)(_clone_delta_exact)
 
 
 def clone_delta_double_sum_exact(x0: Fraction, n: int, x: Fraction) -> Fraction:
@@ -232,61 +242,108 @@ def least_eps(ctx: Any, delta_at: Callable[[Fraction], Any], eps0: Fraction, del
     continuous, nonincreasing and 0 at ``eps0``.
 
     A bracket ``[lo, hi]`` of exact points with ``delta_at(lo) > delta`` and ``delta_at(hi) <=
-    delta``, each certified by the context's comparison, is narrowed by regula falsi with the
-    Illinois modification and a bisection step whenever two steps did not halve it, until its
-    width is below ``2^-(prec+2)`` times ``max(hi, 2^-prec)``. A point whose comparison is
-    undecided (within the balls' width of the root) is replaced by the two points ``2^-12``
-    of the bracket on either side; when those are undecided too the bracket stays. A
-    rigorous context returns the bracket as a ball (the answer lies in ``(lo, hi]``); others
-    its midpoint.
+    delta``, each certified by the context's comparison, is narrowed until its width is at most
+    ``tol = 2^-(prec+2) max(hi, 2^-prec)`` (or the points' grid ``2^-(prec+8)``). Proposals:
+    the Illinois regula falsi on ``log(delta_at/delta)`` (bisection while an end has delta 0,
+    and every fourth step while the bracket has not halved); when two successive proposals
+    agree to ``16 tol``, the point ``tol`` beyond the new end is tried to close the bracket. A
+    point m whose comparison is undecided (within the balls' width of the root) ends the
+    search: the bracket becomes ``[m - s, m + s]`` for the least ``s = s0 16^j`` whose two ends
+    are decided (``s0`` the ball radius over the secant slope), or stays as it is when none
+    is. A rigorous context returns the bracket as a ball
+    (the answer lies in ``(lo, hi]``); others its midpoint.
     """
+    import mpmath
+
     target = to_ctx(ctx, delta)
     d0 = delta_at(Fraction(0))
-    if ctx.le(d0, target) is True:
+    first = ctx.le(d0, target)
+    if first is True:
         return ctx.zero
-    if ctx.le(d0, target) is None:
+    if first is None:
         raise PrecisionExhausted("cannot decide delta(0) against the target")
     bits = int(ctx.prec)
+    scale = 2 ** (bits + 8)
+    mp = mpmath.mp.clone()
+    mp.prec = bits + 32
+    t_mid = _fraction_near(target)
+
+    def grid(e: Fraction) -> Fraction:
+        return Fraction(round(e * scale), scale)
+
+    def log_ratio(value: Any) -> Any:  # log(delta/target), None when the midpoint is <= 0
+        v = _fraction_near(value)
+        return mp.log(mp.mpf(v.numerator) / v.denominator * t_mid.denominator
+                      / t_mid.numerator) if v > 0 else None
+
+    def above(e: Fraction) -> bool | None:  # delta_at(e) > target, certified
+        c = ctx.le(delta_at(e), target)
+        return None if c is None else not c
+
     lo, hi = Fraction(0), eps0
-    f_lo = _fraction_near(d0 - target)
-    f_hi = -_fraction_near(target)
-    side, width_before = 0, hi - lo
+    f_lo, f_hi = log_ratio(d0), None
+    side, last, width_before = 0, None, hi - lo
+    d_lo, d_hi = _fraction_near(d0), Fraction(0)
     for it in range(4 * bits + 64):
-        if hi - lo <= max(hi, Fraction(1, 2**bits)) / 2 ** (bits + 2):
+        tol = max(hi, Fraction(1, 2**bits)) / 2 ** (bits + 2)
+        if hi - lo <= tol:
             break
-        if it % 3 == 2 and (hi - lo) * 2 > width_before:
+        if f_hi is None or f_lo is None or (it % 4 == 3 and (hi - lo) * 2 > width_before):
             m = (lo + hi) / 2
         else:
-            m = lo + (hi - lo) * f_lo / (f_lo - f_hi) if f_lo != f_hi else (lo + hi) / 2
-        scale = 2 ** (bits + 8)
-        m = Fraction(round(m * scale), scale)
-        if not lo < m < hi:
-            m = (lo + hi) / 2
-        if it % 3 == 2:
+            m = lo + (hi - lo) * _fraction_near(f_lo / (f_lo - f_hi))
+        if it % 4 == 3:
             width_before = hi - lo
+        m = grid(m)
+        if not lo < m < hi:
+            m = grid((lo + hi) / 2)
+            if not lo < m < hi:
+                break  # the grid of points is reached
         value = delta_at(m)
         decided = ctx.le(value, target)
-        if decided is None:  # m is within the balls' width of the root: probe both sides
-            step = (hi - lo) / 2**12
-            left, right = max(lo, m - step), min(hi, m + step)
-            if lo < left and ctx.le(delta_at(left), target) is not False:
-                break
-            if right < hi and ctx.le(delta_at(right), target) is not True:
-                break
-            lo, hi = left, right
-            continue
-        f_m = _fraction_near(value - target)
+        if decided is not None:
+            d_lo, d_hi = (d_lo, _fraction_near(value)) if decided else (_fraction_near(value), d_hi)
+        if decided is None:  # m is within the balls' width of the root: close around it
+            lo, hi = _close_around(m, lo, hi, _width_estimate(value, d_lo, d_hi, lo, hi, tol),
+                                   above, grid)
+            break
+        close = last is not None and abs(m - last) <= 16 * tol
+        last = m
         if decided:
-            hi, f_hi = m, min(f_m, Fraction(0))
-            f_lo = f_lo / 2 if side == 1 else f_lo
+            hi, f_hi = m, log_ratio(value)
+            f_lo = f_lo / 2 if side == 1 and f_lo is not None else f_lo
             side = 1
+            if close and lo < grid(m - tol) and above(grid(m - tol)) is True:
+                lo = grid(m - tol)
         else:
-            lo, f_lo = m, max(f_m, Fraction(1, 2 ** (2 * bits)))
-            f_hi = f_hi / 2 if side == -1 else f_hi
+            lo, f_lo = m, log_ratio(value)
+            f_hi = f_hi / 2 if side == -1 and f_hi is not None else f_hi
             side = -1
+            if close and grid(m + tol) < hi and above(grid(m + tol)) is False:
+                hi = grid(m + tol)
     if getattr(ctx, "rigorous", False):
         return ctx.hull(ctx.num(lo), ctx.num(hi))
     return ctx.num((lo + hi) / 2)
+
+
+def _width_estimate(value: Any, d_lo: Fraction, d_hi: Fraction, lo: Fraction, hi: Fraction,
+                    tol: Fraction) -> Fraction:
+    """The eps-width of the undecided zone: the ball's radius over the secant slope (a guess)."""
+    rad = _fraction_near(value.rad()) if isinstance(value, flint.arb) else tol
+    slope = (d_lo - d_hi) / (hi - lo) if hi > lo and d_lo > d_hi else None
+    return max(tol, rad / slope) if slope else tol
+
+
+def _close_around(m: Fraction, lo: Fraction, hi: Fraction, s0: Fraction,
+                  above: Callable[[Fraction], bool | None], grid: Callable[[Fraction], Fraction]
+                  ) -> tuple[Fraction, Fraction]:
+    step = s0
+    while step < hi - lo:
+        left, right = max(lo, grid(m - step)), min(hi, grid(m + step))
+        if (left == lo or above(left) is True) and (right == hi or above(right) is False):
+            return left, right
+        step *= 16
+    return lo, hi
 
 
 # ------------------------------------------------------------------------------------------
@@ -312,14 +369,17 @@ def check_rr_limits(n: int, k: int) -> None:
             f"histograms); got n = {n}, k = {k}: {rr_kary_work(n, k)}")
 
 
+@functools.lru_cache(maxsize=4096)
 def rr_binary_delta_exact(x0: Fraction, n: int, x: Fraction) -> tuple[Fraction, int]:
     """Exact shuffled binary RR delta (rational ``x0 = e^eps0 > 1``, ``x = e^eps >= 1``) and the
-    first maximizing m (the pair at m equals the reversed pair at n - 1 - m)."""
+    first maximizing m (the pair at m equals the reversed pair at n - 1 - m). Cached: exact
+    values do not depend on a context, and the exhaustive claims revisit them."""
     prof = rr_binary_profile(x0, n, x, _exact_pos, Fraction(1), poly="fmpq")
     best = max(prof)
     return best, prof.index(best)
 
 
+@functools.lru_cache(maxsize=4096)
 def rr_kary_delta_exact(x0: Fraction, n: int, x: Fraction, k: int
                         ) -> tuple[Fraction, tuple[int, ...]]:
     """Exact shuffled k-ary RR delta by enumeration over count vectors, and a worst c."""

@@ -117,20 +117,22 @@ def clone_delta_exact(x0: Fraction, n: int, x: Fraction) -> Fraction:
     return total
 
 
-def clone_double_sum(x0: Any, n: int, x: Any, pos: Pos) -> Any:
+def clone_double_sum(x0: Any, n: int, x: Any, pos: Pos,
+                     num: Callable[[Fraction], Any] = lambda q: q) -> Any:
     """The direct double sum ``sum_c Bin(n-1, 1/x0)(c) sum_a pos(P_c(a) - x Q_c(a))`` with
     ``P_c(a) = w b_c(a) + (1-w) b_c(a-1)``, ``Q_c(a) = (1-w) b_c(a) + w b_c(a-1)`` (catalogue
     FMT21-NUM; the pair as in the authors' ``onestep``), binomial coefficients from
-    :func:`math.comb`: an independent route to :func:`clone_walk`, O(n^2)."""
+    :func:`math.comb` (``num`` turns the exact rationals into the number type): an independent
+    route to :func:`clone_walk`, O(n^2)."""
     w = x0 / (x0 + 1)
     p = 1 / x0
     total = 0
     for c in range(n):
         weight = math.comb(n - 1, c) * p**c * (1 - p) ** (n - 1 - c)
-        b = [Fraction(math.comb(c, a), 2**c) for a in range(c + 1)]
+        b = [num(Fraction(math.comb(c, a), 2**c)) for a in range(c + 1)]
 
-        def bc(a: int, b: list[Fraction] = b) -> Fraction:
-            return b[a] if 0 <= a < len(b) else Fraction(0)
+        def bc(a: int, b: list[Any] = b) -> Any:
+            return b[a] if 0 <= a < len(b) else 0 * b[0]
 
         h = 0
         for a in range(c + 2):
@@ -251,31 +253,33 @@ def count_vectors(k: int, total: int) -> Iterator[tuple[int, ...]]:
                 yield (c0, c1, *tail)
 
 
-def rr_kary_max(x0: Any, n: int, x: Any, k: int, pos: Pos, mx: Callable[..., Any], one: Any
-                ) -> tuple[Any, tuple[int, ...]]:
-    """``max_c max(H_x(Hist(c + e_0) || Hist(c + e_1)), H_x(Hist(c + e_1) || Hist(c + e_0)))``
-    over the count vectors c of the other n - 1 users (k-ary RR reports the true value with
-    probability ``x0/(x0 + k - 1)``), with ``mx`` the maximum of the number type (rigorous for
-    balls), and a maximizing c (chosen by approximate value).
-
-    Only the canonical count vectors of :func:`count_vectors` are visited: permuting the values
-    2..k-1 relabels the outputs, and swapping values 0 and 1 swaps the two orders.
-    """
+def rr_kary_values(x0: Any, n: int, x: Any, k: int, pos: Pos, mx: Callable[..., Any], one: Any
+                   ) -> list[tuple[tuple[int, ...], Any]]:
+    """``[(c, max(H_x(Hist(c + e_0) || Hist(c + e_1)), H_x(Hist(c + e_1) || Hist(c + e_0))))]``
+    over the canonical count vectors c of the other n - 1 users (:func:`count_vectors`); k-ary
+    RR reports the true value with probability ``x0/(x0 + k - 1)``. Permuting the values
+    2..k-1 relabels the outputs and swapping values 0 and 1 swaps the two orders, so the other
+    count vectors repeat these values."""
     zero = 0 * one
     s = x0 + (k - 1)
     rows = [[x0 / s if j == v else one / s for j in range(k)] for v in range(k)]
-    values: list[Any] = []
-    args: list[tuple[int, ...]] = []
+    out = []
     for c in count_vectors(k, n - 1):
         law: dict[tuple[int, ...], Any] = {(0,) * k: one}
         for v, cv in enumerate(c):
             for _ in range(cv):
                 law = _add_user(law, rows[v])
         p, q = _add_user(law, rows[0]), _add_user(law, rows[1])
-        values.append(mx(_hockey(p, q, x, pos, zero), _hockey(q, p, x, pos, zero)))
-        args.append(c)
-    best = max(range(len(values)), key=lambda i: approx_float(values[i]))
-    top = values[0]
-    for value in values[1:]:
+        out.append((c, mx(_hockey(p, q, x, pos, zero), _hockey(q, p, x, pos, zero))))
+    return out
+
+
+def rr_kary_max(x0: Any, n: int, x: Any, k: int, pos: Pos, mx: Callable[..., Any], one: Any
+                ) -> tuple[Any, tuple[int, ...]]:
+    """The maximum of :func:`rr_kary_values` (``mx``: the maximum of the number type, rigorous
+    for balls) and a maximizing c (chosen by approximate value)."""
+    values = rr_kary_values(x0, n, x, k, pos, mx, one)
+    top = values[0][1]
+    for _, value in values[1:]:
         top = mx(top, value)
-    return top, args[best]
+    return top, max(values, key=lambda cv: approx_float(cv[1]))[0]
