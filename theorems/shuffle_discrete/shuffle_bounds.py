@@ -19,9 +19,11 @@ from dpverify.theorems.core import Evaluator, Real, Theorem
 from dpverify.theorems.ctx import SymCtx
 from dpverify.theorems.errors import InvalidParameter
 from dpverify.theorems.formulas import shuffle_bounds as sb
+from dpverify.theorems.formulas import shuffle_exact as sx
 from dpverify.theorems.params import DELTA, EPS, EPS0_LOCAL, K_ALPHABET, N_USERS
 from dpverify.theorems.refs import BBGN19, EFMRTT19, FMT21, cite
 from dpverify.theorems.symbolic import exp_as_powers, polynomial_roots
+from dpverify.theorems.values import exact_params, to_ctx
 
 FAMILY = "shuffle_discrete"
 
@@ -44,6 +46,59 @@ def _refused(call: Any) -> Any:
         return False
 
     return test
+
+
+# Cross-claims against the exact engines of FMT21-NUM and SHUFFLE-RR-EXACT (formulas
+# shuffle_exact): those take eps0 and eps/delta exactly, so these terms keep them unconverted.
+
+
+@exact_params("eps0", "delta")
+def _num_eps(ctx: Any, eps0: Any, n: int, delta: Any, **_: Any) -> Any:
+    """FMT21-NUM.eps (the exact clone-pair bound, bisection)."""
+    return sx.fmt21_num_eps(ctx, eps0, n, delta)
+
+
+@exact_params("eps0", "delta")
+def _clones_over_num(ctx: Any, eps0: Any, n: int, delta: Any, **_: Any) -> Any:
+    """FMT21-CLONES.eps / FMT21-NUM.eps: how loose the closed form is."""
+    clones = sb.fmt21_eps(ctx, to_ctx(ctx, eps0), n, to_ctx(ctx, delta))
+    return clones / sx.fmt21_num_eps(ctx, eps0, n, delta)
+
+
+def _num_delta_at_clones_over(factor: str) -> Any:
+    """FMT21-NUM.delta at eps = FMT21-CLONES.eps / factor. FMT21-NUM.delta is continuous and
+    nonincreasing in eps and FMT21-NUM.eps is the least eps where it reaches delta, so: a value
+    <= delta means FMT21-NUM.eps <= CLONES/factor (ratio >= factor), a value > delta means
+    FMT21-NUM.eps > CLONES/factor (ratio < factor). One delta evaluation, no bisection."""
+
+    @exact_params("eps0", "delta")
+    def term(ctx: Any, eps0: Any, n: int, delta: Any, **_: Any) -> Any:
+        clones = sb.fmt21_eps(ctx, to_ctx(ctx, eps0), n, to_ctx(ctx, delta))
+        return sx.fmt21_num_delta(ctx, eps0, n, clones / ctx.num(factor))
+
+    return term
+
+
+@exact_params("eps0", "eps")
+def _rr_exact_delta(ctx: Any, eps0: Any, n: int, eps: Any, k: int = 2, **_: Any) -> Any:
+    """SHUFFLE-RR-EXACT.delta: the exact shuffled k-ary RR delta (a lower bound for every
+    universal shuffle bound, RR being eps0-DP)."""
+    return sx.shuffle_rr_delta(ctx, eps0, n, eps, k)
+
+
+@exact_params("eps0", "eps")
+def _blanket_rr(ctx: Any, eps0: Any, n: int, eps: Any, k: int = 2, **_: Any) -> Any:
+    return sb.bbgn19_delta_rr(ctx, to_ctx(ctx, eps0), k, n, to_ctx(ctx, eps))
+
+
+def _table(key: str, values: dict[Fraction, str]) -> Any:
+    """A catalogue value per point, looked up by the exact value of parameter ``key``."""
+
+    @exact_params(key)
+    def term(ctx: Any, **point: Any) -> Any:
+        return ctx.num(values[Fraction(point[key])])
+
+    return term
 
 
 # ------------------------------------------------------------------------------------------
@@ -146,8 +201,7 @@ EFMRTT19_THM = Theorem(
                          ctx="mp")),
               scope="instance"),
         Claim(4, "Ordering at configuration A: EFMRTT19 (0.2230) > FMT21-CLONES (0.09387) > "
-                 "BBGN19-BLANKET generic (0.05400) [numeric]. (The catalogue's last link, > "
-                 "FMT21-NUM (0.02040), needs the FMT21-NUM engine of branch shuffle-exact.)",
+                 "BBGN19-BLANKET generic (0.05400) > FMT21-NUM (0.02040) [numeric].",
               (Compare(lambda ctx, **p: sb.efmrtt19_eps(ctx, p["eps0"], p["n"], p["delta"]),
                        "gt", lambda ctx, **p: sb.fmt21_eps(ctx, p["eps0"], p["n"], p["delta"]),
                        Points((CONFIG_A,)), "numeric", lhs_name="EFMRTT19.eps",
@@ -155,7 +209,10 @@ EFMRTT19_THM = Theorem(
                Compare(lambda ctx, **p: sb.fmt21_eps(ctx, p["eps0"], p["n"], p["delta"]),
                        "gt", lambda ctx, **p: sb.bbgn19_eps(ctx, p["eps0"], p["n"], p["delta"]),
                        Points((CONFIG_A,)), "numeric", lhs_name="FMT21-CLONES.eps",
-                       rhs_name="BBGN19-BLANKET.eps")),
+                       rhs_name="BBGN19-BLANKET.eps"),
+               Compare(lambda ctx, **p: sb.bbgn19_eps(ctx, p["eps0"], p["n"], p["delta"]),
+                       "gt", _num_eps, Points((CONFIG_A,)), "numeric",
+                       lhs_name="BBGN19-BLANKET.eps", rhs_name="FMT21-NUM.eps")),
               scope="instance"),
         Claim(5, "EFMRTT19 is never tighter than FMT21-CLONES (derived): 12 eps0 sqrt(log(1/"
                  "delta)/n) >= the FMT21 Thm 3.1 expression over the region eps0 in [0.05, 1/2], "
@@ -326,6 +383,11 @@ def _dominance_checks() -> tuple[Compare | Smt, ...]:
     return tuple(out)
 
 
+_N200 = Points(({"eps0": "1", "n": 200, "eps": "0.5"}, {"eps0": "0.5", "n": 200, "eps": "0.2"}))
+_K3_POINTS = Points(({"eps0": "1", "n": 10, "eps": "0.3", "k": 3},
+                     {"eps0": "2", "n": 10, "eps": "0.5", "k": 3}))
+
+
 def _bbgn_at(delta_of: Any, eps0: str, k: int, n: int) -> Any:
     return lambda ctx, eps, **_: delta_of(ctx, ctx.num(eps0), n, eps, k)
 
@@ -377,10 +439,26 @@ BBGN19_BLANKET = Theorem(
                        "eq", const("0.02190928732696550"), Points((CONFIG_A,)), "numeric",
                        Tol.abs("1e-16"), "BBGN19-BLANKET.eps_laplace", "0.02190928732696550")),
               scope="instance"),
+        Claim(2, "Soundness against the exact oracle (SHUFFLE-RR-EXACT, binary, n = 200): at "
+                 "(eps0, eps) = (1, 0.5) the exact delta is 4.001890618558e-11 <= delta_rr "
+                 "9.631379743e-9; at (0.5, 0.2) it is 4.092087019034e-10 <= 3.735547141e-8.",
+              (Compare(_rr_exact_delta, "le", _blanket_rr, _N200, "oracle",
+                       lhs_name="SHUFFLE-RR-EXACT.delta (k = 2)",
+                       rhs_name="BBGN19-BLANKET.delta_rr"),
+               Compare(_rr_exact_delta, "eq",
+                       _table("eps", {Fraction(1, 2): "4.001890618558e-11",
+                                      Fraction(1, 5): "4.092087019034e-10"}),
+                       _N200, "oracle", Tol.rel("1e-12"), "SHUFFLE-RR-EXACT.delta",
+                       "catalogue value"),
+               Compare(_blanket_rr, "eq",
+                       _table("eps", {Fraction(1, 2): "9.631379743e-9",
+                                      Fraction(1, 5): "3.735547141e-8"}),
+                       _N200, "numeric", Tol.rel("1e-9"), "BBGN19-BLANKET.delta_rr",
+                       "catalogue value")),
+              scope="instance"),
         Claim(3, "The bound can be vacuous for small n: delta_rr(1, 3, 10, 0.3) = 0.5858548 and "
-                 "delta_rr(2, 3, 10, 0.5) = 3.219363 > 1 (the exact shuffled 3-RR deltas, "
-                 "0.04544678 and 0.2264240, need the SHUFFLE-RR-EXACT oracle of branch "
-                 "shuffle-exact).",
+                 "delta_rr(2, 3, 10, 0.5) = 3.219363 > 1, while the exact shuffled 3-RR deltas "
+                 "(SHUFFLE-RR-EXACT) are 0.04544678 and 0.2264240.",
               (Compare(_bbgn_at(_RR, "1", 3, 10), "eq", const("0.5858548"),
                        Points(({"eps": "0.3"},)), "numeric", Tol.abs("1e-7"),
                        "delta_rr(1, 3, 10, 0.3)", "0.5858548"),
@@ -389,7 +467,14 @@ BBGN19_BLANKET = Theorem(
                        "delta_rr(2, 3, 10, 0.5)", "3.219363"),
                Compare(_bbgn_at(_RR, "2", 3, 10), "gt", lambda ctx, **_: ctx.one,
                        Points(({"eps": "0.5"},)), "numeric", lhs_name="delta_rr(2, 3, 10, 0.5)",
-                       rhs_name="1")),
+                       rhs_name="1"),
+               Compare(_rr_exact_delta, "eq",
+                       _table("eps0", {Fraction(1): "0.04544678", Fraction(2): "0.2264240"}),
+                       _K3_POINTS, "oracle", Tol.abs("1e-7"), "SHUFFLE-RR-EXACT.delta (k = 3)",
+                       "catalogue value"),
+               Compare(_rr_exact_delta, "lt", _blanket_rr, _K3_POINTS, "oracle",
+                       lhs_name="SHUFFLE-RR-EXACT.delta (k = 3)",
+                       rhs_name="BBGN19-BLANKET.delta_rr")),
               scope="instance"),
         Claim(4, "min(1, delta) is nonincreasing in eps on (0, eps0) and in n, for the generic, "
                  "k-ary RR (k in 2..10) and Laplace constants, over eps0 in [0.1, 2], n in "
@@ -438,8 +523,7 @@ BBGN19_BLANKET = Theorem(
     notes="The generic bound holds for every pure eps0-LDP randomizer; the RR and Laplace "
           "versions use those randomizers' own blanket constants and apply only to them. The "
           "authors' code clips delta to [10 tol, 1] and returns its floor for eps >= eps0; the "
-          "evaluators return the unclipped value and refuse eps outside (0, eps0). Claim 2 "
-          "(soundness against the exact shuffled RR oracle) needs branch shuffle-exact.",
+          "evaluators return the unclipped value and refuse eps outside (0, eps0).",
 )
 
 # ------------------------------------------------------------------------------------------
@@ -491,6 +575,11 @@ _EDGE_POINTS = Points(({"n": 1000, "delta": "1e-6"}, {"n": 10**4, "delta": "1e-6
                        {"n": 10**5, "delta": "1e-8"}))
 
 
+_FMT_NUM_POINTS = Points(tuple(
+    {"n": n, "eps0": e, "delta": d} for n in (1000, 10**4) for e in ("0.1", "0.5", "1", "2")
+    for d in ("1e-6", "1e-8") if (n, e) != (1000, "2")))
+
+
 def _fmt_value(f: Any) -> Any:
     return lambda ctx, eps0, n, delta, **_: f(ctx, eps0, n, delta)
 
@@ -539,6 +628,24 @@ FMT21_CLONES = Theorem(
               (Smt(_fmt_code_problem, "A(eps) <= A(eps_code) for the arguments of log1p"),
                Compare(_fmt_value(sb.fmt21_eps_value), "le", _fmt_value(sb.fmt21_eps_code_value),
                        _FMT_BOX, "property", lhs_name="Thm 3.1 eps", rhs_name="eps_code"))),
+        Claim(3, "eps >= FMT21-NUM.eps (closed form above the numerical method) on the 14 "
+                 "in-regime configurations of n in {10^3, 10^4}, eps0 in {0.1, 0.5, 1, 2}, delta "
+                 "in {1e-6, 1e-8}: the ratio closed/numerical lies in [2.709, 5.676], with 2.710 "
+                 "at (n, eps0, delta) = (10^3, 1, 1e-8) and 5.675 at (10^4, 0.1, 1e-6) (to "
+                 "1e-3). The bounds on the ratio are checked as FMT21-NUM.delta at CLONES/2.709 <= "
+                 "delta and at CLONES/5.676 > delta (delta is nonincreasing in eps).",
+              (Compare(_num_delta_at_clones_over("2.709"), "le", lambda ctx, delta, **_: delta,
+                       _FMT_NUM_POINTS, "numeric",
+                       lhs_name="FMT21-NUM.delta(FMT21-CLONES.eps / 2.709)", rhs_name="delta"),
+               Compare(_num_delta_at_clones_over("5.676"), "gt", lambda ctx, delta, **_: delta,
+                       _FMT_NUM_POINTS, "numeric",
+                       lhs_name="FMT21-NUM.delta(FMT21-CLONES.eps / 5.676)", rhs_name="delta"),
+               Compare(_clones_over_num, "eq",
+                       lambda ctx, n, **_: ctx.num({1000: "2.710", 10**4: "5.675"}[n]),
+                       Points(({"n": 1000, "eps0": "1", "delta": "1e-8"},
+                               {"n": 10**4, "eps0": "0.1", "delta": "1e-6"})), "numeric",
+                       Tol.abs("1e-3"), "closed/numerical", "catalogue extremes")),
+              scope="instance"),
         Claim(4, "At the regime edge eps0 = eps0_max(n, delta) the bound stays below eps0: "
                  "(10^3, 1e-6): eps0_max = 1.460421000084936, eps = 0.8317303578477; (10^4, "
                  "1e-6): 3.763006093078982 vs 1.094344728970; (10^5, 1e-8): 5.789924694516064 "
@@ -576,7 +683,7 @@ FMT21_CLONES = Theorem(
     ),
     notes="The authors' code prints a warning and returns eps0 outside its regime; the "
           "evaluators refuse. OpenDP's approximate-DP extension (\"theorem 3.8\") is not encoded. "
-          "Claim 3 (closed form vs FMT21-NUM) needs branch shuffle-exact. Claim 6 is a finding: "
+          "Claim 6 is a finding: "
           "the catalogue's claim 4 (non-vacuous at the edge) holds at its three points and for "
           "eps0 >= 0.2 (claim 5), not for small eps0.",
 )
