@@ -9,96 +9,39 @@ by z3 on the polynomial form of the same formula bodies (evaluated in :class:`Sy
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
-from dpverify.theorems.claims import Box, Claim, Compare, Points, Predicate, Smt, SmtProblem, Tol
+from dpverify.theorems.claims import Box, Claim, Compare, Points, Predicate, Smt, Tol
 from dpverify.theorems.core import Evaluator, Real, Theorem
-from dpverify.theorems.ctx import SymCtx
-from dpverify.theorems.errors import InvalidParameter
 from dpverify.theorems.formulas import shuffle_bounds as sb
-from dpverify.theorems.formulas import shuffle_exact as sx
 from dpverify.theorems.params import DELTA, EPS, EPS0_LOCAL, K_ALPHABET, N_USERS
 from dpverify.theorems.refs import BBGN19, EFMRTT19, FMT21, cite
-from dpverify.theorems.symbolic import exp_as_powers, polynomial_roots
-from dpverify.theorems.values import exact_params, to_ctx
+from dpverify.theorems.shuffle_discrete.bounds_checks import (
+    CONSTANTS,
+    RR,
+    blanket_rr,
+    clones_over_num,
+    const,
+    dominance_problem,
+    efm_round_trip_problem,
+    fmt_code_problem,
+    log_delta,
+    monotone,
+    num_delta_at_clones_over,
+    num_eps,
+    q_negative_problem,
+    refused,
+    round_trip,
+    rr_exact_delta,
+    table,
+)
 
 FAMILY = "shuffle_discrete"
 
 # Configuration A of the catalogue's headline comparison
 CONFIG_A = {"eps0": "0.5", "n": 10**4, "delta": "1e-6"}
-
-
-def const(value: str) -> Any:
-    return lambda ctx, **_: ctx.num(value)
-
-
-def _refused(call: Any) -> Any:
-    """A predicate: True iff the evaluator refuses the point with InvalidParameter."""
-
-    def test(ctx: Any, **point: Any) -> bool:
-        try:
-            call(ctx, **point)
-        except InvalidParameter:
-            return True
-        return False
-
-    return test
-
-
-# Cross-claims against the exact engines of FMT21-NUM and SHUFFLE-RR-EXACT (formulas
-# shuffle_exact): those take eps0 and eps/delta exactly, so these terms keep them unconverted.
-
-
-@exact_params("eps0", "delta")
-def _num_eps(ctx: Any, eps0: Any, n: int, delta: Any, **_: Any) -> Any:
-    """FMT21-NUM.eps (the exact clone-pair bound, bisection)."""
-    return sx.fmt21_num_eps(ctx, eps0, n, delta)
-
-
-@exact_params("eps0", "delta")
-def _clones_over_num(ctx: Any, eps0: Any, n: int, delta: Any, **_: Any) -> Any:
-    """FMT21-CLONES.eps / FMT21-NUM.eps: how loose the closed form is."""
-    clones = sb.fmt21_eps(ctx, to_ctx(ctx, eps0), n, to_ctx(ctx, delta))
-    return clones / sx.fmt21_num_eps(ctx, eps0, n, delta)
-
-
-def _num_delta_at_clones_over(factor: str) -> Any:
-    """FMT21-NUM.delta at eps = FMT21-CLONES.eps / factor. FMT21-NUM.delta is continuous and
-    nonincreasing in eps and FMT21-NUM.eps is the least eps where it reaches delta, so: a value
-    <= delta means FMT21-NUM.eps <= CLONES/factor (ratio >= factor), a value > delta means
-    FMT21-NUM.eps > CLONES/factor (ratio < factor). One delta evaluation, no bisection."""
-
-    @exact_params("eps0", "delta")
-    def term(ctx: Any, eps0: Any, n: int, delta: Any, **_: Any) -> Any:
-        clones = sb.fmt21_eps(ctx, to_ctx(ctx, eps0), n, to_ctx(ctx, delta))
-        return sx.fmt21_num_delta(ctx, eps0, n, clones / ctx.num(factor))
-
-    return term
-
-
-@exact_params("eps0", "eps")
-def _rr_exact_delta(ctx: Any, eps0: Any, n: int, eps: Any, k: int = 2, **_: Any) -> Any:
-    """SHUFFLE-RR-EXACT.delta: the exact shuffled k-ary RR delta (a lower bound for every
-    universal shuffle bound, RR being eps0-DP)."""
-    return sx.shuffle_rr_delta(ctx, eps0, n, eps, k)
-
-
-@exact_params("eps0", "eps")
-def _blanket_rr(ctx: Any, eps0: Any, n: int, eps: Any, k: int = 2, **_: Any) -> Any:
-    return sb.bbgn19_delta_rr(ctx, to_ctx(ctx, eps0), k, n, to_ctx(ctx, eps))
-
-
-def _table(key: str, values: dict[Fraction, str]) -> Any:
-    """A catalogue value per point, looked up by the exact value of parameter ``key``."""
-
-    @exact_params(key)
-    def term(ctx: Any, **point: Any) -> Any:
-        return ctx.num(values[Fraction(point[key])])
-
-    return term
 
 
 # ------------------------------------------------------------------------------------------
@@ -109,26 +52,6 @@ N_EFM = replace(N_USERS, lo=1000, doc="number of users, at least 1000 (EFMRTT19)
 DELTA_EFM = Real("delta", lo=0, hi=Fraction(1, 100), lo_open=True,
                  doc="central delta, at most 1/100 (EFMRTT19)")
 EPS_CENTRAL = replace(EPS, doc="central epsilon at which a delta is evaluated")
-
-
-def _efm_round_trip_problem() -> SmtProblem:
-    """``delta(eps0, n, eps(eps0, n, delta)) = delta`` from the formula bodies in SymCtx, with
-    ``delta = e^{-L}`` (L > 0). The square root of ``eps`` is replaced by an auxiliary ``r0 >=
-    0``, ``r0^2 = L/n`` BEFORE eps enters the delta formula (else sympy would cancel the square
-    itself); the goal is the exponent of the outer exp equal to ``-L``."""
-    import sympy as sp
-
-    ctx = SymCtx()
-    e0, n, big_l = sp.symbols("eps0 n L", real=True)  # real: sympy must not split the root
-    eps = sb.efmrtt19_eps_value(ctx, e0, n, sp.exp(-big_l))
-    hyps, eps_poly, roots = polynomial_roots(eps)
-    back = sb.efmrtt19_delta_value(ctx, e0, n, eps_poly)
-    if not isinstance(back, sp.exp):
-        raise ValueError(f"EFMRTT19 delta is not an exponential: {back}")
-    variables = {"eps0": "real", "n": "real", "L": "real"} | {str(r): "real" for r in roots}
-    return SmtProblem(variables, (sp.Gt(e0, 0), sp.Gt(n, 0), sp.Gt(big_l, 0), *hyps),
-                      sp.Eq(back.args[0], -big_l),
-                      ("delta = e^{-L}", "r0 = sqrt(L/n)"))
 
 
 def _fmt_of(ctx: Any, eps0: Any, n: Any, delta: Any, **_: Any) -> Any:
@@ -181,7 +104,7 @@ EFMRTT19_THM = Theorem(
                  "in (0, 1) (identity after squaring; z3 on the formula bodies with delta = "
                  "e^{-L}, sqrt(L/n) auxiliary) [smt]; searched over eps0 in [0.001, 0.5], n in "
                  "1000..10^9, delta in [1e-60, 0.01] (relative 1e-30) [property].",
-              (Smt(_efm_round_trip_problem, "-n (eps(delta)/(12 eps0))^2 = log(delta)"),
+              (Smt(efm_round_trip_problem, "-n (eps(delta)/(12 eps0))^2 = log(delta)"),
                Compare(lambda ctx, eps0, n, delta, **_: sb.efmrtt19_delta_value(
                            ctx, eps0, n, sb.efmrtt19_eps_value(ctx, eps0, n, delta)),
                        "eq", lambda ctx, delta, **_: delta, _EFM_ROUND_BOX, "property",
@@ -194,7 +117,7 @@ EFMRTT19_THM = Theorem(
                Compare(_efm_eps_of, "gt", lambda ctx, eps0, **_: eps0,
                        Points(({"eps0": "0.5", "n": 1000, "delta": "1e-6"},)), "numeric",
                        lhs_name="12 eps0 sqrt(log(1/delta)/n)", rhs_name="eps0"),
-               Predicate(_refused(lambda ctx, **p: sb.efmrtt19_eps(ctx, p["eps0"], p["n"],
+               Predicate(refused(lambda ctx, **p: sb.efmrtt19_eps(ctx, p["eps0"], p["n"],
                                                                     p["delta"])),
                          Points(({"eps0": "0.5", "n": 1000, "delta": "1e-6"},)), "numeric",
                          "EFMRTT19.eps refuses (0.5, 1000, 1e-6) with InvalidParameter",
@@ -211,7 +134,7 @@ EFMRTT19_THM = Theorem(
                        Points((CONFIG_A,)), "numeric", lhs_name="FMT21-CLONES.eps",
                        rhs_name="BBGN19-BLANKET.eps"),
                Compare(lambda ctx, **p: sb.bbgn19_eps(ctx, p["eps0"], p["n"], p["delta"]),
-                       "gt", _num_eps, Points((CONFIG_A,)), "numeric",
+                       "gt", num_eps, Points((CONFIG_A,)), "numeric",
                        lhs_name="BBGN19-BLANKET.eps", rhs_name="FMT21-NUM.eps")),
               scope="instance"),
         Claim(5, "EFMRTT19 is never tighter than FMT21-CLONES (derived): 12 eps0 sqrt(log(1/"
@@ -234,151 +157,21 @@ EFMRTT19_THM = Theorem(
 EPS_BLANKET = replace(EPS, lo=0, lo_open=True, doc="central epsilon, in (0, eps0)")
 
 
-_GENERIC = lambda ctx, eps0, n, eps, k: sb.generic_blanket_delta(ctx, eps0, n, eps)  # noqa: E731
-_RR = lambda ctx, eps0, n, eps, k: sb.rr_blanket_delta(ctx, eps0, k, n, eps)  # noqa: E731
-_LAPLACE = lambda ctx, eps0, n, eps, k: sb.laplace_blanket_delta(ctx, eps0, n, eps)  # noqa: E731
-_VARIANTS = (_GENERIC, _RR, _LAPLACE)  # indexed by the box parameter ``variant``
-
-
-def _monotone(ctx: Any, eps0: Any, n: int, s: Any, t: Any, k: int, variant: int,
-              **_: Any) -> bool | None:
-    """min(1, delta) at (eps_hi, n + 1) and at (eps_hi, n) and at (eps_lo, n): each <= the next
-    (eps_lo = s eps0 < eps_hi = eps_lo + t (eps0 - eps_lo)). A value certified >= 1 makes the
-    clipped comparison exact (min(1, .) = 1 on the right side)."""
-    f = _VARIANTS[variant]
-    lo = s * eps0
-    hi = lo + t * (eps0 - lo)
-    chain = [f(ctx, eps0, n + 1, hi, k), f(ctx, eps0, n, hi, k), f(ctx, eps0, n, lo, k)]
-    verdict: bool | None = True
-    for left, right in itertools.pairwise(chain):
-        if ctx.le(ctx.one, right) is True:
-            continue
-        step = ctx.le(left, right)
-        if step is False:
-            return False
-        if step is None:
-            verdict = None
-    return verdict
-
-
 _MONO_BOX = Box(reals={"eps0": ("0.1", "2"), "s": ("0.01", "0.99"), "t": ("0.001", "1")},
                 ints={"n": (100, 10**4), "k": (2, 10), "variant": (0, 2)})
-
-_CONSTANTS = {
-    "delta": lambda ctx, eps0, eps, k: sb.generic_blanket_constants(ctx, eps0, eps),
-    "delta_rr": lambda ctx, eps0, eps, k: sb.rr_blanket_constants(ctx, eps0, k, eps),
-    "delta_laplace": lambda ctx, eps0, eps, k: sb.laplace_blanket_constants(ctx, eps0, eps),
-}
-
-
-def _symbolic_parts(name: str, tag: str) -> tuple[Any, Any, Any, Any]:
-    """The arguments of the two logs of :func:`blanket_log_parts` (``e^P = b^2/(4 a gamma)`` and
-    ``e^Q - 1 = gamma (e^t - 1)``, ``t = -2a^2/b^2``) for the constants ``name``, from the formula
-    bodies in SymCtx with ``z = e^{eps0/2}``, ``y = e^eps``; the remaining exponential ``e^t``
-    becomes the variable ``E_tag``. Returns (e^P, e^Q - 1, E_tag, t)."""
-    import sympy as sp
-
-    ctx = SymCtx()
-    w, e, k, z, y = sp.symbols("w e k z y", real=True)
-    gamma, b = _CONSTANTS[name](ctx, 2 * w, e, k)
-    big_p, big_q = sb.blanket_log_parts(ctx, gamma, b, e)
-
-    def powers(x: Any) -> Any:
-        return exp_as_powers(exp_as_powers(x, w, z), e, y)
-
-    p_arg, q_arg = powers(sp.exp(big_p)), powers(sp.exp(big_q) - 1)
-    rest = [a for a in sp.preorder_traversal(q_arg) if isinstance(a, sp.exp)]
-    if len(rest) != 1 or p_arg.has(w, e) or q_arg.has(w, e) or p_arg.has(sp.exp):
-        raise ValueError(f"unexpected symbolic blanket parts: {p_arg}, {q_arg}")
-    big_e = sp.Symbol(f"E_{tag}", real=True)
-    return p_arg, q_arg.subs(rest[0], big_e), big_e, rest[0].args[0]
-
-
-def _blanket_base() -> tuple[dict[str, str], list[Any]]:
-    import sympy as sp
-
-    z, y, k = sp.symbols("z y k", real=True)
-    return ({"z": "real", "y": "real", "k": "real"},
-            [sp.Gt(z, 1), sp.Gt(y, 1), sp.Ge(k, 2)])
-
-
-def _exp_lemmas(big_e: Any, t: Any) -> list[Any]:
-    """What the problems use of ``E = e^t``: ``E > 0`` and ``t < 0 => E < 1``."""
-    import sympy as sp
-
-    return [sp.Gt(big_e, 0), sp.Implies(sp.Lt(sp.factor(t), 0), sp.Lt(big_e, 1))]
-
-
-def _dominance_problem(other: str, part: str) -> Any:
-    """Generic >= ``other`` for the P part (``b^2/(4 a gamma)``: polynomial after clearing) or
-    the Q part (``gamma (E - 1)``, with ``t_g >= t_o => E_g >= E_o``: exp is increasing)."""
-
-    def build() -> SmtProblem:
-        import sympy as sp
-
-        variables, hyps = _blanket_base()
-        pg, qg, eg, tg = _symbolic_parts("delta", "g")
-        po, qo, eo, to = _symbolic_parts(other, "o")
-        if part == "P":
-            return SmtProblem(variables, tuple(hyps), sp.Ge(sp.factor(sp.together(pg - po)), 0),
-                              ("z = e^{eps0/2}", "y = e^eps", "log is increasing: compare "
-                               "b^2/(4 a gamma)"))
-        variables = variables | {"E_g": "real", "E_o": "real"}
-        hyps += _exp_lemmas(eg, tg) + _exp_lemmas(eo, to)
-        hyps.append(sp.Implies(sp.Ge(sp.factor(tg - to), 0), sp.Ge(eg, eo)))
-        return SmtProblem(variables, tuple(hyps), sp.Ge(sp.factor(sp.together(qg - qo)), 0),
-                          ("z = e^{eps0/2}", "y = e^eps", "E = e^t, t = -2a^2/b^2 (exp is "
-                           "increasing)", "log1p is increasing: compare gamma (E - 1)"))
-
-    return build
-
-
-def _q_negative_problem(name: str) -> Any:
-    def build() -> SmtProblem:
-        import sympy as sp
-
-        variables, hyps = _blanket_base()
-        _, q_arg, big_e, t = _symbolic_parts(name, "q")
-        return SmtProblem(variables | {"E_q": "real"}, tuple(hyps + _exp_lemmas(big_e, t)),
-                          sp.And(sp.Lt(q_arg, 0), sp.Gt(q_arg, -1)),
-                          ("z = e^{eps0/2}", "y = e^eps", "E = e^t, t = -2a^2/b^2",
-                           "Q = log1p(gamma (E - 1)) < 0 iff -1 < gamma (E - 1) < 0"))
-
-    return build
-
-
-def _log_delta(name: str, step_n: int = 0) -> Any:
-    """``log delta`` at eps = s eps0 and n + step_n (the whole formula body)."""
-
-    def term(ctx: Any, eps0: Any, s: Any, n: Any, k: Any = 2, **_: Any) -> Any:
-        f = {"delta": _GENERIC, "delta_rr": _RR, "delta_laplace": _LAPLACE}[name]
-        return ctx.log(f(ctx, eps0, n + step_n, s * eps0, k))
-
-    return term
-
 
 _DOMINANCE_BOX = Box(reals={"eps0": ("0.05", "5"), "s": ("0.05", "0.95"), "n": ("1", "1e6"),
                             "k": ("2", "1000")}, log_scale=frozenset({"n", "eps0", "k"}))
 _ROUND_BOX = Box(reals={"eps0": ("0.2", "2"), "delta": ("1e-10", "1e-3")},
                  ints={"n": (10**4, 10**6), "k": (2, 10), "variant": (0, 2)},
                  log_scale=frozenset({"delta"}))
-_INVERSES = (lambda ctx, eps0, n, delta, k: sb.bbgn19_eps(ctx, eps0, n, delta),
-             lambda ctx, eps0, n, delta, k: sb.bbgn19_eps_rr(ctx, eps0, k, n, delta),
-             lambda ctx, eps0, n, delta, k: sb.bbgn19_eps_laplace(ctx, eps0, n, delta))
-
-
-def _round_trip(ctx: Any, eps0: Any, n: int, delta: Any, k: int, variant: int, **_: Any) -> Any:
-    eps = _INVERSES[variant](ctx, eps0, n, delta, k)
-    return _VARIANTS[variant](ctx, eps0, n, eps, k)
-
-
 def _dominance_checks() -> tuple[Compare | Smt, ...]:
     out: list[Compare | Smt] = []
     for other in ("delta_rr", "delta_laplace"):
         for part in ("P", "Q"):
-            out.append(Smt(_dominance_problem(other, part),
+            out.append(Smt(dominance_problem(other, part),
                            f"{part} (generic) >= {part} ({other})"))
-        out.append(Compare(_log_delta("delta"), "ge", _log_delta(other), _DOMINANCE_BOX,
+        out.append(Compare(log_delta("delta"), "ge", log_delta(other), _DOMINANCE_BOX,
                            "property", lhs_name="log delta (generic)", rhs_name=f"log {other}"))
     return tuple(out)
 
@@ -442,16 +235,16 @@ BBGN19_BLANKET = Theorem(
         Claim(2, "Soundness against the exact oracle (SHUFFLE-RR-EXACT, binary, n = 200): at "
                  "(eps0, eps) = (1, 0.5) the exact delta is 4.001890618558e-11 <= delta_rr "
                  "9.631379743e-9; at (0.5, 0.2) it is 4.092087019034e-10 <= 3.735547141e-8.",
-              (Compare(_rr_exact_delta, "le", _blanket_rr, _N200, "oracle",
+              (Compare(rr_exact_delta, "le", blanket_rr, _N200, "oracle",
                        lhs_name="SHUFFLE-RR-EXACT.delta (k = 2)",
                        rhs_name="BBGN19-BLANKET.delta_rr"),
-               Compare(_rr_exact_delta, "eq",
-                       _table("eps", {Fraction(1, 2): "4.001890618558e-11",
+               Compare(rr_exact_delta, "eq",
+                       table("eps", {Fraction(1, 2): "4.001890618558e-11",
                                       Fraction(1, 5): "4.092087019034e-10"}),
                        _N200, "oracle", Tol.rel("1e-12"), "SHUFFLE-RR-EXACT.delta",
                        "catalogue value"),
-               Compare(_blanket_rr, "eq",
-                       _table("eps", {Fraction(1, 2): "9.631379743e-9",
+               Compare(blanket_rr, "eq",
+                       table("eps", {Fraction(1, 2): "9.631379743e-9",
                                       Fraction(1, 5): "3.735547141e-8"}),
                        _N200, "numeric", Tol.rel("1e-9"), "BBGN19-BLANKET.delta_rr",
                        "catalogue value")),
@@ -459,27 +252,27 @@ BBGN19_BLANKET = Theorem(
         Claim(3, "The bound can be vacuous for small n: delta_rr(1, 3, 10, 0.3) = 0.5858548 and "
                  "delta_rr(2, 3, 10, 0.5) = 3.219363 > 1, while the exact shuffled 3-RR deltas "
                  "(SHUFFLE-RR-EXACT) are 0.04544678 and 0.2264240.",
-              (Compare(_bbgn_at(_RR, "1", 3, 10), "eq", const("0.5858548"),
+              (Compare(_bbgn_at(RR, "1", 3, 10), "eq", const("0.5858548"),
                        Points(({"eps": "0.3"},)), "numeric", Tol.abs("1e-7"),
                        "delta_rr(1, 3, 10, 0.3)", "0.5858548"),
-               Compare(_bbgn_at(_RR, "2", 3, 10), "eq", const("3.219363"),
+               Compare(_bbgn_at(RR, "2", 3, 10), "eq", const("3.219363"),
                        Points(({"eps": "0.5"},)), "numeric", Tol.abs("1e-6"),
                        "delta_rr(2, 3, 10, 0.5)", "3.219363"),
-               Compare(_bbgn_at(_RR, "2", 3, 10), "gt", lambda ctx, **_: ctx.one,
+               Compare(_bbgn_at(RR, "2", 3, 10), "gt", lambda ctx, **_: ctx.one,
                        Points(({"eps": "0.5"},)), "numeric", lhs_name="delta_rr(2, 3, 10, 0.5)",
                        rhs_name="1"),
-               Compare(_rr_exact_delta, "eq",
-                       _table("eps0", {Fraction(1): "0.04544678", Fraction(2): "0.2264240"}),
+               Compare(rr_exact_delta, "eq",
+                       table("eps0", {Fraction(1): "0.04544678", Fraction(2): "0.2264240"}),
                        _K3_POINTS, "oracle", Tol.abs("1e-7"), "SHUFFLE-RR-EXACT.delta (k = 3)",
                        "catalogue value"),
-               Compare(_rr_exact_delta, "lt", _blanket_rr, _K3_POINTS, "oracle",
+               Compare(rr_exact_delta, "lt", blanket_rr, _K3_POINTS, "oracle",
                        lhs_name="SHUFFLE-RR-EXACT.delta (k = 3)",
                        rhs_name="BBGN19-BLANKET.delta_rr")),
               scope="instance"),
         Claim(4, "min(1, delta) is nonincreasing in eps on (0, eps0) and in n, for the generic, "
                  "k-ary RR (k in 2..10) and Laplace constants, over eps0 in [0.1, 2], n in "
                  "100..10^4, pairs eps_lo = s eps0 < eps_hi in (0, eps0) [property].",
-              (Predicate(_monotone, _MONO_BOX, "property",
+              (Predicate(monotone, _MONO_BOX, "property",
                          "min(1, delta)(eps_hi, n + 1) <= min(1, delta)(eps_hi, n) <= "
                          "min(1, delta)(eps_lo, n)"),)),
         Claim(5, "The unclipped expression is not monotone in eps where it exceeds 1: at n = "
@@ -509,14 +302,14 @@ BBGN19_BLANKET = Theorem(
                  "constants, for every eps0 > 0, eps > 0 [smt]; log delta(n + 1) < log delta(n) "
                  "searched over eps0 in [0.05, 5], s in [0.05, 0.95], k in [2, 1000], n in [1, "
                  "10^6] [property].",
-              tuple(Smt(_q_negative_problem(name), f"Q ({name}) < 0") for name in _CONSTANTS)
-              + tuple(Compare(_log_delta(name, 1), "lt", _log_delta(name), _DOMINANCE_BOX,
+              tuple(Smt(q_negative_problem(name), f"Q ({name}) < 0") for name in CONSTANTS)
+              + tuple(Compare(log_delta(name, 1), "lt", log_delta(name), _DOMINANCE_BOX,
                               "property", lhs_name=f"log {name}(n + 1)",
-                              rhs_name=f"log {name}(n)") for name in _CONSTANTS)),
+                              rhs_name=f"log {name}(n)") for name in CONSTANTS)),
         Claim(8, "The eps evaluators invert the delta evaluators: delta(eps(delta)) = delta "
                  "(relative 1e-20) for eps, eps_rr (k in 2..10) and eps_laplace over eps0 in "
                  "[0.2, 2], n in 10^4..10^6, delta in [1e-10, 1e-3] [property].",
-              (Compare(_round_trip, "eq", lambda ctx, delta, **_: delta, _ROUND_BOX,
+              (Compare(round_trip, "eq", lambda ctx, delta, **_: delta, _ROUND_BOX,
                        "property", Tol.rel("1e-20"), "delta_variant(eps_variant(delta))",
                        "delta", ctx="mp"),)),
     ),
@@ -528,31 +321,6 @@ BBGN19_BLANKET = Theorem(
 
 # ------------------------------------------------------------------------------------------
 # FMT21-CLONES
-
-
-def _fmt_code_problem() -> SmtProblem:
-    """``eps <= eps_code`` from the two formula bodies in SymCtx: both are ``log(1 + .)``, so the
-    goal compares the arguments; ``eps0 = 2w``, ``z = e^w > 1``, ``L = log(4/delta) > 0``, the
-    square root ``sqrt(z^2 L/n)`` an auxiliary variable. With ``y = 1 + S >= 1`` the inequality
-    is ``1 + 1/(z^2 y) <= 1 + 1/z^2`` (catalogue claim 2)."""
-    import sympy as sp
-
-    ctx = SymCtx()
-    w, n, d, big_l, z = sp.symbols("w n d L z", real=True)
-    args = []
-    for f in (sb.fmt21_eps_value, sb.fmt21_eps_code_value):
-        arg = sp.exp(f(ctx, 2 * w, n, d)) - 1  # exp(log(1 + A)) - 1 = A
-        arg = arg.rewrite(sp.exp).subs(sp.log(4 / d), big_l)
-        args.append(exp_as_powers(sp.expand(arg), w, z))
-    if any(a.has(w) for a in args):
-        raise ValueError(f"exponentials of eps0 left after z = e^(eps0/2): {args}")
-    hyps, diff, roots = polynomial_roots(args[1] - args[0])
-    diff = sp.factor(sp.together(diff))  # exact: 64 z^2 (z^2 - 1)(n r0 + z)^2 / (...)
-    variables = {"z": "real", "n": "real", "L": "real"} | {str(r): "real" for r in roots}
-    return SmtProblem(variables, (sp.Gt(z, 1), sp.Gt(n, 0), sp.Gt(big_l, 0), *hyps),
-                      sp.Ge(diff, 0),
-                      ("eps0 = 2w, z = e^w", "L = log(4/delta)", "roots as auxiliary variables",
-                       "log1p is increasing: compare the arguments A_code - A >= 0"))
 
 
 _FMT_BOX = Box(reals={"eps0": ("0.01", "10"), "n": ("10", "1e9"), "delta": ("1e-30", "0.5")},
@@ -625,7 +393,7 @@ FMT21_CLONES = Theorem(
                  "z)^2/(n (z^2 + 1)(8 n r z^3 + n z^2 + n + 8 z^4)), z = e^{eps0/2}, r = "
                  "sqrt(z^2 log(4/delta)/n)) [smt]; searched over eps0 in [0.01, 10], n in [10, "
                  "10^9] (real), delta in [1e-30, 1/2] [property].",
-              (Smt(_fmt_code_problem, "A(eps) <= A(eps_code) for the arguments of log1p"),
+              (Smt(fmt_code_problem, "A(eps) <= A(eps_code) for the arguments of log1p"),
                Compare(_fmt_value(sb.fmt21_eps_value), "le", _fmt_value(sb.fmt21_eps_code_value),
                        _FMT_BOX, "property", lhs_name="Thm 3.1 eps", rhs_name="eps_code"))),
         Claim(3, "eps >= FMT21-NUM.eps (closed form above the numerical method) on the 14 "
@@ -634,13 +402,13 @@ FMT21_CLONES = Theorem(
                  "at (n, eps0, delta) = (10^3, 1, 1e-8) and 5.675 at (10^4, 0.1, 1e-6) (to "
                  "1e-3). The bounds on the ratio are checked as FMT21-NUM.delta at CLONES/2.709 <= "
                  "delta and at CLONES/5.676 > delta (delta is nonincreasing in eps).",
-              (Compare(_num_delta_at_clones_over("2.709"), "le", lambda ctx, delta, **_: delta,
+              (Compare(num_delta_at_clones_over("2.709"), "le", lambda ctx, delta, **_: delta,
                        _FMT_NUM_POINTS, "numeric",
                        lhs_name="FMT21-NUM.delta(FMT21-CLONES.eps / 2.709)", rhs_name="delta"),
-               Compare(_num_delta_at_clones_over("5.676"), "gt", lambda ctx, delta, **_: delta,
+               Compare(num_delta_at_clones_over("5.676"), "gt", lambda ctx, delta, **_: delta,
                        _FMT_NUM_POINTS, "numeric",
                        lhs_name="FMT21-NUM.delta(FMT21-CLONES.eps / 5.676)", rhs_name="delta"),
-               Compare(_clones_over_num, "eq",
+               Compare(clones_over_num, "eq",
                        lambda ctx, n, **_: ctx.num({1000: "2.710", 10**4: "5.675"}[n]),
                        Points(({"n": 1000, "eps0": "1", "delta": "1e-8"},
                                {"n": 10**4, "eps0": "0.1", "delta": "1e-6"})), "numeric",
