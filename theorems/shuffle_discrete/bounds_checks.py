@@ -205,6 +205,32 @@ def dominance_problem(other: str, part: str) -> Any:
     return build
 
 
+def _parts_at_model(ctx: Any, name: str, z: Any, y: Any, k: Any) -> tuple[Any, Any]:
+    """P and Q of the constants ``name`` at a z3 model (``eps0 = 2 log z``, ``eps = log y``)."""
+    eps0, eps = 2 * ctx.log(z), ctx.log(y)
+    gamma, b = CONSTANTS[name](ctx, eps0, eps, k)
+    return sb.blanket_log_parts(ctx, gamma, b, eps)
+
+
+def dominance_model_check(other: str, part: str) -> Any:
+    """The original claim at a z3 model: True iff the generic P (or Q) is below ``other``'s
+    there (a model of the relaxation with E free in its lemmas need not be one of the claim)."""
+    i = 0 if part == "P" else 1
+
+    def check(ctx: Any, z: Any, y: Any, k: Any, **_: Any) -> bool:
+        generic = _parts_at_model(ctx, "delta", z, y, k)[i]
+        return ctx.lt(generic, _parts_at_model(ctx, other, z, y, k)[i]) is True
+
+    return check
+
+
+def q_negative_model_check(name: str) -> Any:
+    def check(ctx: Any, z: Any, y: Any, k: Any, **_: Any) -> bool:
+        return ctx.le(ctx.zero, _parts_at_model(ctx, name, z, y, k)[1]) is True
+
+    return check
+
+
 def q_negative_problem(name: str) -> Any:
     def build() -> SmtProblem:
         import sympy as sp

@@ -24,6 +24,7 @@ from dpverify.theorems.shuffle_discrete.bounds_checks import (
     blanket_rr,
     clones_over_num,
     const,
+    dominance_model_check,
     dominance_problem,
     efm_round_trip_problem,
     fmt_code_problem,
@@ -31,6 +32,7 @@ from dpverify.theorems.shuffle_discrete.bounds_checks import (
     monotone,
     num_delta_at_clones_over,
     num_eps,
+    q_negative_model_check,
     q_negative_problem,
     refused,
     round_trip,
@@ -170,7 +172,8 @@ def _dominance_checks() -> tuple[Compare | Smt, ...]:
     for other in ("delta_rr", "delta_laplace"):
         for part in ("P", "Q"):
             out.append(Smt(dominance_problem(other, part),
-                           f"{part} (generic) >= {part} ({other})"))
+                           f"{part} (generic) >= {part} ({other})",
+                           check_model=dominance_model_check(other, part)))
         out.append(Compare(log_delta("delta"), "ge", log_delta(other), _DOMINANCE_BOX,
                            "property", lhs_name="log delta (generic)", rhs_name=f"log {other}"))
     return tuple(out)
@@ -302,7 +305,8 @@ BBGN19_BLANKET = Theorem(
                  "constants, for every eps0 > 0, eps > 0 [smt]; log delta(n + 1) < log delta(n) "
                  "searched over eps0 in [0.05, 5], s in [0.05, 0.95], k in [2, 1000], n in [1, "
                  "10^6] [property].",
-              tuple(Smt(q_negative_problem(name), f"Q ({name}) < 0") for name in CONSTANTS)
+              tuple(Smt(q_negative_problem(name), f"Q ({name}) < 0",
+                        check_model=q_negative_model_check(name)) for name in CONSTANTS)
               + tuple(Compare(log_delta(name, 1), "lt", log_delta(name), _DOMINANCE_BOX,
                               "property", lhs_name=f"log {name}(n + 1)",
                               rhs_name=f"log {name}(n)") for name in CONSTANTS)),
