@@ -196,3 +196,66 @@ def test_eps_code_above_eps():
 def test_domain_errors(call):
     with pytest.raises(InvalidParameter):
         call(_mp(30))
+
+
+# ------------------------------------------------------------------------------------------
+# The public evaluators (dpverify.evaluate, the evaluation contract)
+
+EVALUATIONS = [
+    ("EFMRTT19.eps", {"eps0": "0.3", "n": 5000, "delta": "1e-5"},
+     lambda: efm_eps_direct("0.3", 5000, "1e-5")),
+    ("BBGN19-BLANKET.delta", {"eps0": "0.8", "n": 2000, "eps": "0.3"},
+     lambda: generic_direct("0.8", 2000, "0.3")),
+    ("BBGN19-BLANKET.delta_rr", {"eps0": "0.8", "k": 5, "n": 2000, "eps": "0.3"},
+     lambda: rr_direct("0.8", 5, 2000, "0.3")),
+    ("BBGN19-BLANKET.delta_laplace", {"eps0": "0.8", "n": 2000, "eps": "0.3"},
+     lambda: laplace_direct("0.8", 2000, "0.3")),
+    ("FMT21-CLONES.eps", {"eps0": "1.5", "n": 50000, "delta": "1e-7"},
+     lambda: fmt_direct("1.5", 50000, "1e-7")),
+    ("FMT21-CLONES.eps_code", {"eps0": "1.5", "n": 50000, "delta": "1e-7"},
+     lambda: fmt_code_direct("1.5", 50000, "1e-7")),
+]
+
+
+@pytest.mark.parametrize(("name", "params", "direct"), EVALUATIONS,
+                         ids=[e[0] for e in EVALUATIONS])
+def test_public_evaluators(name, params, direct):
+    import dpverify
+
+    e = dpverify.evaluate(name, digits=30, **params)
+    lo, hi = e.enclosure
+    value = Fraction(mpmath.nstr(direct(), 60))
+    assert lo - Fraction(1, 10**40) <= value <= hi + Fraction(1, 10**40)
+    assert close(mpmath.mpf(e.text), direct(), "1e-29")
+
+
+@pytest.mark.parametrize("name", ["BBGN19-BLANKET.eps", "BBGN19-BLANKET.eps_rr",
+                                  "BBGN19-BLANKET.eps_laplace"])
+def test_public_inverse_evaluators(name):
+    import dpverify
+
+    params = {"eps0": "1.2", "n": 30000, "delta": "1e-7"}
+    forward = {"eps": "delta", "eps_rr": "delta_rr", "eps_laplace": "delta_laplace"}
+    evaluator = name.split(".")[1]
+    if evaluator == "eps_rr":
+        params["k"] = 4
+    eps = dpverify.evaluate(name, digits=30, **params).text
+    back = {k: v for k, v in params.items() if k != "delta"} | {"eps": eps}
+    delta = dpverify.evaluate(f"BBGN19-BLANKET.{forward[evaluator]}", digits=30, **back).text
+    assert close(mpmath.mpf(delta), mpmath.mpf("1e-7"), "1e-25")
+
+
+@pytest.mark.parametrize(("name", "params", "message"), [
+    ("EFMRTT19.eps", {"eps0": "0.6", "n": 10**4, "delta": "1e-6"}, "eps0 must be in (0, 0.5]"),
+    ("EFMRTT19.eps", {"eps0": "0.5", "n": 999, "delta": "1e-3"}, "n must be"),
+    ("EFMRTT19.delta", {"eps0": "0.5", "n": 10**4, "eps": "0.01"}, "delta <= 0.01"),
+    ("BBGN19-BLANKET.delta_rr", {"eps0": "1", "k": 1, "n": 10, "eps": "0.5"}, "k must be"),
+    ("BBGN19-BLANKET.eps_laplace", {"eps0": "1", "n": 10, "delta": "1e-9"}, "n too small"),
+    ("FMT21-CLONES.eps0_max", {"n": 100, "delta": "1e-6"}, "n must exceed 16 log(2/delta)"),
+])
+def test_public_evaluators_refuse_with_the_domain(name, params, message):
+    import dpverify
+
+    with pytest.raises(InvalidParameter, match=message.replace("(", r"\(").replace(")", r"\)")
+                       .replace("[", r"\[").replace("]", r"\]")):
+        dpverify.evaluate(name, **params)

@@ -455,6 +455,9 @@ FMT21_CLONES = Theorem(
     ),
     notes="The authors' code prints a warning and returns eps0 outside its regime; the "
           "evaluators refuse. OpenDP's approximate-DP extension (\"theorem 3.8\") is not encoded. "
+          "Two third-party restatements found by exact-string search in public repositories "
+          "(paths not shown) give the same Thm 3.1 expression, one with the regime eps0 <= "
+          "log(n/(16 log(2/delta))); the paper's text (arXiv 2012.12803) was not read. "
           "Claim 6 is a finding: "
           "the catalogue's claim 4 (non-vacuous at the edge) holds at its three points and for "
           "eps0 >= 0.2 (claim 5), not for small eps0.",
