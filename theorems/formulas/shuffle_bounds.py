@@ -88,15 +88,50 @@ def efmrtt19_delta(ctx: Any, eps0: Any, n: Any, eps: Any) -> Any:
 # BBGN19 privacy blanket, Hoeffding form
 
 
+def _two_sinh(ctx: Any, x: Any) -> Any:
+    """``e^x - e^{-x}`` without cancellation for small x."""
+    return ctx.expm1(x) - ctx.expm1(-x)
+
+
+def blanket_log_parts(ctx: Any, gamma_lb: Any, b: Any, eps: Any) -> tuple[Any, Any]:
+    """The Hoeffding form as ``log delta = P - log n + n Q`` with ``P = log(b^2/(4 a gamma_lb))``
+    and ``Q = log(1 - gamma_lb (1 - exp(-2a^2/b^2)))``, ``a = e^eps - 1`` (the two parts do not
+    depend on n: claims compare them to cover every n at once)."""
+    a = ctx.expm1(eps)
+    big_p = ctx.log(b * b / (4 * a * gamma_lb))
+    big_q = ctx.log1p(gamma_lb * ctx.expm1(-2 * a * a / (b * b)))  # 1 - e^{-u} = -expm1(-u)
+    return big_p, big_q
+
+
 def blanket_hoeffding_delta(ctx: Any, gamma_lb: Any, b: Any, n: Any, eps: Any) -> Any:
     """``(1/(gamma_lb n)) b^2/(4a) (1 - gamma_lb (1 - exp(-2a^2/b^2)))^n``, ``a = e^eps - 1``
     ([BBGN19] arXiv 1903.02837, Sec. 5, Hoeffding form, theorem number not recovered; read in
-    BorjaBalle/amplification-by-shuffling 1778a0d, ``Hoeffding.get_delta``), unclipped. The
-    n-th power is taken as ``exp(n log1p(.))`` so that n may be a ball."""
-    a = ctx.expm1(eps)
+    BorjaBalle/amplification-by-shuffling 1778a0d, ``Hoeffding.get_delta``), unclipped, as
+    ``exp(P - log n + n Q)`` from :func:`blanket_log_parts` (n may be a ball)."""
     nn = _num(ctx, n)
-    inner = gamma_lb * ctx.expm1(-2 * a * a / (b * b))  # = -gamma_lb (1 - e^{-2a^2/b^2})
-    return b * b / (4 * a * gamma_lb * nn) * ctx.exp(nn * ctx.log1p(inner))
+    big_p, big_q = blanket_log_parts(ctx, gamma_lb, b, eps)
+    return ctx.exp(big_p - ctx.log(nn) + nn * big_q)
+
+
+def generic_blanket_constants(ctx: Any, eps0: Any, eps: Any) -> tuple[Any, Any]:
+    """``(gamma_lb, b)`` of a generic eps0-DP randomizer: ``e^{-eps0}`` and ``(e^eps + 1)(e^eps0
+    - e^{-eps0})`` (``mechanisms.LDPMechanism.get_gamma/get_range_l``, 1778a0d)."""
+    return ctx.exp(-eps0), (ctx.exp(eps) + 1) * _two_sinh(ctx, eps0)
+
+
+def rr_blanket_constants(ctx: Any, eps0: Any, k: Any, eps: Any) -> tuple[Any, Any]:
+    """``(gamma, b)`` of k-ary RR: ``k/(e^eps0 + k - 1)`` and ``(1 - gamma) k (e^eps + 1)`` with
+    ``1 - gamma = (e^eps0 - 1)/(e^eps0 + k - 1)`` (``mechanisms.RRMechanism``, 1778a0d)."""
+    kk = _num(ctx, k)
+    one_minus_gamma = ctx.expm1(eps0) / (ctx.exp(eps0) + kk - 1)
+    return rr_blanket_gamma(ctx, eps0, kk), one_minus_gamma * kk * (ctx.exp(eps) + 1)
+
+
+def laplace_blanket_constants(ctx: Any, eps0: Any, eps: Any) -> tuple[Any, Any]:
+    """``(gamma, b)`` of the Laplace mechanism on [0, 1] with scale 1/eps0: ``e^{-eps0/2}`` and
+    ``(e^eps + 1)(e^{eps0/2} - e^{-eps0/2})`` (``mechanisms.LaplaceMechanism``, 1778a0d)."""
+    h = eps0 / 2
+    return ctx.exp(-h), (ctx.exp(eps) + 1) * _two_sinh(ctx, h)
 
 
 def _check_eps_below_eps0(ctx: Any, eps0: Any, eps: Any) -> None:
@@ -104,17 +139,11 @@ def _check_eps_below_eps0(ctx: Any, eps0: Any, eps: Any) -> None:
     _refuse_if(ctx.le(eps0, eps), "eps must be in (0, eps0) for BBGN19-BLANKET; got eps >= eps0")
 
 
-def _two_sinh(ctx: Any, x: Any) -> Any:
-    """``e^x - e^{-x}`` without cancellation for small x."""
-    return ctx.expm1(x) - ctx.expm1(-x)
-
-
 def generic_blanket_delta(ctx: Any, eps0: Any, n: Any, eps: Any) -> Any:
-    """Generic eps0-DP randomizer: ``gamma_lb = e^{-eps0}``, ``b = (e^eps + 1)(e^eps0 -
-    e^{-eps0})`` (read in ``mechanisms.LDPMechanism.get_gamma/get_range_l``, 1778a0d, [BBGN19]
-    arXiv 1903.02837 Sec. 5) in :func:`blanket_hoeffding_delta`; no domain check."""
-    b = (ctx.exp(eps) + 1) * _two_sinh(ctx, eps0)
-    return blanket_hoeffding_delta(ctx, ctx.exp(-eps0), b, n, eps)
+    """Generic eps0-DP randomizer ([BBGN19] arXiv 1903.02837 Sec. 5): the constants of
+    :func:`generic_blanket_constants` in :func:`blanket_hoeffding_delta`; no domain check."""
+    gamma, b = generic_blanket_constants(ctx, eps0, eps)
+    return blanket_hoeffding_delta(ctx, gamma, b, n, eps)
 
 
 def rr_blanket_gamma(ctx: Any, eps0: Any, k: Any) -> Any:
@@ -124,22 +153,17 @@ def rr_blanket_gamma(ctx: Any, eps0: Any, k: Any) -> Any:
 
 
 def rr_blanket_delta(ctx: Any, eps0: Any, k: Any, n: Any, eps: Any) -> Any:
-    """k-ary RR: ``gamma = k/(e^eps0 + k - 1)``, ``b = (1 - gamma) k (e^eps + 1)`` with ``1 -
-    gamma = (e^eps0 - 1)/(e^eps0 + k - 1)`` (read in ``mechanisms.RRMechanism``, 1778a0d,
-    [BBGN19] arXiv 1903.02837 Sec. 5); no domain check."""
-    kk = _num(ctx, k)
-    one_minus_gamma = ctx.expm1(eps0) / (ctx.exp(eps0) + kk - 1)
-    b = one_minus_gamma * kk * (ctx.exp(eps) + 1)
-    return blanket_hoeffding_delta(ctx, rr_blanket_gamma(ctx, eps0, kk), b, n, eps)
+    """k-ary RR ([BBGN19] arXiv 1903.02837 Sec. 5): the constants of
+    :func:`rr_blanket_constants` in :func:`blanket_hoeffding_delta`; no domain check."""
+    gamma, b = rr_blanket_constants(ctx, eps0, k, eps)
+    return blanket_hoeffding_delta(ctx, gamma, b, n, eps)
 
 
 def laplace_blanket_delta(ctx: Any, eps0: Any, n: Any, eps: Any) -> Any:
-    """Laplace on [0, 1] with scale 1/eps0: ``gamma = e^{-eps0/2}``, ``b = (e^eps + 1)
-    (e^{eps0/2} - e^{-eps0/2})`` (read in ``mechanisms.LaplaceMechanism``, 1778a0d, [BBGN19]
-    arXiv 1903.02837 Sec. 5); no domain check."""
-    h = eps0 / 2
-    b = (ctx.exp(eps) + 1) * _two_sinh(ctx, h)
-    return blanket_hoeffding_delta(ctx, ctx.exp(-h), b, n, eps)
+    """Laplace on [0, 1] with scale 1/eps0 ([BBGN19] arXiv 1903.02837 Sec. 5): the constants of
+    :func:`laplace_blanket_constants` in :func:`blanket_hoeffding_delta`; no domain check."""
+    gamma, b = laplace_blanket_constants(ctx, eps0, eps)
+    return blanket_hoeffding_delta(ctx, gamma, b, n, eps)
 
 
 def bbgn19_delta(ctx: Any, eps0: Any, n: Any, eps: Any) -> Any:
