@@ -166,6 +166,8 @@ def test_eval_contract_values_enclosures_and_refusals() -> None:
         ("SHUFFLE-RR-EXACT", {"eps0": "1", "n": "30", "eps": "0.1", "k": "3"}, "k-ary"),
         ("FMT21-NUM", {"eps0": "1", "n": "1000001", "eps": "0.1"}, "n must be at most"),
         ("FMT21-NUM.eps", {"eps0": "0", "n": "10", "delta": "0.1"}, "eps0 must be in"),
+        ("FMT21-NUM.eps", {"eps0": "1", "n": "100001", "delta": "0.1"}, "n must be at most"),
+        ("SHUFFLE-RR-EXACT.eps", {"eps0": "1", "n": "301", "delta": "0.1"}, "at most 300"),
         ("FMT21-NUM.eps", {"eps0": "1", "n": "10", "delta": "1"}, "delta must be in"),
     ]:
         with pytest.raises(InvalidParameter, match=message):
@@ -177,3 +179,12 @@ def test_eps_is_zero_when_delta_at_zero_is_below_target() -> None:
     d0 = ctx.run(S.fmt21_num_delta, eps0=F(1), n=30, eps=F(0))
     target = F(str(d0.mid().str(20, radius=False))) * 2
     assert ctx.run(S.fmt21_num_eps, eps0=F(1), n=30, delta=target) == 0
+
+
+def test_no_clones_when_eps0_is_huge() -> None:
+    """eps0 = 1000: C = 0 but for mass e^-1000, so delta = (x0 - x)/(x0 + 1) up to that mass
+    (the float window choice must not underflow)."""
+    ctx = ArbCtx(128)
+    d = ctx.run(S.fmt21_num_delta, eps0=F(1000), n=10**5, eps=F(1, 2))
+    lo, hi = _ends(d)
+    assert hi <= 1 and lo > 1 - F("1e-30")

@@ -38,7 +38,9 @@ from dpverify.theorems.shuffle_discrete.exact_checks import (
     FMT21_EPS,
     K_RR,
     N_CLONES,
+    N_CLONES_EPS,
     N_RR,
+    N_RR_EPS,
     PAIR_POINTS,
     RR_DELTA,
     SMALL_RANDOM,
@@ -115,7 +117,7 @@ FMT21_NUM = Theorem(
         Evaluator("delta", (EPS0_LOCAL, N_CLONES, EPS), fmt21_num_delta,
                   "the exact sum by the O(1)-per-c recurrence over a window of c whose "
                   "omitted binomial mass (< 2^-(prec+30)) is enclosed"),
-        Evaluator("eps", (EPS0_LOCAL, N_CLONES, DELTA), fmt21_num_eps,
+        Evaluator("eps", (EPS0_LOCAL, N_CLONES_EPS, DELTA), fmt21_num_eps,
                   "least eps in [0, eps0] with delta <= target: a bracket certified on both "
                   "sides (regula falsi with bisection safeguard)"),
     ),
@@ -246,7 +248,7 @@ SHUFFLE_RR_EXACT = Theorem(
     evaluators=(
         Evaluator("delta", (EPS0_LOCAL, N_RR, EPS, K_RR), shuffle_rr_delta,
                   "exact: binary m-formula (k = 2), enumeration over count vectors (k >= 3)"),
-        Evaluator("eps", (EPS0_LOCAL, N_RR, DELTA, K_RR), shuffle_rr_eps,
+        Evaluator("eps", (EPS0_LOCAL, N_RR_EPS, DELTA, K_RR), shuffle_rr_eps,
                   "least eps >= 0 with delta_n(eps) <= target: a bracket certified on both "
                   "sides"),
     ),
