@@ -205,9 +205,16 @@ FMT21_NUM = Theorem(
               (Compare(round_trip("fmt21_delta", "fmt21_eps"), "eq", s_eps, _RT_BOX_FMT21,
                        "property", Tol.abs("1e-12"), "eps(delta(eps))", "eps"),)),
     ),
-    notes="The authors' code sums blocks of `step` values of c with endpoint bounds and exits "
-          "early; its upper end overstates eps (claims 2, 3): an accountant reporting the "
-          "code's lower end is not certified, the upper end is conservative.",
+    notes="Checked in the authors' code (computeamplification.py, 993d285/3fde493): onestep's "
+          "cut-off beta = 1/(e^effeps + 1) with effeps = log(((e^eps + 1) w - 1)/((1 + e^eps) w "
+          "- e^eps)) equals (x0 - x)/((x0 - 1)(1 + x)) exactly, and its P_c(a) = w b_c(a) + "
+          "(1 - w) b_c(a - 1) is the encoded pair (the catalogue's 'A + Delta, Delta ~ "
+          "Bern(w)' labels the other point of the symmetric pair; same delta). deltacomp's "
+          "upper-bound branch reads max(deltaq_upperc, deltaq_upperc) (lowerc never used for "
+          "the Q side); harmless for its output because the pair is symmetric and the P side is "
+          "computed correctly. The code sums blocks of `step` values of c with endpoint bounds "
+          "and exits early; its upper end overstates eps (claims 2, 3): an accountant reporting "
+          "the code's lower end is not certified, the upper end is conservative.",
 )
 
 # ------------------------------------------------------------------------------------------
