@@ -146,3 +146,45 @@ def test_enumeration_limits_refuse_up_front() -> None:
         S.shuffle_rr_delta(ArbCtx(64), F(1), S.RR_BINARY_MAX_N + 1, F(1, 2))
     with pytest.raises(InvalidParameter, match="k-ary"):
         S.shuffle_rr_delta(ArbCtx(64), F(1), 14, F(1, 2), 4)
+
+
+def test_eval_contract_values_enclosures_and_refusals() -> None:
+    import dpverify
+
+    r = dpverify.evaluate("FMT21-NUM.eps", digits=15, eps0="4", n="100000", delta="1e-6")
+    assert str(r.value) == "0.169769747255486"
+    lo, hi = r.enclosure
+    assert hi - lo < F("1e-17")
+    assert abs((lo + hi) / 2 - F("0.1697697472554856")) < F("1e-16")  # catalogue, 16 digits
+    r = dpverify.evaluate("SHUFFLE-RR-EXACT", digits=20, eps0="1", n="8", eps="0.3", k="4")
+    lo, hi = r.enclosure
+    assert lo <= F(RRK_GOLDEN[1][1]) <= hi and hi - lo < F("1e-20")
+    r = dpverify.evaluate("FMT21-NUM", digits=20, eps0="1", n="50", eps="2")
+    assert r.value == 0
+    for target, params, message in [
+        ("SHUFFLE-RR-EXACT", {"eps0": "1", "n": "501", "eps": "0.1"}, "n must be at most 500"),
+        ("SHUFFLE-RR-EXACT", {"eps0": "1", "n": "30", "eps": "0.1", "k": "3"}, "k-ary"),
+        ("FMT21-NUM", {"eps0": "1", "n": "1000001", "eps": "0.1"}, "n must be at most"),
+        ("FMT21-NUM.eps", {"eps0": "0", "n": "10", "delta": "0.1"}, "eps0 must be in"),
+        ("FMT21-NUM.eps", {"eps0": "1", "n": "100001", "delta": "0.1"}, "n must be at most"),
+        ("SHUFFLE-RR-EXACT.eps", {"eps0": "1", "n": "301", "delta": "0.1"}, "at most 300"),
+        ("FMT21-NUM.eps", {"eps0": "1", "n": "10", "delta": "1"}, "delta must be in"),
+    ]:
+        with pytest.raises(InvalidParameter, match=message):
+            dpverify.evaluate(target, **params)
+
+
+def test_eps_is_zero_when_delta_at_zero_is_below_target() -> None:
+    ctx = ArbCtx(96)
+    d0 = ctx.run(S.fmt21_num_delta, eps0=F(1), n=30, eps=F(0))
+    target = F(str(d0.mid().str(20, radius=False))) * 2
+    assert ctx.run(S.fmt21_num_eps, eps0=F(1), n=30, delta=target) == 0
+
+
+def test_no_clones_when_eps0_is_huge() -> None:
+    """eps0 = 1000: C = 0 but for mass e^-1000, so delta = (x0 - x)/(x0 + 1) up to that mass
+    (the float window choice must not underflow)."""
+    ctx = ArbCtx(128)
+    d = ctx.run(S.fmt21_num_delta, eps0=F(1000), n=10**5, eps=F(1, 2))
+    lo, hi = _ends(d)
+    assert 1 - F("1e-30") < lo <= hi < 1 + F("1e-30")

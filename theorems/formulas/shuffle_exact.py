@@ -117,25 +117,27 @@ def clone_delta_double_sum_exact(x0: Fraction, n: int, x: Fraction) -> Fraction:
     return clone_double_sum(x0, n, x, _exact_pos)
 
 
-def _log_binom_pmf(n: int, p: float, c: int) -> float:
+def _log_binom_pmf(n: int, eps0: float, c: int) -> float:
+    """``log Bin(n-1, e^-eps0)(c)`` in floats (``log p = -eps0``: no underflow)."""
     return (math.lgamma(n) - math.lgamma(c + 1) - math.lgamma(n - c)
-            + c * math.log(p) + (n - 1 - c) * math.log1p(-p))
+            - c * eps0 + (n - 1 - c) * math.log(-math.expm1(-eps0)))
 
 
-def _window(n: int, p: float, bits: int) -> tuple[int, int]:
-    """``[c_lo, c_hi]`` outside which ``Bin(n-1, p)`` has pmf below ``2^-(bits+30)`` (floats:
-    a choice, not a bound; the caller bounds the omitted mass rigorously)."""
+def _window(n: int, eps0: float, bits: int) -> tuple[int, int]:
+    """``[c_lo, c_hi]`` outside which ``Bin(n-1, e^-eps0)`` has pmf below ``2^-(bits+30)``
+    (floats: a choice, not a bound; the caller bounds the omitted mass rigorously)."""
     cut = -(bits + 30) * math.log(2) - math.log(n)
+    p = math.exp(-eps0)
     mode = min(n - 1, max(0, math.floor(n * p)))
 
     def edge(step: int) -> int:
         c, jump = mode, 1
-        while 0 <= c + step * jump <= n - 1 and _log_binom_pmf(n, p, c + step * jump) > cut:
+        while 0 <= c + step * jump <= n - 1 and _log_binom_pmf(n, eps0, c + step * jump) > cut:
             c += step * jump
             jump *= 2
         while jump > 1:  # shrink: the pmf is monotone on each side of the mode
             jump //= 2
-            if 0 <= c + step * jump <= n - 1 and _log_binom_pmf(n, p, c + step * jump) > cut:
+            if 0 <= c + step * jump <= n - 1 and _log_binom_pmf(n, eps0, c + step * jump) > cut:
                 c += step * jump
         return min(n - 1, max(0, c + step))
 
@@ -181,7 +183,7 @@ def fmt21_num_delta_ctx(ctx: Any, eps0: Any, n: int, eps: Any) -> Any:
     p = ctx.exp(-eps0)
     one_minus_p = -ctx.expm1(-eps0)
     ratio = p / one_minus_p
-    c_lo, c_hi = _window(n, approx_float(p), int(ctx.prec))
+    c_lo, c_hi = _window(n, approx_float(eps0), int(ctx.prec))
     log_b = (ctx.lgamma(ctx.num(n)) - ctx.lgamma(ctx.num(c_lo + 1)) - ctx.lgamma(ctx.num(n - c_lo))
              - c_lo * eps0 + (n - 1 - c_lo) * ctx.log(one_minus_p))
     b_lo = ctx.exp(log_b)

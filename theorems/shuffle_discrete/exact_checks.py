@@ -58,6 +58,17 @@ N_RR = dataclasses.replace(
     limit_reason="a cost limit of dpverify: exact enumeration of shuffled binary RR costs "
     "O(n^2) terms (about 3 s at n = 500); k-ary RR is limited further by C(n+k-2, k-1) "
     "C(n+k-1, k-1) <= 10^5")
+# The inverses evaluate delta 15 to 25 times per precision: their limits keep `dpverify eval`
+# within its 50 s (measured: FMT21-NUM.eps at n = 10^5 about 1 s, at 10^6 over 50 s;
+# SHUFFLE-RR-EXACT.eps at n = 200 about 5 s, at 500 about 30 s).
+N_CLONES_EPS = dataclasses.replace(
+    N_USERS, ceiling=10**5,
+    limit_reason="a cost limit of dpverify: the eps search evaluates the clone-pair delta 15 to "
+    "25 times per precision; n = 10^6 takes over 50 s")
+N_RR_EPS = dataclasses.replace(
+    N_USERS, ceiling=300,
+    limit_reason="a cost limit of dpverify: the eps search evaluates the exact shuffled-RR delta "
+    "15 to 25 times per precision; n = 500 takes about 30 s")
 K_RR = dataclasses.replace(K_ALPHABET, default="2", ceiling=20,
                            limit_reason="a cost limit of dpverify: the k-ary enumeration")
 

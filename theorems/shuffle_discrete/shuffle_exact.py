@@ -38,7 +38,9 @@ from dpverify.theorems.shuffle_discrete.exact_checks import (
     FMT21_EPS,
     K_RR,
     N_CLONES,
+    N_CLONES_EPS,
     N_RR,
+    N_RR_EPS,
     PAIR_POINTS,
     RR_DELTA,
     SMALL_RANDOM,
@@ -115,7 +117,7 @@ FMT21_NUM = Theorem(
         Evaluator("delta", (EPS0_LOCAL, N_CLONES, EPS), fmt21_num_delta,
                   "the exact sum by the O(1)-per-c recurrence over a window of c whose "
                   "omitted binomial mass (< 2^-(prec+30)) is enclosed"),
-        Evaluator("eps", (EPS0_LOCAL, N_CLONES, DELTA), fmt21_num_eps,
+        Evaluator("eps", (EPS0_LOCAL, N_CLONES_EPS, DELTA), fmt21_num_eps,
                   "least eps in [0, eps0] with delta <= target: a bracket certified on both "
                   "sides (regula falsi with bisection safeguard)"),
     ),
@@ -203,9 +205,16 @@ FMT21_NUM = Theorem(
               (Compare(round_trip("fmt21_delta", "fmt21_eps"), "eq", s_eps, _RT_BOX_FMT21,
                        "property", Tol.abs("1e-12"), "eps(delta(eps))", "eps"),)),
     ),
-    notes="The authors' code sums blocks of `step` values of c with endpoint bounds and exits "
-          "early; its upper end overstates eps (claims 2, 3): an accountant reporting the "
-          "code's lower end is not certified, the upper end is conservative.",
+    notes="Checked in the authors' code (computeamplification.py, 993d285/3fde493): onestep's "
+          "cut-off beta = 1/(e^effeps + 1) with effeps = log(((e^eps + 1) w - 1)/((1 + e^eps) w "
+          "- e^eps)) equals (x0 - x)/((x0 - 1)(1 + x)) exactly, and its P_c(a) = w b_c(a) + "
+          "(1 - w) b_c(a - 1) is the encoded pair (the catalogue's 'A + Delta, Delta ~ "
+          "Bern(w)' labels the other point of the symmetric pair; same delta). deltacomp's "
+          "upper-bound branch reads max(deltaq_upperc, deltaq_upperc) (lowerc never used for "
+          "the Q side); harmless for its output because the pair is symmetric and the P side is "
+          "computed correctly. The code sums blocks of `step` values of c with endpoint bounds "
+          "and exits early; its upper end overstates eps (claims 2, 3): an accountant reporting "
+          "the code's lower end is not certified, the upper end is conservative.",
 )
 
 # ------------------------------------------------------------------------------------------
@@ -246,7 +255,7 @@ SHUFFLE_RR_EXACT = Theorem(
     evaluators=(
         Evaluator("delta", (EPS0_LOCAL, N_RR, EPS, K_RR), shuffle_rr_delta,
                   "exact: binary m-formula (k = 2), enumeration over count vectors (k >= 3)"),
-        Evaluator("eps", (EPS0_LOCAL, N_RR, DELTA, K_RR), shuffle_rr_eps,
+        Evaluator("eps", (EPS0_LOCAL, N_RR_EPS, DELTA, K_RR), shuffle_rr_eps,
                   "least eps >= 0 with delta_n(eps) <= target: a bracket certified on both "
                   "sides"),
     ),
