@@ -109,4 +109,9 @@ INDEX: tuple[tuple[str, str, str, str, str, str, tuple[str, ...]], ...] = (
     ('DRS-CLT', 'Central limit theorem for composition, and the DP-SGD CLT', 'fdp', '[DRS] Thm 3.4, 3.5, Sec. 5 (recalled); [BDLS]', 'APPROX', '`mu_rr(eps0, k)`; `gamma_rr(eps0, k)`; `mu_uniform(q, sigma, k)`', ()),
     ('DRS-SUBSAMPLE', 'Privacy amplification by subsampling for f-DP', 'fdp', '[DRS] Thm 4.2 (recalled)', 'BOUND', '`f_rr(eps0, q, fpr)`; `delta_rr(eps0, q, eps)`', ()),
     ('FDP-PLD-CONV', 'Trade-off curve of a discrete PLD; TPR at a given FPR and the reported GDP mu', 'fdp', 'dp_accounting (code read); derived', 'EXACT/ALGORITHM/APPROX', '`mu_rr(eps0, k)`; `mu_estimate_rr(eps0, k)`', ()),
+    ('EFMRTT19', 'Amplification by shuffling (Erlingsson et al., SODA 2019)', 'shuffle_discrete', '[EFMRTT19]', 'BOUND', '`eps(eps0, n, delta)`; `delta(eps0, n, eps)`', ()),
+    ('BBGN19-BLANKET', 'Privacy blanket bound for pure local randomizers (Hoeffding form)', 'shuffle_discrete', '[BBGN19] Sec. 5', 'BOUND', '`delta(eps0, n, eps)`; `eps(eps0, n, delta)`; `delta_rr(eps0, k, n, eps)`; `eps_rr(eps0, k, n, delta)`; `delta_laplace(eps0, n, eps)`; `eps_laplace(eps0, n, delta)`', ()),
+    ('FMT21-CLONES', 'Hiding among the clones: closed-form amplification bound', 'shuffle_discrete', '[FMT21] Thm 3.1', 'BOUND', '`eps(eps0, n, delta)`; `eps_code(eps0, n, delta)`; `eps0_max(n, delta)`', ()),
+    ('FMT21-NUM', 'Hiding among the clones: numerical bound (exact hockey-stick of the clone pair)', 'shuffle_discrete', '[FMT21] Thm 3.2 (recalled), App. E; authors\' code; recurrence derived', 'BOUND/EXACT', '`delta(eps0, n, eps)`; `eps(eps0, n, delta)`', ()),
+    ('SHUFFLE-RR-EXACT', 'Exact privacy of shuffled binary and k-ary randomized response (oracle)', 'shuffle_discrete', 'derived (direct enumeration)', 'EXACT', '`delta(eps0, n, eps, k=2)`; `eps(eps0, n, delta, k=2)`', ()),
 )

@@ -53,9 +53,16 @@ Q = Real("q", lo=0, hi=1, lo_open=True, doc="sampling rate")
 TAU = Real("tau", lo=0, doc="an RDP value at order alpha", ceiling=10**6,
            limit_reason="a cost limit of dpverify: conversions at tau = 10^6 take 1 s, at "
            "10^400 over 50 s")
-N = Int("n", lo=1, doc="number of rounds / databases", ceiling=10**8,
+N = Int("n", lo=1, doc="number of rounds / databases (GCE)", ceiling=10**8,
         limit_reason="a cost limit of dpverify: sums over n rounds take about 4 s at n = 10^8, "
         "40 s at 10^9")
+# Shuffle model (catalogue shuffle_discrete.md): n users each apply an eps0-DP local randomizer
+# (eps0 is the local parameter, eps and delta the central ones); k-ary randomized response has
+# an alphabet of k >= 2 values. No cost limit: the closed forms cost the same for every n.
+N_USERS = Int("n", lo=1, doc="number of users (shuffle model)")
+K_ALPHABET = Int("k", lo=2, doc="alphabet size of k-ary randomized response")
+EPS0_LOCAL = Real("eps0", lo=0, lo_open=True, doc="local epsilon of each user's randomizer "
+                  "(shuffle model)", ceiling=EPS_MAX, limit_reason=EPS_REASON)
 M = Int("m", lo=1, doc="at most m databases", ceiling=10**6,
         limit_reason="a cost limit of dpverify: GCE-PARCMP takes 37 s at m = 10^7")
 NEIGHBORING = Choice("neighboring", ("add_remove", "replace_one"), default="add_remove")

@@ -69,6 +69,13 @@ STEINKE_BLOG22 = Paper("SteinkeBlog22", "Steinke, Composition Basics (differenti
 STEINKE_BLOG24 = Paper("SteinkeBlog24", "Steinke, Sharp RDP & zCDP from pure DP (blog, 2024)")
 STEINKE_BLOG25 = Paper("SteinkeBlog25", "Steinke, Privacy Amplification by Subsampling "
                        "(differentialprivacy.org, 2025)")
+EFMRTT19 = Paper("EFMRTT19", "Erlingsson, Feldman, Mironov, Raghunathan, Talwar & Thakurta, "
+                 "Amplification by Shuffling: From Local to Central Differential Privacy via "
+                 "Anonymity (SODA 2019)", "1811.12469")
+BBGN19 = Paper("BBGN19", "Balle, Bell, Gascón & Nissim, The Privacy Blanket of the Shuffle "
+               "Model (CRYPTO 2019)", "1903.02837")
+FMT21 = Paper("FMT21", "Feldman, McMillan & Talwar, Hiding Among the Clones: A Simple and Nearly "
+              "Optimal Analysis of Privacy Amplification by Shuffling (FOCS 2021)", "2012.12803")
 SMITH_LN = Paper("SmithLN", "Smith, lecture notes on composition, post-processing, group privacy "
                  "and Bayesian semantics")
 BLOG = Paper("Blog", "An introductory blog post on the Laplace, Gaussian and exponential "

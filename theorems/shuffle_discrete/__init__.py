@@ -4,8 +4,10 @@ mechanisms; subsampled RDP without replacement.
 
 Which file holds which id (formulas live in :mod:`dpverify.theorems.formulas`):
 
-- ``shuffle_bounds``: EFMRTT19, BBGN19-BLANKET, FMT21-CLONES
-- ``shuffle_exact``: FMT21-NUM, SHUFFLE-RR-EXACT
+- ``shuffle_bounds``: EFMRTT19, BBGN19-BLANKET, FMT21-CLONES (terms, SMT problems and
+  cross-route terms in ``bounds_checks``, no entries)
+- ``shuffle_exact``: FMT21-NUM, SHUFFLE-RR-EXACT (shared terms, exact predicates and SMT
+  problems in ``exact_checks``, no entries)
 - ``discrete``: DLAP, CKS20-DGAUSS
 - ``subsampled_rdp``: WBK19-SUBRDP
 """
