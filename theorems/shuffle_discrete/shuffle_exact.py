@@ -161,15 +161,17 @@ FMT21_NUM = Theorem(
                  "FMT21-CLONES.eps at the 14 in-regime configurations (n in {10^3, 10^4}, eps0 "
                  "in {0.1, 0.5, 1, 2}, delta in {1e-6, 1e-8}), certified there only, as "
                  "FMT21-NUM.delta(eps = CLONES.eps) <= delta (delta is nonincreasing in eps).",
-              (Smt(zero_beyond_problem, "alpha b1 + gamma b0 <= 0 for x >= x0 > 1, b >= 0"),
+              (Smt(zero_beyond_problem, "alpha b1 + gamma b0 <= 0 for x >= x0 > 1, b >= 0",
+                   part="eps <= eps0"),
                Compare(FMT21_EPS, "le", lambda ctx, eps0, **_: eps0,
                        Box(reals={"eps0": ("0.05", "4"), "delta": ("1e-12", "0.5")},
                            ints={"n": (1, 200)}, log_scale=frozenset({"delta"})),
-                       "property", lhs_name="FMT21-NUM.eps", rhs_name="eps0"),
+                       "property", lhs_name="FMT21-NUM.eps", rhs_name="eps0",
+                       part="eps <= eps0"),
                Compare(_fmt21_at_clones_eps, "le", lambda ctx, delta, **_: delta,
                        CLONES_CONFIGS, "numeric",
                        lhs_name="FMT21-NUM.delta(eps0, n, FMT21-CLONES.eps)",
-                       rhs_name="delta"))),
+                       rhs_name="delta", part="eps <= FMT21-CLONES.eps"))),
         Claim(6, "The recurrence equals the direct double sum EXACTLY (rational x0 = e^eps0, "
                  "x = e^eps) on the whole finite domain n in 1..12, " + X_DOMAIN + " (192 "
                  "cases): proved by exhaustive enumeration of that domain, exact rationals.",
