@@ -19,6 +19,7 @@ from dpverify.theorems.formulas.advanced_composition import (
     stk_eps,
     stk_eps_het,
 )
+from dpverify.theorems.numerics.composition_enum import het_rr_delta_enum
 from dpverify.theorems.symbolic import exp_as_powers
 
 _SUBS_DELTA = "delta = e^{-L}, L > 0"
@@ -100,3 +101,20 @@ def witness_ratio_problem(ratio: Callable[..., Any], k_max: int) -> SmtProblem:
                     for k in range(1, k_max + 1)))
     return SmtProblem({"x": "real", "off": "real"}, (sp.Gt(x, 1), sp.Ge(off, 0)), goal,
                       ("x = e^eps", f"k = 1..{k_max}, one equation each"))
+
+
+def rr_enum_positive_problem(k: int) -> SmtProblem:
+    """The exact delta of RR(eps_1) x ... x RR(eps_k) by enumeration of the 2^k outputs
+    (het_rr_delta_enum) is > 0 at every eps in [0, sum eps_i): x_i = e^{eps_i} > 1, y = e^eps
+    in [1, prod x_i)."""
+    import sympy as sp
+
+    eps_list = sp.symbols(f"eps1:{k + 1}", positive=True)
+    xs = sp.symbols(f"x1:{k + 1}", positive=True)
+    eps, y = sp.Symbol("eps", nonnegative=True), sp.Symbol("y", positive=True)
+    value = exp_as_powers(het_rr_delta_enum(SymCtx(), list(eps_list), eps), eps, y)
+    for e, x in zip(eps_list, xs, strict=True):
+        value = exp_as_powers(value, e, x)
+    hyps = (*(sp.Gt(x, 1) for x in xs), sp.Ge(y, 1), sp.Lt(y, sp.Mul(*xs)))
+    return SmtProblem({**{str(x): "real" for x in xs}, "y": "real"}, hyps, sp.Gt(value, 0),
+                      ("x_i = e^{eps_i}", "y = e^eps"))
