@@ -417,7 +417,8 @@ DRS_LAPLACE_FDP = Theorem(
               scope="instance"),
         Claim(5, "Symmetry: T_Lap(T_Lap(a)) = a over mu in [0.01, 10], a in [0, 1] (1e-30) "
                  "[property]; proved (z3, from the formula body, x = e^mu) for every x >= 1, a "
-                 "in [0, 1] [smt].",
+                 "in (0, 1) with a x != 1 (the smt translation asserts every denominator of a "
+                 "branch nonzero, which excludes a = 0, 1, 1/x; they stay searched) [smt].",
               (Smt(laplace_symmetry_problem, "T_Lap(T_Lap(a)) = a"),
                Compare(lambda ctx, mu, fpr, **_: laplace_tradeoff_mu(
                            ctx, mu, laplace_tradeoff_mu(ctx, mu, fpr)), "eq",

@@ -59,7 +59,8 @@ def laplace_cdf_problem() -> SmtProblem:
 
 
 def laplace_symmetry_problem() -> SmtProblem:
-    """``T_Lap(T_Lap(a)) = a`` for x = e^mu >= 1, a in [0, 1], T_Lap = laplace_tradeoff_mu."""
+    """``T_Lap(T_Lap(a)) = a`` for x = e^mu >= 1, a in [0, 1], T_Lap = laplace_tradeoff_mu (the
+    translation's domain conditions exclude a = 0, 1, 1/x: a denominator of an untaken branch)."""
     import sympy as sp
 
     s = _symbols()
