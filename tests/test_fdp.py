@@ -318,3 +318,44 @@ def test_bad_inputs_name_the_parameter(th: str, name: str, params: dict[str, Any
     ev = get(th).evaluator(name)
     with pytest.raises(InvalidParameter):
         evaluate(ev, bind(ev.params, params, f"{th}.{name}"), 20)
+
+
+def test_interpolate_over_a_ball_encloses_both_sides_of_a_vertex() -> None:
+    """A ball of fpr over a vertex: the enclosure must contain the curve on both segments (the
+    old loop skipped the segment whose end was undecided and returned the next line only)."""
+    from fractions import Fraction
+
+    from dpverify.theorems.ctx import make_ctx
+    from dpverify.theorems.formulas.tradeoff import interpolate
+
+    ctx = make_ctx("arb")
+    vertices = [(ctx.zero, ctx.one), (ctx.num("1/4"), ctx.num("1/4")), (ctx.one, ctx.zero)]
+    ball = ctx.interval(Fraction(1, 8), Fraction(1, 2))
+    out = interpolate(ctx, vertices, ball)
+    for a, value in (("1/8", "5/8"), ("1/4", "1/4"), ("1/2", "1/6")):
+        assert out.contains(ctx.num(value))
+        assert interpolate(ctx, vertices, ctx.num(a)).contains(ctx.num(value))
+
+
+def test_interpolate_is_a_piecewise_curve_in_the_sym_context() -> None:
+    import sympy as sp
+
+    from dpverify.theorems.ctx import SymCtx
+    from dpverify.theorems.formulas.tradeoff import interpolate
+
+    a, t = sp.Symbol("a", real=True), sp.Symbol("t", positive=True)
+    curve = interpolate(SymCtx(), [(0, 1), (t / (1 + t), 1 / (1 + t)), (1, 0)], a)
+    for x, fpr, value in ((1, F(1, 4), F(3, 4)), (3, F(1, 2), F(1, 2)), (3, F(7, 8), F(1, 8))):
+        assert sp.nsimplify(curve.subs({t: x, a: fpr})) == value
+
+
+def test_symbolic_helpers_give_polynomial_conditions() -> None:
+    import sympy as sp
+
+    from dpverify.theorems.symbolic import clear_denominators, exp_relations
+
+    mu, x, a = sp.Symbol("mu", positive=True), sp.Symbol("x", positive=True), sp.Symbol("a")
+    rel = exp_relations(sp.Gt(mu + sp.log(2 * a), 0), mu, x)
+    assert sp.simplify(rel.lhs - 2 * a * x) == 0 and rel.rhs == 1
+    cleared = clear_denominators(sp.Lt(a, 1 / (1 + x)))
+    assert cleared == sp.Lt(a * x + a - 1, 0)

@@ -63,3 +63,42 @@ def exp_to_power(expr: Any, var: Any, sym: Any) -> Any:
     if any(isinstance(n, sp.exp) and n.has(var) for n in sp.preorder_traversal(out)):
         raise ValueError(f"cannot write {expr} as a rational function of {sym} = e^{var}")
     return out
+
+
+def exp_relations(expr: Any, var: Any, sym: Any) -> Any:
+    """Each relation ``lhs R rhs`` that involves ``var`` or a logarithm rewritten as
+    ``e^{lhs - rhs} R 1`` (exp is strictly increasing), expanded so that ``e^{log(u) + k var}``
+    becomes ``u sym^k`` (``sym = e^var``): turns the branch conditions of a formula written with
+    logarithms (an inverse CDF) into polynomial ones."""
+    import sympy as sp
+
+    def repl(rel: Any) -> Any:
+        moved = exp_as_powers(sp.expand(sp.exp(rel.lhs - rel.rhs), power_exp=True), var, sym)
+        return type(rel)(moved, 1)
+
+    return sp.sympify(expr).replace(
+        lambda n: isinstance(n, sp.core.relational.Relational) and (n.has(sp.log) or n.has(var)),
+        repl)
+
+
+def clear_denominators(expr: Any) -> Any:
+    """A piecewise rational expression in a form z3 decides quickly: nested ``Piecewise`` folded,
+    each relation ``lhs R rhs`` written ``N R 0`` (or ``0 R N``) where ``(lhs - rhs) = N/D``
+    with ``D`` of a sign sympy proves from the symbols' assumptions, and each rational piece
+    cancelled (a common factor is removed, as everywhere in sympy: the form is equal wherever
+    the original is defined)."""
+    import sympy as sp
+
+    def relation(rel: Any) -> Any:
+        num, den = sp.fraction(sp.factor(sp.cancel(sp.together(rel.lhs - rel.rhs))))
+        if den.is_positive:
+            return type(rel)(sp.expand(num), 0)
+        if den.is_negative:
+            return type(rel)(0, sp.expand(num))
+        return rel
+
+    out = sp.piecewise_fold(sp.sympify(expr))
+    out = out.replace(lambda n: isinstance(n, sp.core.relational.Relational), relation)
+    return out.replace(
+        lambda n: isinstance(n, sp.Add | sp.Mul) and not n.has(sp.Piecewise, sp.Max, sp.Min),
+        lambda n: sp.factor(sp.cancel(n)))

@@ -89,3 +89,42 @@ def test_optimal_composition_with_half_eps0_fails(k_range):
         claimed = eps_bisect(e0 / 2, mpmath.mpf(0), k, d)
         optimum = eps_bisect(e0, mpmath.mpf(0), k, d)
         assert optimum > claimed
+
+
+# The smt problems are built from the formula bodies: planted formulas give problems that z3
+# refutes with a model (re-checked), where the correct formulas are proved.
+def _smt(build) -> Status:
+    from dpverify.theorems.claims import Smt
+
+    return run_claim_check(_planted(Smt(build, "planted")), 1, 0, PROFILES["quick"]).status
+
+
+def _het_third(ctx, eps_list, delta):
+    s = ctx.fsum(e**2 for e in eps_list)
+    return s / 3 + ctx.sqrt(2 * -ctx.log(delta) * s)
+
+
+def _unclipped_kov34(ctx, eps0, k, dt):
+    from dpverify.theorems.formulas.advanced_composition import kov34_eps_tilde
+
+    return kov34_eps_tilde(ctx, eps0, k, dt, clip=False)
+
+
+def _ratio_one_term_off(ctx, eps, k, a):
+    from dpverify.theorems.composition.basic import _witness_ratio
+
+    return _witness_ratio(ctx, eps, k, a) * ctx.exp(eps / (k + 1))
+
+
+def test_smt_problems_of_planted_formulas_are_refuted(monkeypatch: pytest.MonkeyPatch) -> None:
+    from dpverify.theorems.composition import smt_forms
+    from dpverify.theorems.composition.basic import _witness_ratio
+    from dpverify.theorems.formulas.advanced_composition import kov34_eps_tilde
+
+    assert _smt(lambda: smt_forms.stk_het_equal_problem(5)) is Status.PROVED
+    assert _smt(lambda: smt_forms.clipped_problem(kov34_eps_tilde)) is Status.PROVED
+    assert _smt(lambda: smt_forms.witness_ratio_problem(_witness_ratio, 5)) is Status.PROVED
+    assert _smt(lambda: smt_forms.clipped_problem(_unclipped_kov34)) is Status.FAILED
+    assert _smt(lambda: smt_forms.witness_ratio_problem(_ratio_one_term_off, 5)) is Status.FAILED
+    monkeypatch.setattr(smt_forms, "stk_eps_het", _het_third)
+    assert _smt(lambda: smt_forms.stk_het_equal_problem(5)) is Status.FAILED

@@ -18,7 +18,7 @@ import pytest
 
 from dpverify.theorems.claims import Box, Check, Claim, Compare, Points, Tol, grid
 from dpverify.theorems.core import Source, Theorem
-from dpverify.theorems.fdp.subsample_pld import _mix_profile
+from dpverify.theorems.fdp.smt_forms import mix_profile
 from dpverify.theorems.formulas.tradeoff import (
     check_fpr,
     f_approx,
@@ -116,7 +116,7 @@ def _cases(right: bool) -> list[Check]:
                 Tol.rel("1e-30")),
         Compare(_lap(lap), "eq", _lap(laplace_tradeoff_cdf), LAP_BOX, "property",
                 Tol.abs("1e-30")),
-        Compare(lambda ctx, eps0, q, eps, **_: sub(ctx, eps0, q, eps), "eq", _mix_profile,
+        Compare(lambda ctx, eps0, q, eps, **_: sub(ctx, eps0, q, eps), "eq", mix_profile,
                 SUB_BOX, "property", Tol.abs("1e-30")),
         Compare(_hom(hom), "eq", lambda ctx, eps0, k, fpr, **_: f_rr_list(ctx, [eps0] * k, fpr),
                 HOM_BOX, "property", Tol.abs("1e-30")),
@@ -143,3 +143,36 @@ def test_planted_wrong_value_on_the_safe_side_is_caught() -> None:
                     lambda ctx, mu, fpr, **_: f_gauss(ctx, mu, fpr),
                     Points(({"mu": "1", "fpr": "0.1"},)), "numeric", Tol.abs("1e-30"))
     assert _run(check) is Status.FAILED
+
+
+# The smt problems are built from the formula bodies: a planted formula changes the problem,
+# and z3 must refute it (a model, re-checked) where the correct formula is proved.
+def _smt_status(build: Any) -> Status:
+    from dpverify.theorems.claims import Smt
+
+    return _run(Smt(build, "planted smt"))
+
+
+def _wrong_vertices(ctx: Any, eps0: Any, q: Any) -> Any:
+    x1 = 1 / (1 + ctx.exp(eps0))
+    y1 = (1 - q) * x1 + q * (1 - x1)  # q and 1 - q swapped
+    return ((ctx.zero, ctx.one), (x1, y1), (y1, x1), (ctx.one, ctx.zero))
+
+
+@pytest.mark.parametrize("name", ["laplace_cdf", "laplace_symmetry", "bbg_ge", "profile"])
+def test_smt_problem_of_a_planted_formula_is_refuted(name: str,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    from dpverify.theorems.fdp import smt_forms
+    from dpverify.theorems.formulas import tradeoff
+
+    build = {"laplace_cdf": smt_forms.laplace_cdf_problem,
+             "laplace_symmetry": smt_forms.laplace_symmetry_problem,
+             "bbg_ge": lambda: smt_forms.subsample_bbg_problem("ge"),
+             "profile": smt_forms.subsample_profile_problem}[name]
+    assert _smt_status(build) is Status.PROVED
+    if name.startswith("laplace"):
+        monkeypatch.setattr(smt_forms, "laplace_tradeoff_mu", wrong_laplace)
+    else:
+        monkeypatch.setattr(tradeoff, "subsample_rr_vertices", _wrong_vertices)
+        monkeypatch.setattr(smt_forms, "subsample_rr_vertices", _wrong_vertices)
+    assert _smt_status(build) is Status.FAILED

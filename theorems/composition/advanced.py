@@ -22,6 +22,11 @@ from dpverify.theorems.claims import (
     grid,
     points,
 )
+from dpverify.theorems.composition.smt_forms import (
+    clipped_problem,
+    stk_approx_pure_problem,
+    stk_het_equal_problem,
+)
 from dpverify.theorems.composition.terms import (
     FAMILY,
     ORDER_BOX_TEXT,
@@ -48,6 +53,7 @@ from dpverify.theorems.formulas.advanced_composition import (
     drv_eps_clipped,
     drv_eps_slack,
     kov34_eps,
+    kov34_eps_tilde,
     stk_approx_eps,
     stk_eps,
     stk_eps_het,
@@ -148,7 +154,8 @@ DRV_ADV = Theorem(
                        "DRV-ADV.eps(0.5, 2, 0.1)", "2.166"),
                Compare(lambda ctx, **_: drv_eps(ctx, ctx.num("0.5"), 2, Fraction(1, 10), 0),
                        "gt", const("1"), points({}), "numeric", lhs_name="DRV-ADV.eps(0.5, 2, 0.1)",
-                       rhs_name="k eps0 = 1"))),
+                       rhs_name="k eps0 = 1")),
+              scope="instance"),
         Claim(3, "STK-ADV-PURE.eps(eps0, k, delta') <= eps' for all eps0 >= 0 (same square-root "
               "term; eps0/2 <= e^eps0 - 1): searched on eps0 in [0, 20]; proved as the "
               "identity eps' - STK = k eps0 (e^eps0 - 1 - eps0/2) [smt, from both formulas] "
@@ -247,7 +254,8 @@ STK_ADV_PURE = Theorem(
                        Points(({"k": 100, "eps0": "0.1", "delta": "1e-5"},
                                {"k": 1000, "eps0": "0.02", "delta": "1e-6"})), "oracle",
                        Tol(abs_tol=Fraction(1, 10**60), rel_tol=Fraction(1, 10**40)),
-                       "enumeration", "KOV-DELTA.delta_pure"))),
+                       "enumeration", "KOV-DELTA.delta_pure")),
+              scope="instance"),
         Claim(2, "k = 100, eps0 = 0.1, delta = 1e-5: eps = 5.2985, the optimum (KOV-EPS) is "
               "4.3068 and basic composition gives 10.",
               (Compare(lambda ctx, **_: stk_eps(ctx, ctx.num("0.1"), 100, ctx.num("1e-5")), "eq",
@@ -258,9 +266,15 @@ STK_ADV_PURE = Theorem(
                        "KOV-EPS.eps(0.1, 0, 100, 1e-5)", "4.3068"),
                Compare(lambda ctx, **_: stk_eps(ctx, ctx.num("0.1"), 100, ctx.num("1e-5")), "lt",
                        const("10"), points({}), "numeric", lhs_name="STK-ADV-PURE.eps",
-                       rhs_name="basic = 10"))),
-        Claim(3, "eps_het with all entries equal to eps0 equals eps(eps0, k, delta) (rel 1e-40).",
-              (Compare(_stk_het_equal, "eq",
+                       rhs_name="basic = 10")),
+              scope="instance"),
+        Claim(3, "eps_het with all entries equal to eps0 equals eps(eps0, k, delta) (rel 1e-40): "
+              "searched on eps0 in [0, 5], delta in [1e-15, 0.99], k in {1..60}; proved (z3, "
+              "from the formula bodies, delta = e^{-L}) for every eps0 >= 0, delta in (0, 1) and "
+              "k in {1..60}.",
+              (Smt(lambda: stk_het_equal_problem(60), "eps_het((eps0,)*k) = eps(eps0, k), "
+                   "k = 1..60"),
+               Compare(_stk_het_equal, "eq",
                        lambda ctx, eps0, k, delta, **_: stk_eps(ctx, eps0, k, delta),
                        Box(reals={"eps0": ("0", "5"), "delta": ("1e-15", "0.99")},
                            ints={"k": (1, 60)}, log_scale=frozenset({"delta"})), "property",
@@ -330,9 +344,15 @@ STK_ADV_APPROX = Theorem(
                Compare(_kov_at_approx, "le", _total_delta,
                        points({"eps0": "0.3", "k": 20, "slack": "1e-5", "delta0": "1e-7"}),
                        "numeric", lhs_name="KOV-DELTA at STK-ADV-APPROX.eps",
-                       rhs_name="slack + k delta0"))),
-        Claim(2, "With delta0 = 0 the evaluator equals STK-ADV-PURE.eps (rel 1e-40).",
-              (Compare(lambda ctx, eps0, k, delta, **_: stk_approx_eps(ctx, eps0, k, delta, 0),
+                       rhs_name="slack + k delta0")),
+              scope="instance"),
+        Claim(2, "With delta0 = 0 the evaluator equals STK-ADV-PURE.eps (rel 1e-40): searched "
+              "on eps0 in [0, 5], delta in [1e-15, 0.99], k in {1..500}; proved (z3, from the "
+              "formula bodies, delta = e^{-L}) for every eps0 >= 0, delta in (0, 1), integer "
+              "k >= 1.",
+              (Smt(stk_approx_pure_problem, "STK-ADV-APPROX.eps(eps0, k, delta, 0) = "
+                   "STK-ADV-PURE.eps(eps0, k, delta)"),
+               Compare(lambda ctx, eps0, k, delta, **_: stk_approx_eps(ctx, eps0, k, delta, 0),
                        "eq", lambda ctx, eps0, k, delta, **_: stk_eps(ctx, eps0, k, delta),
                        Box(reals={"eps0": ("0", "5"), "delta": ("1e-15", "0.99")},
                            ints={"k": (1, 500)}, log_scale=frozenset({"delta"})), "property",
@@ -393,8 +413,12 @@ KOV_34 = Theorem(
                        lhs_name="KOV-34.eps", rhs_name="KOV-EPS.eps"),
                order_check(kov34_bound, "eps~"))),
         Claim(2, "eps~ <= k eps0 by construction (KOV-34.eps at the total delta of delta~; "
-              "to rel 1e-40: where the minimum picks k eps0 both sides are the same ball).",
-              (Predicate(_kov34_clipped,
+              "to rel 1e-40: where the minimum picks k eps0 both sides are the same ball): "
+              "searched on eps0 in [0.001, 5], delta0 in [0, 0.01], slack in [1e-15, 0.999], k in "
+              "{1..1000}; proved (z3, from the formula body of eps~ as a function of delta~) for "
+              "every eps0 > 0, integer k >= 1, delta~ in (0, 1).",
+              (Smt(lambda: clipped_problem(kov34_eps_tilde), "eps~(eps0, k, delta~) <= k eps0"),
+               Predicate(_kov34_clipped,
                          Box(reals={"eps0": ("0.001", "5"), "delta0": ("0", "0.01"),
                                     "slack": ("1e-15", "0.999")}, ints={"k": (1, 1000)},
                              log_scale=frozenset({"eps0", "slack"})), "property",
@@ -403,7 +427,8 @@ KOV_34 = Theorem(
               (Compare(lambda ctx, **_: kov34_eps(ctx, ctx.num("0.1"), 0, 100,
                                                   Fraction(1, 10**5)),
                        "eq", const("5.298109661767"), points({}), "numeric", Tol.abs("5e-13"),
-                       "KOV-34.eps(0.1, 0, 100, 1e-5)", "5.298109661767"),)),
+                       "KOV-34.eps(0.1, 0, 100, 1e-5)", "5.298109661767"),),
+              scope="instance"),
     ),
     notes="The formula also appears in public accountant code.",
 )

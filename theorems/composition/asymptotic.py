@@ -8,6 +8,7 @@ import itertools
 from typing import Any
 
 from dpverify.theorems.claims import (
+    Box,
     Claim,
     Compare,
     Points,
@@ -17,7 +18,7 @@ from dpverify.theorems.claims import (
     Tol,
     points,
 )
-from dpverify.theorems.composition.terms import FAMILY, const
+from dpverify.theorems.composition.terms import FAMILY, ORDER_BOX_TEXT, const, order_check
 from dpverify.theorems.core import Evaluator, Theorem
 from dpverify.theorems.ctx import SymCtx
 from dpverify.theorems.formulas.advanced_composition import (
@@ -84,6 +85,16 @@ def _rr_step_moments_problem(which: str) -> SmtProblem:
                        "denominator (1 + x)^n > 0 cleared"))
 
 
+def _adv_bound(ctx: Any, rho: Any, delta: Any) -> Any:
+    """``rho + 2 sqrt(rho log(1/delta))``: advanced composition at zCDP budget rho."""
+    return rho + 2 * ctx.sqrt(rho * log_inv(ctx, delta))
+
+
+def _adv_bound_of_eps0(ctx: Any, eps0: Any, k: int, delta: Any) -> Any:
+    """The same bound with ``rho = k eps0^2/2`` (eps0 = sqrt(2 rho/k) the per-step RR eps)."""
+    return _adv_bound(ctx, k * eps0**2 / 2, delta)
+
+
 def _cks(ctx: Any, rho: Any, delta: Any, **_: Any) -> Any:
     return cks_eps(ctx, rho=rho, delta=delta)
 
@@ -119,31 +130,45 @@ STK_ASYMP_OPT = Theorem(
                        Tol.abs("5e-6"), "Gaussian limit", "4.37718"),
                Compare(_cks, "eq", const("4.7284"), points({"rho": "0.5", "delta": "1e-5"}),
                        "numeric", Tol.abs("5e-5"), "CKS20-CONV.eps(0.5, 1e-5)", "4.7284"),
-               Compare(lambda ctx, rho, delta, **_: rho + 2 * ctx.sqrt(rho * log_inv(ctx, delta)),
+               Compare(lambda ctx, rho, delta, **_: _adv_bound(ctx, rho, delta),
                        "eq", const("5.2985"), points({"rho": "0.5", "delta": "1e-5"}), "numeric",
-                       Tol.abs("5e-5"), "rho + 2 sqrt(rho log(1/delta))", "5.2985"))),
+                       Tol.abs("5e-5"), "rho + 2 sqrt(rho log(1/delta))", "5.2985")),
+              scope="instance"),
         Claim(2, "|eps(rho, k, delta) - eps_limit(rho, delta)| decreases monotonically along "
               "k = 10, 100, 1000, 10000 (rho = 0.5, delta = 1e-5).",
               (Predicate(_asymp_monotone, points({"rho": "0.5", "delta": "1e-5"}), "numeric",
-                         "gaps to the Gaussian limit strictly decrease"),)),
+                         "gaps to the Gaussian limit strictly decrease"),),
+              scope="instance"),
         Claim(3, "eps(rho, k, delta) <= rho + 2 sqrt(rho log(1/delta)) for each k of claim 1.",
               (Compare(lambda ctx, rho, k, delta, **_: asymp_eps(ctx, rho, k, delta), "le",
-                       lambda ctx, rho, delta, **_: rho + 2 * ctx.sqrt(rho * log_inv(ctx, delta)),
+                       lambda ctx, rho, delta, **_: _adv_bound(ctx, rho, delta),
                        Points(tuple(_asymp_point(k) for k in (10, 100, 1000, 10000))), "numeric",
-                       lhs_name="exact eps", rhs_name="advanced composition"),)),
+                       lhs_name="exact eps", rhs_name="advanced composition"),),
+              scope="instance"),
         Claim(4, "At k = 10000 the exact eps is within relative 2e-3 of the Gaussian limit.",
               (Compare(lambda ctx, rho, k, delta, **_: ctx.abs(asymp_eps(ctx, rho, k, delta)
                                                                - asymp_eps_limit(ctx, rho, delta)),
                        "le", lambda ctx, rho, delta, **_: ctx.num("2e-3")
                        * asymp_eps_limit(ctx, rho, delta),
                        points(_asymp_point(10000)), "numeric",
-                       lhs_name="|eps - eps_limit|", rhs_name="2e-3 eps_limit"),)),
+                       lhs_name="|eps - eps_limit|", rhs_name="2e-3 eps_limit"),),
+              scope="instance"),
         Claim(5, "The PLD mean and variance of one eps0-RR step equal eps0 tanh(eps0/2) and "
               "eps0^2 (1 - tanh^2(eps0/2)) (identity in x = e^eps0 and eps0).",
               (Smt(lambda: _rr_step_moments_problem("mean"),
                    "E[Z] = eps0 tanh(eps0/2) for one RR(eps0) step"),
                Smt(lambda: _rr_step_moments_problem("var"),
                    "Var[Z] = eps0^2 (1 - tanh^2(eps0/2)) for one RR(eps0) step"))),
+        Claim(6, "Universal form of claim 3: eps(rho, k, delta) <= rho + 2 sqrt(rho log(1/delta)) "
+              "for every rho > 0, k >= 1, delta in (0, 1): searched on rho in [0.01, 5], k in "
+              "{1..200}, delta in [1e-12, 0.1]; proved with eps0 = sqrt(2 rho/k) on "
+              f"{ORDER_BOX_TEXT} as KOV-DELTA.delta_pure(eps0, k, bound) <= delta.",
+              (Compare(lambda ctx, rho, k, delta, **_: asymp_eps(ctx, rho, k, delta), "le",
+                       lambda ctx, rho, delta, **_: _adv_bound(ctx, rho, delta),
+                       Box(reals={"rho": ("0.01", "5"), "delta": ("1e-12", "0.1")},
+                           ints={"k": (1, 200)}, log_scale=frozenset({"rho", "delta"})),
+                       "property", lhs_name="exact eps", rhs_name="rho + 2 sqrt(rho log(1/delta))"),
+               order_check(_adv_bound_of_eps0, "rho + 2 sqrt(rho log(1/delta))"))),
     ),
     notes="The value at k = 100 in claim 1 coincides with KOV-EPS(0.1, 0, 100, 1e-5) because "
           "eps0 = sqrt(2 * 0.5/100) = 0.1.",

@@ -149,7 +149,8 @@ MV_OPT = Theorem(
                        "eq", lambda ctx, **_: kov_delta_pure(ctx, ctx.num("0.4"), 9,
                                                              ctx.num("0.8")),
                        points({}), "numeric", Tol.abs("1e-50"), "MV-OPT.delta_pure",
-                       "KOV-DELTA.delta_pure"),)),
+                       "KOV-DELTA.delta_pure"),),
+              scope="instance"),
         Claim(3, "With delta_i > 0 it equals brute force over products of heterogeneous "
               "4-point mechanisms: eps_list = (0.3, 0.7, 1.1), delta_list = (0.01, 0.002, "
               "0.03), eps in {0.2, 0.9} (to 1e-50).",
@@ -159,7 +160,8 @@ MV_OPT = Theorem(
                                      "delta_list": (Fraction(1, 100), Fraction(2, 1000),
                                                     Fraction(3, 100)), "eps": e}
                                     for e in ("0.2", "0.9"))), "oracle", Tol.abs("1e-50"),
-                       "MV-OPT.delta", "4^k enumeration of prod worst(eps_i, delta_i)"),)),
+                       "MV-OPT.delta", "4^k enumeration of prod worst(eps_i, delta_i)"),),
+              scope="instance"),
         Claim(4, "Bisection for the eps form: delta(eps_list, eps(eps_list, 1e-3, delta_list), "
               "delta_list) = 1e-3 to 1e-30 for eps_list = (0.3, 0.5, 0.8), delta_list = (1e-4, "
               "0, 2e-4).",
@@ -167,7 +169,8 @@ MV_OPT = Theorem(
                        points({"eps_list": (Fraction(3, 10), Fraction(1, 2), Fraction(4, 5)),
                                "delta_list": (Fraction(1, 10**4), Fraction(0),
                                               Fraction(2, 10**4)), "delta": "1e-3"}),
-                       "numeric", Tol.abs("1e-30"), "delta(eps(1e-3))", "1e-3"),)),
+                       "numeric", Tol.abs("1e-30"), "delta(eps(1e-3))", "1e-3"),),
+              scope="instance"),
         Claim(5, "Monotone: increasing any eps_i or delta_i never decreases delta_opt (to rel "
               "1e-40: the optimum can be unchanged, e.g. when every active subset pairs with "
               "its partner without mechanism j, and equality is not decidable with balls).",
@@ -296,13 +299,15 @@ MV_APPROX = Theorem(
                          "numeric", Tol.abs("5e-5"), f"excess at step {s}", v)
                  for s, v in (("0.07", "0.0108"), ("0.03", "0.0060"), ("0.007", "0.0022"))),
                Predicate(_excess_shrinks, points({}), "numeric",
-                         "excess(0.007) < excess(0.03) < excess(0.07)"))),
+                         "excess(0.007) < excess(0.03) < excess(0.07)")),
+              scope="instance"),
         Claim(2, "With step = 0.01, which divides every eps_i, the lattice value equals the "
               "exact MV-OPT value (subset enumeration) to 1e-35.",
               (Compare(_mv_upper_term, "eq", _mv_pure_term,
                        points({"eps_list": _MV_APPROX_LIST, "eps": "0.5", "step": "0.01"}),
                        "numeric", Tol.abs("1e-35"), "MV-APPROX.delta_upper(step 0.01)",
-                       "MV-OPT.delta_pure"),)),
+                       "MV-OPT.delta_pure"),),
+              scope="instance"),
         Claim(3, "For random eps_list and step, delta_upper >= MV-OPT.delta_pure.",
               (Compare(_mv_upper_term, "ge", _mv_pure_term,
                        Generated(_draw_mv_approx, 100, "random eps_list (k <= 6) and step"),

@@ -117,7 +117,8 @@ KOV_OPT = Theorem(
               (Compare(lambda ctx, eps0, delta0, k, i, **_: kov33_point(ctx, eps0, delta0, k, i),
                        "eq", _kov_at_grid,
                        _thm33_points([("0.1", "0", 20), ("0.7", "1e-5", 9)], None), "numeric",
-                       Tol.abs("1e-50"), "Thm 3.3 point", "KOV-DELTA.delta((k-2i) eps0)"),)),
+                       Tol.abs("1e-50"), "Thm 3.3 point", "KOV-DELTA.delta((k-2i) eps0)"),),
+              scope="instance"),
         Claim(2, "The closed form delta_i equals the PLD/binomial value (KOV-OPT.delta, delta0 "
               "= 0) at eps = (k-2i) eps0 to 1e-40 for (k, eps0) in {(10, 0.1), (30, 0.5), (7, "
               "1)}, i in {1, 2, 3}.",
@@ -126,7 +127,8 @@ KOV_OPT = Theorem(
                                                                   (k - 2 * i) * eps0),
                        _thm33_points([("0.1", "0", 10), ("0.5", "0", 30), ("1", "0", 7)],
                                      [1, 2, 3]), "numeric", Tol.abs("1e-40"), "delta_i",
-                       "KOV-OPT.delta (PLD)"),)),
+                       "KOV-OPT.delta (PLD)"),),
+              scope="instance"),
         Claim(3, "KOV-OPT.delta (a plain walk over the binomial PLD) = KOV-DELTA.delta (the "
               "truncated sum from the mode) on random (eps0, delta0, k <= 50, eps), rel 1e-40.",
               (Compare(lambda ctx, eps0, delta0, k, eps, **_: kov_opt_delta(ctx, eps0, delta0,
@@ -269,7 +271,8 @@ KOV_DELTA = Theorem(
                                {"eps0": "0.5", "k": 7, "eps": "0"},
                                {"eps0": "1.0", "k": 10, "eps": "2.5"},
                                {"eps0": "0.05", "k": 10, "eps": "0.12"})), "oracle",
-                       Tol.abs("1e-50"), "KOV-DELTA.delta", "2^k enumeration of k-fold RR"),)),
+                       Tol.abs("1e-50"), "KOV-DELTA.delta", "2^k enumeration of k-fold RR"),),
+              scope="instance"),
         Claim(2, "Equals brute force over the 4^k outputs of the worst (eps0, delta0) mechanism "
               "to 1e-50 at (eps0, delta0, k, eps) in {(0.2, 1e-3, 3, 0.1), (0.5, 1e-2, 4, 0.7), "
               "(1.0, 1e-4, 5, 1.5)}.",
@@ -278,7 +281,8 @@ KOV_DELTA = Theorem(
                                {"eps0": "0.5", "delta0": "1e-2", "k": 4, "eps": "0.7"},
                                {"eps0": "1.0", "delta0": "1e-4", "k": 5, "eps": "1.5"})),
                        "oracle", Tol.abs("1e-50"), "KOV-DELTA.delta",
-                       "4^k enumeration of the worst mechanism"),)),
+                       "4^k enumeration of the worst mechanism"),),
+              scope="instance"),
         Claim(3, "delta_pure is affine in z = e^eps on each [z_j, z_{j+1}]: the value at the "
               "midpoint in z equals the mean of the endpoint values (eps0 = 0.3, k = 8, pieces "
               "j = 2, 4, 6, to 1e-50); symbolically for k = 8 (same pieces), y = e^eps0, z = "
@@ -414,7 +418,8 @@ KOV_EPS = Theorem(
               "at (eps0, delta0, k, delta) in {(0.1, 0, 50, 1e-6), (0.25, 1e-7, 30, 1e-5), "
               "(1.0, 0, 12, 1e-3)}.",
               (Compare(_kov_eps_term, "eq", _kov_eps_bisection, _KOV_EPS_POINTS, "numeric",
-                       Tol.abs("1e-46"), "KOV-EPS.eps", "bisection on KOV-DELTA", ctx="mp"),)),
+                       Tol.abs("1e-46"), "KOV-EPS.eps", "bisection on KOV-DELTA", ctx="mp"),),
+              scope="instance"),
         Claim(2, "KOV-DELTA.delta(eps0, delta0, k, eps_opt(delta)) = delta whenever eps_opt > 0 "
               "(rel 1e-40; the points of claims 1 and 4).",
               (Compare(_kov_delta_at_eps_opt, "eq", delta_side,
@@ -439,7 +444,8 @@ KOV_EPS = Theorem(
                     for e0, k, d, value in (("0.01", 365, "1e-6", "0.790112738286"),
                                             ("0.01", 730, "1e-6", "1.151273512711"),
                                             ("0.1", 100, "1e-5", "4.306791372517"),
-                                            ("1", 10, "1e-3", "9.976799010199")))),
+                                            ("1", 10, "1e-3", "9.976799010199"))),
+              scope="instance"),
     ),
     notes="The suffix sums are accumulated in one pass upwards from the lowest candidate piece "
           "(truncated with a certified tail), so large k costs O(sqrt(k) digits) terms.",

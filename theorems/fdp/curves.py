@@ -23,6 +23,7 @@ from dpverify.theorems.claims import (
 )
 from dpverify.theorems.core import Evaluator, Real, Theorem
 from dpverify.theorems.fdp.common import FAMILY, FPR, FPR_GRID, PAIRS, const
+from dpverify.theorems.fdp.smt_forms import laplace_cdf_problem, laplace_symmetry_problem
 from dpverify.theorems.formulas.gdp import gdp_delta
 from dpverify.theorems.formulas.tradeoff import (
     delta_gauss_golden,
@@ -373,8 +374,10 @@ DRS_LAPLACE_FDP = Theorem(
     claims=(
         Claim(1, "The closed form equals F(F^{-1}(1 - a) - mu) at mu = 1, a in {0.05, 0.1, 0.25, "
                  "0.4, 0.7} to 1e-45, and over the box mu in [0.01, 10], a in [1e-12, 1 - 1e-12] "
-                 "to 1e-30 [property] (the CDF route takes log 0 at a = 0, 1).",
-              (Compare(lambda ctx, fpr, **_: laplace_tradeoff_mu(ctx, ctx.one, fpr), "eq",
+                 "to 1e-30 [property] (the CDF route takes log 0 at a = 0, 1). Proved (z3, both "
+                 "routes from their formula bodies, x = e^mu) for every x >= 1, 0 < a < 1 [smt].",
+              (Smt(laplace_cdf_problem, "three-piece form = F(F^{-1}(1-a) - mu)"),
+               Compare(lambda ctx, fpr, **_: laplace_tradeoff_mu(ctx, ctx.one, fpr), "eq",
                        lambda ctx, fpr, **_: laplace_tradeoff_cdf(ctx, ctx.one, fpr),
                        grid(fpr=["0.05", "0.1", "0.25", "0.4", "0.7"]), "numeric",
                        Tol.abs("1e-45")),
@@ -413,8 +416,11 @@ DRS_LAPLACE_FDP = Theorem(
                        grid(mu=["0.5", "1", "2"]), "numeric")),
               scope="instance"),
         Claim(5, "Symmetry: T_Lap(T_Lap(a)) = a over mu in [0.01, 10], a in [0, 1] (1e-30) "
-                 "[property].",
-              (Compare(lambda ctx, mu, fpr, **_: laplace_tradeoff_mu(
+                 "[property]; proved (z3, from the formula body, x = e^mu) for every x >= 1, a "
+                 "in (0, 1) with a x != 1 (the smt translation asserts every denominator of a "
+                 "branch nonzero, which excludes a = 0, 1, 1/x; they stay searched) [smt].",
+              (Smt(laplace_symmetry_problem, "T_Lap(T_Lap(a)) = a"),
+               Compare(lambda ctx, mu, fpr, **_: laplace_tradeoff_mu(
                            ctx, mu, laplace_tradeoff_mu(ctx, mu, fpr)), "eq",
                        lambda ctx, fpr, **_: fpr, _LAP_BOX, "property", Tol.abs("1e-30")),)),
     ),

@@ -10,9 +10,15 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from dpverify.theorems.claims import Box, Claim, Compare, Points, Predicate, Tol
+from dpverify.theorems.claims import Box, Claim, Compare, Points, Predicate, Smt, Tol
 from dpverify.theorems.core import Evaluator, Theorem
 from dpverify.theorems.fdp.common import FAMILY, FPR, FPR_GRID, PAIRS, const
+from dpverify.theorems.fdp.smt_forms import (
+    mix_profile,
+    subsample_bbg_problem,
+    subsample_order_problem,
+    subsample_profile_problem,
+)
 from dpverify.theorems.formulas.tradeoff import (
     f_approx,
     subsample_rr_bbg,
@@ -34,19 +40,6 @@ from dpverify.theorems.values import exact_params
 
 # ------------------------------------------------------------------------------------------
 # DRS-SUBSAMPLE
-
-
-def _mix_profile(ctx: Any, eps0: Any, q: Any, eps: Any, **_: Any) -> Any:
-    """Two-order hockey-stick of the BBG-T9 witness ((1-q) RR_0 + q RR_1, RR_0), directly."""
-    keep = ctx.exp(eps0) / (1 + ctx.exp(eps0))
-    rr0 = (keep, 1 - keep)
-    mix = ((1 - q) * keep + q * (1 - keep), (1 - q) * (1 - keep) + q * keep)
-    x = ctx.exp(eps)
-
-    def hs(p: Any, r: Any) -> Any:
-        return ctx.fsum(ctx.max(ctx.zero, pi - x * ri) for pi, ri in zip(p, r, strict=True))
-
-    return ctx.max(hs(mix, rr0), hs(rr0, mix))
 
 
 def _bbg_kink(ctx: Any, eps0: Any, q: Any, **_: Any) -> Any:
@@ -103,8 +96,14 @@ DRS_SUBSAMPLE = Theorem(
                  "(1e-30) on [0, x1] and [y1, 1] (same slopes, derived) for eps0 in [0.01, 5], q "
                  "in [0.01, 1], and strictly greater on the middle x1 + s (y1 - x1), s in [0.001, "
                  "0.999], q in [0.01, 0.99] [property]; the gap at the kink of f_{eps',0} is "
-                 "0.03290512 at (eps0, q) = (1, 0.1) and 0.1421645 at (3, 0.02) (1e-7).",
-              (Compare(_sub_vs_bbg("cq", "middle"), "gt", _sub_vs_bbg("bbg", "middle"),
+                 "0.03290512 at (eps0, q) = (1, 0.1) and 0.1421645 at (3, 0.02) (1e-7). Proved "
+                 "(z3, from the formula bodies, x = e^eps0) for every x >= 1, q in (0, 1], a in "
+                 "[0, 1]: >= everywhere, = on a <= x1 or a >= y1, > on x1 < a < y1 when x > 1, "
+                 "q < 1 [smt].",
+              (Smt(lambda: subsample_bbg_problem("ge"), "C_q(f_{eps0,0}) >= f_{eps',0} on [0, 1]"),
+               Smt(lambda: subsample_bbg_problem("outer"), "equal outside (x1, y1)"),
+               Smt(lambda: subsample_bbg_problem("middle"), "strict on (x1, y1)"),
+               Compare(_sub_vs_bbg("cq", "middle"), "gt", _sub_vs_bbg("bbg", "middle"),
                        _SUB_S_OPEN, "property", lhs_name="C_q(f_{eps0,0}) (middle)",
                        rhs_name="f_{eps',0}"),
                Compare(_sub_vs_bbg("cq", "first"), "eq", _sub_vs_bbg("bbg", "first"),
@@ -120,9 +119,11 @@ DRS_SUBSAMPLE = Theorem(
         Claim(2, "RR tightness: delta_rr(eps0, q, eps) equals the two-order hockey-stick of "
                  "((1-q) RR_0 + q RR_1, RR_0) over eps0 in [0.01, 5], q in [0.01, 1], eps in "
                  "[0, 5] (1e-30) [property]; at (1, 0.1) and eps = 0, 0.05: 0.04621171572600098, "
-                 "0.03242279419143506.",
-              (Compare(lambda ctx, eps0, q, eps, **_: subsample_rr_delta(ctx, eps0, q, eps), "eq",
-                       _mix_profile,
+                 "0.03242279419143506. Proved (z3, both sides from their formula bodies, x = "
+                 "e^eps0, y = e^eps) for every x >= 1, y >= 1, q in (0, 1] [smt].",
+              (Smt(subsample_profile_problem, "1 + C_q*(-e^eps) = witness profile"),
+               Compare(lambda ctx, eps0, q, eps, **_: subsample_rr_delta(ctx, eps0, q, eps), "eq",
+                       mix_profile,
                        Box(reals={"eps0": ("0.01", "5"), "q": ("0.01", "1"), "eps": ("0", "5")}),
                        "property", Tol.abs("1e-30"), "1 + C_q*(-e^eps)", "witness profile"),
                Compare(lambda ctx, eps, **_: subsample_rr_delta(ctx, ctx.one, ctx.num("0.1"),
@@ -134,8 +135,12 @@ DRS_SUBSAMPLE = Theorem(
         Claim(4, "C_q(f) > f, C_1(f) = f and C_q(f) > C_{q'}(f) for q < q' (f = f_{eps0,0}), "
                  "over eps0 in [0.01, 5], q in [0.01, 0.99], fpr in [0.001, 0.999], q' = q + h "
                  "(1 - q), h in [0.01, 1] (strict inside; C_1(f) = f to 1e-30 on fpr in [0, 1]) "
-                 "[property].",
-              (Compare(lambda ctx, eps0, q, fpr, **_: subsample_rr_f(ctx, eps0, q, fpr), "gt",
+                 "[property]. Proved (z3, from the formula bodies, x = e^eps0) for every x > 1, "
+                 "0 < q < q' <= 1, 0 < fpr < 1 (C_1(f) = f for x >= 1, fpr in [0, 1]) [smt].",
+              (Smt(lambda: subsample_order_problem("above"), "C_q(f) > f on (0, 1)"),
+               Smt(lambda: subsample_order_problem("one"), "C_1(f) = f on [0, 1]"),
+               Smt(lambda: subsample_order_problem("decreasing"), "C_q(f) > C_q'(f), q < q'"),
+               Compare(lambda ctx, eps0, q, fpr, **_: subsample_rr_f(ctx, eps0, q, fpr), "gt",
                        lambda ctx, eps0, fpr, **_: f_approx(ctx, eps0, ctx.zero, fpr), _SUB_BOX,
                        "property", lhs_name="C_q(f)", rhs_name="f"),
                Compare(lambda ctx, eps0, fpr, **_: subsample_rr_f(ctx, eps0, ctx.one, fpr), "eq",

@@ -8,7 +8,6 @@ Every curve is evaluated at ``fpr``, the type-I error (false-positive rate) a in
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Callable
 from fractions import Fraction
@@ -219,14 +218,29 @@ def subsample_rr_vertices(ctx: Any, eps0: Any, q: Any) -> tuple[tuple[Any, Any],
 
 
 def interpolate(ctx: Any, vertices: Any, fpr: Any) -> Any:
-    """The piecewise-linear curve through ``vertices`` (increasing first coordinate) at fpr."""
+    """The piecewise-linear curve through ``vertices`` (increasing first coordinate) at fpr.
+
+    Where ``fpr <= a1`` is undecided (an arb ball over a vertex, a sympy symbol) the segment
+    and the rest of the curve are combined by ``ctx.piecewise_lt``: their hull in arb (each
+    encloses the curve on its side of the vertex), a ``Piecewise`` in the sym context."""
     check_fpr(ctx, fpr)
-    for (a0, b0), (a1, b1) in itertools.pairwise(vertices):
-        if ctx.le(fpr, a1) is True:
-            if ctx.le(a1, a0) is True:
+
+    def from_segment(i: int) -> Any:
+        if i == len(vertices) - 1:
+            return vertices[-1][1]
+        (a0, b0), (a1, b1) = vertices[i], vertices[i + 1]
+
+        def segment() -> Any:
+            vertical = ctx.le(a1, a0)
+            if vertical is True:
                 return b1
+            if vertical is None and ctx.name == "arb":
+                return ctx.hull(b0, b1)  # a segment of undecided width: values between its ends
             return b0 + (b1 - b0) * (fpr - a0) / (a1 - a0)
-    return vertices[-1][1]
+
+        return ctx.piecewise_lt(a1, fpr, lambda: from_segment(i + 1), segment)
+
+    return from_segment(0)
 
 
 def subsample_rr_f(ctx: Any, eps0: Any, q: Any, fpr: Any) -> Any:

@@ -83,6 +83,9 @@ def _translate(expr: Any, tr: _Translation) -> Any:
         if make is None:
             raise TranslationError(f"relation {type(e).__name__} is not supported")
         out = make()
+    elif isinstance(e, sp.ITE):  # sympy folds nested Piecewise conditions into ITE
+        c, t, f = (_translate(a, tr) for a in e.args)
+        out = z3.If(c, t, f)
     elif isinstance(e, sp.And):
         out = z3.And(*[_translate(a, tr) for a in e.args])
     elif isinstance(e, sp.Or):

@@ -1,0 +1,170 @@
+"""SMT problems of the fdp family, each built from the formula bodies evaluated in the sym
+context: ``x = e^eps0`` (or ``e^mu``), ``y = e^eps``, branch conditions written as polynomial
+relations (:func:`theorems.symbolic.exp_relations`, :func:`theorems.symbolic.clear_denominators`).
+
+A formula that changes (a wrong slope, a swapped vertex, a dropped branch) changes the problem,
+so these are proofs of the code's statements, not of hand-copied ones.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dpverify.theorems.claims import SmtProblem
+from dpverify.theorems.ctx import SymCtx
+from dpverify.theorems.formulas.tradeoff import (
+    f_approx,
+    laplace_tradeoff_cdf,
+    laplace_tradeoff_mu,
+    subsample_rr_bbg,
+    subsample_rr_delta,
+    subsample_rr_f,
+    subsample_rr_vertices,
+)
+from dpverify.theorems.symbolic import clear_denominators, exp_as_powers, exp_relations
+
+_REAL = "real"
+
+
+def _symbols() -> dict[str, Any]:
+    import sympy as sp
+
+    return {"mu": sp.Symbol("mu", nonnegative=True), "eps0": sp.Symbol("eps0", nonnegative=True),
+            "eps": sp.Symbol("eps", nonnegative=True), "x": sp.Symbol("x", positive=True),
+            "y": sp.Symbol("y", positive=True), "q": sp.Symbol("q", positive=True),
+            "q2": sp.Symbol("q2", positive=True), "a": sp.Symbol("a", real=True)}
+
+
+# ------------------------------------------------------------------------------------------
+# DRS-LAPLACE-FDP
+
+
+def _laplace_in_x(s: dict[str, Any], fpr: Any) -> Any:
+    return exp_as_powers(laplace_tradeoff_mu(SymCtx(), s["mu"], fpr), s["mu"], s["x"])
+
+
+def laplace_cdf_problem() -> SmtProblem:
+    """``laplace_tradeoff_mu(mu, a) = laplace_tradeoff_cdf(mu, a)`` for x = e^mu >= 1 and
+    0 < a < 1 (the CDF route takes log 0 at a = 0, 1)."""
+    import sympy as sp
+
+    s = _symbols()
+    x, a = s["x"], s["a"]
+    closed = clear_denominators(_laplace_in_x(s, a))
+    cdf = sp.piecewise_fold(laplace_tradeoff_cdf(SymCtx(), s["mu"], a))
+    cdf = clear_denominators(exp_as_powers(exp_relations(cdf, s["mu"], x), s["mu"], x))
+    return SmtProblem({"x": _REAL, "a": _REAL}, (sp.Ge(x, 1), sp.Gt(a, 0), sp.Lt(a, 1)),
+                      sp.Eq(closed, cdf),
+                      ("x = e^mu", "log-conditions of F^{-1} exponentiated (exp increasing)"))
+
+
+def laplace_symmetry_problem() -> SmtProblem:
+    """``T_Lap(T_Lap(a)) = a`` for x = e^mu >= 1, a in [0, 1], T_Lap = laplace_tradeoff_mu (the
+    translation's domain conditions exclude a = 0, 1, 1/x: a denominator of an untaken branch)."""
+    import sympy as sp
+
+    s = _symbols()
+    x, a = s["x"], s["a"]
+    twice = clear_denominators(exp_as_powers(
+        laplace_tradeoff_mu(SymCtx(), s["mu"], laplace_tradeoff_mu(SymCtx(), s["mu"], a)),
+        s["mu"], x))
+    return SmtProblem({"x": _REAL, "a": _REAL}, (sp.Ge(x, 1), sp.Ge(a, 0), sp.Le(a, 1)),
+                      sp.Eq(twice, a), ("x = e^mu",))
+
+
+# ------------------------------------------------------------------------------------------
+# DRS-SUBSAMPLE
+
+
+def mix_profile(ctx: Any, eps0: Any, q: Any, eps: Any, **_: Any) -> Any:
+    """Two-order hockey-stick of the BBG-T9 witness ((1-q) RR_0 + q RR_1, RR_0), directly."""
+    keep = ctx.exp(eps0) / (1 + ctx.exp(eps0))
+    rr0 = (keep, 1 - keep)
+    mix = ((1 - q) * keep + q * (1 - keep), (1 - q) * (1 - keep) + q * keep)
+    x = ctx.exp(eps)
+
+    def hs(p: Any, r: Any) -> Any:
+        return ctx.fsum(ctx.max(ctx.zero, pi - x * ri) for pi, ri in zip(p, r, strict=True))
+
+    return ctx.max(hs(mix, rr0), hs(rr0, mix))
+
+
+def _in_x(expr: Any, s: dict[str, Any]) -> Any:
+    return clear_denominators(exp_as_powers(expr, s["eps0"], s["x"]))
+
+
+def _cq(s: dict[str, Any], q: Any) -> Any:
+    return _in_x(subsample_rr_f(SymCtx(), s["eps0"], q, s["a"]), s)
+
+
+def _rr(s: dict[str, Any]) -> Any:
+    return _in_x(f_approx(SymCtx(), s["eps0"], 0, s["a"]), s)
+
+
+def _kinks(s: dict[str, Any]) -> tuple[Any, Any]:
+    """``x1 = 1/(1 + e^eps0)`` and ``y1``, the inner vertices' abscissae (subsample_rr_vertices)."""
+    v = subsample_rr_vertices(SymCtx(), s["eps0"], s["q"])
+    return exp_as_powers(v[1][0], s["eps0"], s["x"]), exp_as_powers(v[2][0], s["eps0"], s["x"])
+
+
+def _sub_problem(s: dict[str, Any], hyps: tuple[Any, ...], goal: Any,
+                 names: tuple[str, ...] = ("x", "q", "a")) -> SmtProblem:
+    return SmtProblem({n: _REAL for n in names}, hyps, goal, ("x = e^eps0",))
+
+
+def subsample_bbg_problem(part: str) -> SmtProblem:
+    """C_q(f_{eps0,0}) vs f_{eps',0}, eps' = log(1 + q(e^eps0 - 1)) (subsample_rr_bbg):
+    ``>=`` on [0, 1] (``part="ge"``), ``>`` strictly between the kinks x1 < a < y1 for
+    e^eps0 > 1, q < 1 (``"middle"``), ``=`` outside them (``"outer"``)."""
+    import sympy as sp
+
+    s = _symbols()
+    x, q, a = s["x"], s["q"], s["a"]
+    cq = _cq(s, q)
+    bbg = _in_x(subsample_rr_bbg(SymCtx(), s["eps0"], q, a), s)
+    x1, y1 = _kinks(s)
+    base = (sp.Ge(x, 1), sp.Le(q, 1), sp.Ge(a, 0), sp.Le(a, 1))
+    if part == "ge":
+        return _sub_problem(s, base, sp.Ge(cq, bbg))
+    if part == "middle":
+        hyps = (sp.Gt(x, 1), sp.Lt(q, 1), clear_denominators(sp.Gt(a, x1)),
+                clear_denominators(sp.Lt(a, y1)))
+        return _sub_problem(s, hyps, sp.Gt(cq, bbg))
+    outer = sp.Or(clear_denominators(sp.Le(a, x1)), clear_denominators(sp.Ge(a, y1)))
+    return _sub_problem(s, (*base, outer), sp.Eq(cq, bbg))
+
+
+def subsample_order_problem(part: str) -> SmtProblem:
+    """``C_q(f) > f`` on 0 < a < 1 for e^eps0 > 1, q < 1 (``"above"``); ``C_1(f) = f`` on
+    [0, 1] (``"one"``); ``C_q(f) > C_{q2}(f)`` for q < q2 <= 1, 0 < a < 1 (``"decreasing"``);
+    f = f_{eps0,0}."""
+    import sympy as sp
+
+    s = _symbols()
+    x, q, q2, a = s["x"], s["q"], s["q2"], s["a"]
+    inside = (sp.Gt(x, 1), sp.Gt(a, 0), sp.Lt(a, 1))
+    if part == "above":
+        return _sub_problem(s, (*inside, sp.Lt(q, 1)), sp.Gt(_cq(s, q), _rr(s)))
+    if part == "one":
+        return _sub_problem(s, (sp.Ge(x, 1), sp.Ge(a, 0), sp.Le(a, 1)),
+                            sp.Eq(_cq(s, sp.Integer(1)), _rr(s)), ("x", "a"))
+    return _sub_problem(s, (*inside, sp.Lt(q, q2), sp.Le(q2, 1)),
+                        sp.Gt(_cq(s, q), _cq(s, q2)), ("x", "q", "q2", "a"))
+
+
+def subsample_profile_problem() -> SmtProblem:
+    """``subsample_rr_delta(eps0, q, eps)`` equals the two-order hockey-stick of the BBG-T9
+    witness pair ``mix_profile`` for x = e^eps0 >= 1, y = e^eps >= 1, 0 < q <= 1."""
+    import sympy as sp
+
+    s = _symbols()
+    x, y, q = s["x"], s["y"], s["q"]
+
+    def in_xy(expr: Any) -> Any:
+        return exp_as_powers(exp_as_powers(expr, s["eps0"], x), s["eps"], y)
+
+    delta = in_xy(subsample_rr_delta(SymCtx(), s["eps0"], q, s["eps"]))
+    witness = in_xy(mix_profile(SymCtx(), s["eps0"], q, s["eps"]))
+    return SmtProblem({"x": _REAL, "q": _REAL, "y": _REAL},
+                      (sp.Ge(x, 1), sp.Le(q, 1), sp.Ge(y, 1)), sp.Eq(delta, witness),
+                      ("x = e^eps0", "y = e^eps"))
