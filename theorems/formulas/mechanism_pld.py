@@ -110,8 +110,32 @@ def rr_pld_eps(ctx: Any, eps0: Any, k: int, delta: Any, q: Any = 1,
     return eps_enclosure(mechanism_pairs("rr", eps0, q), k, delta, rel_width).ball()
 
 
+@exact_params("scale", "eps", "q", "sensitivity")
+def discrete_pld_delta(ctx: Any, mechanism: str, scale: Any, k: int, eps: Any, q: Any = 1,
+                       sensitivity: Any = 1, rel_width: float = DEFAULT_REL_WIDTH) -> Any:
+    """Certified delta(eps) of k steps of the discrete Laplace (``mechanism`` =
+    "discrete_laplace", scale b) or discrete Gaussian ("discrete_gaussian", scale sigma) with
+    integer sensitivity, each on a Poisson sample of rate q (for the catalogue's DLAP and
+    CKS20-DGAUSS entries: wrap it with the mechanism fixed)."""
+    arb_only(ctx)
+    return delta_enclosure(mechanism_pairs(mechanism, scale, q, sensitivity), k, eps,
+                           rel_width).ball()
+
+
+@exact_params("scale", "delta", "q", "sensitivity")
+def discrete_pld_eps(ctx: Any, mechanism: str, scale: Any, k: int, delta: Any, q: Any = 1,
+                     sensitivity: Any = 1, rel_width: float = DEFAULT_REL_WIDTH) -> Any:
+    """Certified eps(delta) of k discrete Laplace / Gaussian steps (see
+    :func:`discrete_pld_delta`)."""
+    arb_only(ctx)
+    return eps_enclosure(mechanism_pairs(mechanism, scale, q, sensitivity), k, delta,
+                         rel_width).ball()
+
+
 __all__ = [
     "delta_enclosure",
+    "discrete_pld_delta",
+    "discrete_pld_eps",
     "eps_enclosure",
     "laplace_pld_delta",
     "laplace_pld_eps",

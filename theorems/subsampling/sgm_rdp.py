@@ -11,7 +11,7 @@ from dataclasses import replace
 from typing import Any
 
 from dpverify.theorems.claims import Box, Claim, Compare, Points, Tol
-from dpverify.theorems.core import Choice, Evaluator, RealList, Theorem
+from dpverify.theorems.core import Choice, Evaluator, Theorem
 from dpverify.theorems.formulas.subsampled_gaussian import (
     sgm1_eps,
     sgm_rdp_binomial,
@@ -22,7 +22,7 @@ from dpverify.theorems.formulas.subsampled_gaussian import (
     sgm_tau,
 )
 from dpverify.theorems.numerics.integers import as_int
-from dpverify.theorems.params import ALPHA, DELTA, SIGMA, K, Q
+from dpverify.theorems.params import ALPHA, DELTA, ORDERS, SIGMA, K, Q
 from dpverify.theorems.refs import MTZ19, cite
 from dpverify.theorems.subsampling.common import FAMILY, RDP_GRID, pld_eps_hi
 from dpverify.theorems.subsampling.scenarios import scenario_points
@@ -130,8 +130,6 @@ def _mtz_claims() -> tuple[Claim, ...]:
 
 
 DIRECTION_RDP = Choice("direction", ("add", "remove"), default="add")
-ORDERS = RealList("orders", replace(ALPHA, name="orders"), max_len=256,
-                  doc="Renyi orders alpha > 1, comma-separated (one value per order)")
 K_ONE = replace(K, default="1")
 
 
