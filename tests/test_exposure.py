@@ -212,6 +212,49 @@ def test_tpr_of_the_gaussian_composition_contains_the_closed_form() -> None:
     assert _inside(mp.mpf(1), mu.enclosure)
 
 
+def _sgm1_profile(q: Any, eps: Any) -> Any:
+    """Two-order profile of one Poisson-subsampled Gaussian step (sigma = 1), closed forms in
+    Phi at the loss thresholds (SGM-1STEP-EXACT route, not the PLD engine)."""
+    c = lambda y: mp.ncdf(-y)  # noqa: E731
+    x = mp.e**eps
+    y0 = mp.mpf(1) / 2 + mp.log((x - 1 + q) / q)  # add: loss > eps iff y > y0
+    add = (1 - q) * c(y0) + q * c(y0 - 1) - x * c(y0)
+    rem = mp.mpf(0)
+    if 1 / x > 1 - q:  # remove: loss > eps iff y < y1
+        y1 = mp.mpf(1) / 2 + mp.log((1 / x - 1 + q) / q)
+        rem = mp.ncdf(y1) - x * ((1 - q) * mp.ncdf(y1) + q * mp.ncdf(y1 - 1))
+    return max(add, rem)
+
+
+def _tpr_by_duality(q: Any, a: Any) -> Any:
+    """inf_{eps >= 0} min(1, delta + e^eps a, 1 - e^{-eps}(1 - delta - a)): coarse scan, then
+    golden section around the best scan point."""
+    def env(e: Any) -> Any:
+        d = _sgm1_profile(q, e)
+        return min(mp.mpf(1), d + mp.e**e * a, 1 - mp.e ** (-e) * (1 - d - a))
+
+    scan = [mp.mpf(i) / 10 for i in range(81)]
+    vals = [env(e) for e in scan]
+    i = min(range(len(vals)), key=vals.__getitem__)
+    lo, hi = scan[max(i - 1, 0)], scan[min(i + 1, 80)]
+    g = (mp.sqrt(5) - 1) / 2
+    for _ in range(80):
+        m1, m2 = hi - g * (hi - lo), lo + g * (hi - lo)
+        if env(m1) < env(m2):
+            hi = m2
+        else:
+            lo = m1
+    return min(env((lo + hi) / 2), min(vals))
+
+
+def test_tpr_of_a_subsampled_gaussian_step_contains_the_dual_of_its_exact_profile() -> None:
+    with mp.workdps(30):
+        for fpr in ("0.05", "0.0007"):
+            ref = _tpr_by_duality(mp.mpf("0.5"), mp.mpf(fpr))
+            e = dpverify.evaluate("FDP-PLD-CONV.tpr_sgm", q="0.5", sigma=1, k=1, fpr=fpr)
+            assert _inside(ref, e.enclosure), (fpr, ref, e.enclosure)
+
+
 def _rr_tpr(eps0: Any, k: int, a: Any) -> Any:
     """1 - f_{eps0,0}^{⊗k}(a) by the binomial Neyman-Pearson vertices (DRS-TENSOR)."""
     x = mp.e ** mp.mpf(eps0)
