@@ -281,8 +281,12 @@ FDP_PLD_CONV = Theorem(
                  "e^eps, the dual-to-primal envelope is >= the exact TPR 1 - T(P,Q)(fpr) at fpr = "
                  "i/20 (two-order profile, exact rationals).",
               (Predicate(_tpr_envelope_sound, PAIRS, "oracle", "envelope >= exact TPR"),)),
+        Claim(6, "The vertices built from the PLD atoms (z_i, p_i) plus q_inf alone give the same "
+                 "curve as the Neyman-Pearson vertices of (P, Q), for random finite pairs (exact, "
+                 "at fpr = i/20 and every vertex).",
+              (Predicate(_pld_vertices_agree, PAIRS, "oracle", "PLD curve = NP curve"),)),
         Claim(7, "tpr_sgm and mu_estimate_sgm (certified PLD pair) agree with the closed forms: "
-                 "at q = 1, sigma = 2, k = 4 (mu = 1, both relations' conventions) the TPR "
+                 "at q = 1, sigma = 2, k = 4 (mu = 1, add/remove) the TPR "
                  "enclosure contains Phi(Phi^{-1}(fpr) + 1) at fpr = 0.01 and 0.2, and the "
                  "mu_estimate enclosure contains 1.",
               (Predicate(_tpr_contains_gauss,
@@ -301,10 +305,6 @@ FDP_PLD_CONV = Theorem(
                          Points(({"q": "0.01", "sigma": "1", "k": 100, "fpr": "0.001"},)),
                          "numeric", "certified TPR > 1 - G_{mu_clt}(fpr)"),),
               scope="instance"),
-        Claim(6, "The vertices built from the PLD atoms (z_i, p_i) plus q_inf alone give the same "
-                 "curve as the Neyman-Pearson vertices of (P, Q), for random finite pairs (exact, "
-                 "at fpr = i/20 and every vertex).",
-              (Predicate(_pld_vertices_agree, PAIRS, "oracle", "PLD curve = NP curve"),)),
     ),
     notes="tpr_sgm and mu_estimate_sgm (added for issue 16; not in the catalogue's list) read "
           "the trade-off curve off the certified PLD pair of SGM-PLD-COMP (theorems.numerics."
