@@ -286,6 +286,17 @@ def test_audit_trade_off_references_contain_the_exact_values() -> None:
     assert _inside(mp.mpf(1), (b.lo, b.hi)) and float(b.hi) < 1.01
 
 
+def test_approx_dp_trade_off_is_f_eps_delta() -> None:
+    """One (eps0, delta0) step: the curve is f_{eps0,delta0} (DRS-TRADEOFF), TPR in closed form."""
+    sc = _scenario({"mechanism": "approx_dp", "eps0": 0.5, "delta0": 1e-3, "count": 1,
+                    "sampling": None})
+    e0, d0 = mp.mpf("0.5"), mp.mpf("1e-3")
+    for a in (mp.mpf("0.01"), mp.mpf("0.6")):
+        exact = min(1, d0 + mp.e**e0 * a, 1 - mp.e ** (-e0) * (1 - d0 - a))
+        b = tpr_bound(reference_for(sc), float(a))
+        assert _inside(exact, (b.lo, b.hi)), (a, exact, float(b.lo), float(b.hi))
+
+
 def test_trade_off_queries_parse_and_are_named() -> None:
     cases = parse_cases([{"id": "t", "scenario": {"neighboring": "add_remove", "events": [
         {"mechanism": "discrete_gaussian", "sigma": 2.0, "count": 3, "sampling": None}]},

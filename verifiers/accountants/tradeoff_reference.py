@@ -18,15 +18,19 @@ Both are read off the same upper and lower discrete PLDs that the eps/delta refe
   minimum FPR be reported with the estimate): a claim above ``loose_factor`` times it is LOOSE
   *for that stated definition* (the supremum over smaller FPRs is not bounded here).
 
-Scenarios with ``approx_dp`` events of ``delta0 > 0`` are refused here (their trade-off curve
-needs the delta0 lift of every profile value; not implemented).
+``approx_dp`` events with ``delta0 > 0`` enter through the exact factorisation of the profile
+``delta(eps) = 1 - K (1 - delta_rest(eps))`` (:mod:`verifiers.accountants.reference`), applied
+to every tabulated profile value with outward rounding.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
+
+import numpy as np
 
 from dpverify.theorems.core import InvalidParameter
 from dpverify.theorems.numerics.pld import tradeoff
@@ -37,10 +41,19 @@ GDP_FPR_MIN = 1e-12
 GDP_MIN_REL_WIDTH = 1e-2  # the bracketing of the supremum between grid points costs ~0.3%
 
 
-def _check(ref: Reference, what: str) -> None:
-    if ref.K != 1:
-        raise InvalidParameter(f"{what}: no certified trade-off reference for approx_dp events "
-                               "with delta0 > 0")
+def _lift(table: tradeoff.TradeoffTable, k: Fraction) -> tradeoff.TradeoffTable:
+    """The approx_dp factor: ``delta = 1 - K (1 - delta_rest)`` at every eps (the reference
+    module's exact factorisation), outward rounded; it keeps the form ``S0 - e^eps S1`` of a
+    profile between atoms, so both bounds of :mod:`tradeoff` stay valid."""
+    if k == 1:
+        return table
+    k_lo = math.nextafter(float(k), 0.0)
+    k_hi = math.nextafter(float(k), 2.0)
+    up = 1 - k_lo * (1 - table.up_delta)
+    lo = 1 - k_hi * (1 - table.lo_delta)
+    # absolute margins: the float round-off of 1 - k (1 - x) on [0, 1] is a few 2^-53
+    return replace(table, up_delta=np.minimum(1.0, up + 2.0**-50),
+                   lo_delta=np.maximum(0.0, lo - 2.0**-50))
 
 
 def _table_run(ref: Reference, abs_tol: float, read: Any) -> Any:
@@ -48,7 +61,7 @@ def _table_run(ref: Reference, abs_tol: float, read: Any) -> Any:
     bits, tail = ref._plan(abs_tol, directions)
 
     def run(h: Fraction) -> tuple[Fraction, Fraction]:
-        table = tradeoff.tradeoff_table(ref._composed(h, bits, tail, directions))
+        table = _lift(tradeoff.tradeoff_table(ref._composed(h, bits, tail, directions)), ref.K)
         lo, hi = read(table)
         return Fraction(lo), Fraction(hi)
 
@@ -57,7 +70,6 @@ def _table_run(ref: Reference, abs_tol: float, read: Any) -> Any:
 
 def tpr_bound(ref: Reference, fpr: float) -> Bound:
     """The certified enclosure of ``1 - f(fpr)`` of the reference's scenario."""
-    _check(ref, "tpr")
     cache = ref.__dict__.setdefault("_tpr_cache", {})
     a = Fraction(repr(float(fpr)))
     if not 0 < a < 1:
@@ -80,7 +92,6 @@ def gdp_grid() -> list[float]:
 def gdp_mu_bound(ref: Reference) -> Bound:
     """``[certified lower bound of mu*, certified upper bound of the supremum over fpr in
     [1e-12, 1/2]]`` (see the module)."""
-    _check(ref, "gdp_mu")
     hit = ref.__dict__.get("_gdp_mu")
     if hit is not None:
         return hit
