@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 from fractions import Fraction
 from typing import Any
 
@@ -295,6 +296,18 @@ def test_approx_dp_trade_off_is_f_eps_delta() -> None:
         exact = min(1, d0 + mp.e**e0 * a, 1 - mp.e ** (-e0) * (1 - d0 - a))
         b = tpr_bound(reference_for(sc), float(a))
         assert _inside(exact, (b.lo, b.hi)), (a, exact, float(b.lo), float(b.hi))
+
+
+def test_gdp_mu_judging_of_infinite_values() -> None:
+    from dpverify.verifiers.accountants.judge import judge
+    from dpverify.verifiers.accountants.reference import Bound
+
+    finite, open_ended = Bound(Fraction(1), Fraction(2), "t"), Bound(Fraction(14), math.inf, "t")
+    assert judge("gdp_mu", math.inf, finite, 1.5, 1e-6)[0] == "LOOSE"
+    assert judge("gdp_mu", math.inf, open_ended, 1.5, 1e-6)[0] == "SOUND"
+    assert judge("gdp_mu", 13.0, open_ended, 1.5, 1e-6)[0] == "UNSOUND"
+    assert judge("tpr", 1.5, Bound(Fraction(0), Fraction(1, 2), "t"), 1.5,
+                 1e-6)[0] == "ERROR"  # a TPR above 1
 
 
 def test_trade_off_queries_parse_and_are_named() -> None:

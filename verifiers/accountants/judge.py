@@ -90,6 +90,9 @@ def judge(kind: str, claimed: Any, ref: Bound, loose_factor: float, rtol: float
             if kind == "epsilon" and hi == math.inf:
                 return "SOUND", "eps = inf is the true value (delta below the delta0 mass)", \
                     {"certified": True}
+            if kind == "gdp_mu" and hi == math.inf:
+                return "SOUND", "mu = inf (no GDP guarantee); the certified upper end is not " \
+                                "finite either", {"certified": False}
             if kind == "gdp_mu":
                 return "LOOSE", (f"the claimed mu is inf (no GDP guarantee) where the "
                                  f"certified mu is <= {show(hi, 6)}"), \

@@ -60,10 +60,11 @@ def _table_run(ref: Reference, abs_tol: float, read: Any) -> Any:
     directions = ref._directions()
     bits, tail = ref._plan(abs_tol, directions)
 
-    def run(h: Fraction) -> tuple[Fraction, Fraction]:
+    def run(h: Fraction) -> tuple[Fraction, Any]:
         table = _lift(tradeoff.tradeoff_table(ref._composed(h, bits, tail, directions)), ref.K)
         lo, hi = read(table)
-        return Fraction(lo), Fraction(hi)
+        # an infinite upper end (TPR bound 1 at the grid) stays inf: no GDP parameter bound
+        return Fraction(lo), (math.inf if math.isinf(hi) else Fraction(hi))
 
     return run, directions
 
