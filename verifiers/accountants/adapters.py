@@ -124,9 +124,9 @@ class _DpAccounting(_Adapter):
                 p = 2.0 / (1.0 + math.exp(ev.eps0))  # type: ignore[arg-type]
                 e = dpa.RandomizedResponseDpEvent(noise_parameter=p, num_buckets=2)
             else:
-                raise NotImplementedError(
-                    f"event {i}: dp_accounting has no DpEvent for a {ev.mechanism} "
-                    "guarantee (eps0, delta0)")
+                what = ("an (eps0, delta0) guarantee" if ev.mechanism in ("pure_dp", "approx_dp")
+                        else f"the {ev.mechanism} mechanism")
+                raise NotImplementedError(f"event {i}: dp_accounting has no DpEvent for {what}")
             if ev.sampling is not None:
                 e = dpa.PoissonSampledDpEvent(sampling_probability=ev.sampling.q, event=e)
             events.append(dpa.SelfComposedDpEvent(event=e, count=ev.count))
