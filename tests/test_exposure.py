@@ -287,6 +287,15 @@ def test_audit_trade_off_references_contain_the_exact_values() -> None:
     assert _inside(mp.mpf(1), (b.lo, b.hi)) and float(b.hi) < 1.01
 
 
+def test_eval_tpr_of_rr_and_laplace_contains_the_exact_curves() -> None:
+    e = dpverify.evaluate("FDP-PLD-CONV.tpr_rr", eps0="0.4", k=7, fpr="0.13")
+    assert _inside(_rr_tpr("0.4", 7, mp.mpf("0.13")), e.enclosure)
+    # one Laplace step, mu = s/b = 0.8: 1 - T_Lap(a), middle piece e^{-mu}/(4a) (DRS-LAPLACE-FDP)
+    a, m = mp.mpf("0.3"), mp.mpf("0.8")
+    e = dpverify.evaluate("FDP-PLD-CONV.tpr_laplace", b="2.5", k=1, fpr="0.3", sensitivity=2)
+    assert _inside(1 - mp.e ** (-m) / (4 * a), e.enclosure)
+
+
 def test_approx_dp_trade_off_is_f_eps_delta() -> None:
     """One (eps0, delta0) step: the curve is f_{eps0,delta0} (DRS-TRADEOFF), TPR in closed form."""
     sc = _scenario({"mechanism": "approx_dp", "eps0": 0.5, "delta0": 1e-3, "count": 1,

@@ -30,8 +30,19 @@ from dpverify.theorems.formulas.tradeoff_composition import (
     np_vertices,
     pld_vertices,
 )
-from dpverify.theorems.formulas.tradeoff_pld import sgm_mu_estimate, sgm_tpr
-from dpverify.theorems.params import EPS, EPS0, EPS0_POS, NEIGHBORING, SIGMA, K, Q
+from dpverify.theorems.formulas.tradeoff_pld import laplace_tpr, rr_tpr, sgm_mu_estimate, sgm_tpr
+from dpverify.theorems.params import (
+    EPS,
+    EPS0,
+    EPS0_POS,
+    NEIGHBORING,
+    Q_ONE,
+    SENSITIVITY,
+    SIGMA,
+    B,
+    K,
+    Q,
+)
 from dpverify.theorems.refs import DRS, Paper, cite
 from dpverify.theorems.values import exact_params
 
@@ -249,6 +260,12 @@ FDP_PLD_CONV = Theorem(
                   "max over dp_accounting's default FPR grid of Phi^{-1}(TPR) - Phi^{-1}(fpr) "
                   "with the certified TPR of tpr_sgm (the lower end is a certified lower bound "
                   "of the GDP parameter)", enclosure_only=True),
+        Evaluator("tpr_laplace", (B, K, FPR, Q_ONE, SENSITIVITY), laplace_tpr,
+                  "TPR at fpr (definition of tpr_sgm) of k Laplace(b) steps on Poisson samples "
+                  "of rate q (add/remove; q = 1: no sampling)", enclosure_only=True),
+        Evaluator("tpr_rr", (EPS0, K, FPR, Q_ONE), rr_tpr,
+                  "TPR at fpr (definition of tpr_sgm) of k RR(eps0) steps on Poisson samples of "
+                  "rate q", enclosure_only=True),
     ),
     claims=(
         Claim(1, "mu_rr(eps0, 1) = 2 Phi^{-1}(e^{eps0}/(1 + e^{eps0})) over eps0 in [0.05, 5] "
@@ -306,7 +323,8 @@ FDP_PLD_CONV = Theorem(
                          "numeric", "certified TPR > 1 - G_{mu_clt}(fpr)"),),
               scope="instance"),
     ),
-    notes="tpr_sgm and mu_estimate_sgm (added for issue 16; not in the catalogue's list) read "
+    notes="tpr_sgm, mu_estimate_sgm, tpr_laplace and tpr_rr (added for issue 16; not in the "
+          "catalogue's list) read "
           "the trade-off curve off the certified PLD pair of SGM-PLD-COMP (theorems.numerics."
           "pld.tradeoff): TPR = inf_{eps >= 0} min(1, delta + e^eps fpr, 1 - e^{-eps}(1 - delta "
           "- fpr)), bounded above at the upper PLD's atoms and below interval by interval at "

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from dpverify.theorems.formulas.mechanism_pld import mechanism_pairs
 from dpverify.theorems.formulas.subsampled_gaussian_pld import arb_only, arb_param
 from dpverify.theorems.numerics import pld
 from dpverify.theorems.numerics.pld import tradeoff
@@ -57,4 +58,24 @@ def sgm_mu_estimate(ctx: Any, q: Any, sigma: Any, k: int, neighboring: str = "ad
                                MAX_SECONDS).ball()
 
 
-__all__ = ["sgm_mu_estimate", "sgm_tpr"]
+@exact_params("b", "fpr", "q", "sensitivity")
+def laplace_tpr(ctx: Any, b: Any, k: int, fpr: Any, q: Any = 1, sensitivity: Any = 1,
+                rel_width: float = DEFAULT_REL_WIDTH) -> Any:
+    """Certified TPR at type-I error fpr of k Laplace(b) steps, each on a Poisson sample of rate
+    q (add/remove), by the same definition (the two-order profile of the composition)."""
+    arb_only(ctx)
+    dirs = [[(p, k)] for p in mechanism_pairs("laplace", b, q, sensitivity)]
+    return tradeoff.enclose_tpr(dirs, fpr, rel_width, MAX_SECONDS).ball()
+
+
+@exact_params("eps0", "fpr", "q")
+def rr_tpr(ctx: Any, eps0: Any, k: int, fpr: Any, q: Any = 1,
+           rel_width: float = DEFAULT_REL_WIDTH) -> Any:
+    """Certified TPR at type-I error fpr of k RR(eps0) steps on Poisson samples of rate q
+    (q = 1: ``1 - DRS-TENSOR.f_rr_hom(eps0, k, fpr)``)."""
+    arb_only(ctx)
+    dirs = [[(p, k)] for p in mechanism_pairs("rr", eps0, q)]
+    return tradeoff.enclose_tpr(dirs, fpr, rel_width, MAX_SECONDS).ball()
+
+
+__all__ = ["laplace_tpr", "rr_tpr", "sgm_mu_estimate", "sgm_tpr"]

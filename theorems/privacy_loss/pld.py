@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
@@ -48,7 +47,7 @@ from dpverify.theorems.numerics.finite import (
     random_pair,
     renyi,
 )
-from dpverify.theorems.params import DELTA, EPS0, EPS_REAL, SENSITIVITY, SIGMA, B, K, Q
+from dpverify.theorems.params import DELTA, EPS0, EPS_REAL, Q_ONE, SENSITIVITY, SIGMA, B, K
 from dpverify.theorems.privacy_loss.common import (
     FAMILY,
     GAUSS_REGIMES,
@@ -64,8 +63,6 @@ from dpverify.theorems.privacy_loss.pld_universal import (
 )
 from dpverify.theorems.refs import S22, cite
 from dpverify.theorems.values import exact_params
-
-Q_ONE = replace(Q, default="1", doc="Poisson sampling rate (1: no sampling)")
 
 # ==========================================================================================
 # STK-PLD-DEF
