@@ -88,14 +88,14 @@ def _as_text(value: Any) -> str:
     return repr(value) if isinstance(value, float) else str(value)
 
 
-def evaluate(target: str, digits: int = 15, **params: Any) -> Evaluation:
+def evaluate(target: str, digits: int = 15, **params: Any) -> Any:
     """Evaluate ``"ID.EVALUATOR"`` (or ``"ID"``: its first evaluator) at ``params``.
 
     Same contract as ``dpverify eval``: parameters are validated against the evaluator's
-    domain (``InvalidParameter`` names the parameter and the domain).
+    domain (``InvalidParameter`` names the parameter and the domain). A vector evaluator (one
+    value per entry of a list parameter, e.g. ``MTZ-SGM-RDP.tau_orders``) returns a tuple of
+    :class:`Evaluation`, one per entry, in order.
     """
-    import mpmath
-
     from dpverify.theorems import get as _get
     from dpverify.theorems.core import InvalidParameter, bind
     from dpverify.verifiers.evaluation import evaluate as _evaluate
@@ -109,13 +109,26 @@ def evaluate(target: str, digits: int = 15, **params: Any) -> Evaluation:
     ev = th.evaluator(evaluator_name or None)
     given = {k: _as_text(v) for k, v in params.items()}
     bound = bind(ev.params, given, f"{th.id}.{ev.name}")
-    result = _evaluate(ev, bound, digits)
+    if ev.vector is not None:
+        from dpverify.verifiers.evaluation import evaluate_each
+
+        list_name, scalar = ev.vector
+        return tuple(_wrap(th.id, ev.name, {**bound, scalar: x}, r, digits)
+                     for x, r in zip(bound[list_name],
+                                     evaluate_each(ev, bound, digits), strict=True))
+    return _wrap(th.id, ev.name, bound, _evaluate(ev, bound, digits), digits)
+
+
+def _wrap(tid: str, evname: str, bound: Mapping[str, Any], result: Any,
+          digits: int) -> Evaluation:
+    import mpmath
+
     with mpmath.workdps(digits + 5):
         value = mpmath.mpf(result.value)
     enclosure = None
     if result.enclosure:
         enclosure = (Fraction(result.enclosure[0]), Fraction(result.enclosure[1]))
-    return Evaluation(th.id, ev.name, bound, result.value, value, enclosure, digits)
+    return Evaluation(tid, evname, bound, result.value, value, enclosure, digits)
 
 
 @dataclass(frozen=True)

@@ -39,7 +39,7 @@ def _parse_assignments(items: list[str]) -> dict[str, str]:
 def cmd_eval(args: argparse.Namespace) -> int:
     from dpverify.theorems import get
     from dpverify.theorems.core import bind
-    from dpverify.verifiers.evaluation import evaluate
+    from dpverify.verifiers.evaluation import evaluate, evaluate_each
 
     theorem_name, _, evaluator_name = args.target.partition(".")
     if not theorem_name.strip():
@@ -55,19 +55,17 @@ def cmd_eval(args: argparse.Namespace) -> int:
     extra = _rel_width(args.rel_width, ev, f"{th.id}.{ev.name}", given)
     bound = bind(ev.params, given, f"{th.id}.{ev.name}")
     key = f"{th.id}.{ev.name}"
+    if ev.vector is not None:
+        results = _evaluate_limited(lambda: evaluate_each(ev, {**bound, **extra}, args.digits,
+                                                          key=key), seconds, key)
+        _print_vector(args, th.id, ev, given, bound, results)
+        return EXIT_OK
     result = _evaluate_limited(lambda: evaluate(ev, {**bound, **extra}, args.digits, key=key),
                                seconds, key)
     if result.note:
         print(f"dpverify: note: {result.note}", file=sys.stderr)
     if args.format == "json":
-        shown: dict[str, Any] = {}
-        for p in ev.params:
-            if p.name in given:
-                raw = given[p.name]
-                shown[p.name] = raw.split(",") if p.__class__.__name__ == "RealList" else raw
-            else:
-                v = p.show(bound[p.name])
-                shown[p.name] = v
+        shown = _shown_params(ev, given, bound)
         print(json.dumps({"theorem": th.id, "evaluator": ev.name, "params": shown,
                           "value": result.value,
                           "enclosure": list(result.enclosure) if result.enclosure else None,
@@ -77,6 +75,36 @@ def cmd_eval(args: argparse.Namespace) -> int:
     else:
         print(result.value)
     return EXIT_OK
+
+
+def _shown_params(ev: Any, given: dict[str, str], bound: dict[str, Any]) -> dict[str, Any]:
+    shown: dict[str, Any] = {}
+    for p in ev.params:
+        if p.name in given:
+            raw = given[p.name]
+            shown[p.name] = raw.split(",") if p.__class__.__name__ == "RealList" else raw
+        else:
+            shown[p.name] = p.show(bound[p.name])
+    return shown
+
+
+def _print_vector(args: argparse.Namespace, tid: str, ev: Any, given: dict[str, str],
+                  bound: dict[str, Any], results: list[Any]) -> None:
+    """One value per entry of the vector parameter: a line each (plain), or JSON arrays
+    ``value`` and ``enclosure`` (an entry ``null`` where no enclosure was computed)."""
+    notes = [r.note for r in results if r.note]
+    for note in dict.fromkeys(notes):
+        print(f"dpverify: note: {note}", file=sys.stderr)
+    if args.format == "json":
+        print(json.dumps({"theorem": tid, "evaluator": ev.name,
+                          "params": _shown_params(ev, given, bound),
+                          "value": [r.value for r in results],
+                          "enclosure": [list(r.enclosure) if r.enclosure else None
+                                        for r in results],
+                          "note": "; ".join(dict.fromkeys(notes)) or None}))
+        return
+    for r in results:
+        print(r.value)
 
 
 def positive_seconds(flag: str, value: float | None) -> float:

@@ -152,7 +152,8 @@ def test_the_thorough_set_covers_the_grid() -> None:
     for mech in MECHANISMS:
         for rel in ("add_remove", "replace_one"):
             assert (rel, mech, False) in kinds, (rel, mech)
-    for mech in ("gaussian", "laplace", "randomized_response"):
+    for mech in ("gaussian", "laplace", "randomized_response", "discrete_laplace",
+                 "discrete_gaussian"):
         assert ("add_remove", mech, True) in kinds
     assert ("replace_one", "gaussian", True) in kinds
     assert any(len({e.mechanism for e in c.scenario.events}) > 1 for c in cases)

@@ -369,7 +369,7 @@ def test_zcdp_evaluators():
 # structure, smt problems, bad inputs
 
 EXPECTED_CLAIMS = {
-    "STK-PLD-DEF": 6, "STK-COMP-PLD": 5, "STK-ZCDP-DEF": 2, "STK-ZCDP-GAUSS": 2,
+    "STK-PLD-DEF": 6, "STK-COMP-PLD": 6, "STK-ZCDP-DEF": 2, "STK-ZCDP-GAUSS": 2,
     "STK-ZCDP-COMP": 2, "STK-ADAPT-POST": 3, "STK-PDP-ZCDP": 6, "STK-ZCDP-CONV": 3,
     "STK-REMARK15": 2, "CKS20-CONV": 6, "BS16-L36": 4, "STK-RDP-DEF": 4, "MIR-RDP-CONV": 2,
     "BALLE20-CONV": 7,

@@ -349,6 +349,10 @@ class Evaluator:
     # that rising precision can narrow: ``dpverify eval`` evaluates it once and reports the
     # midpoint to the digits the ball supports, with the enclosure.
     enclosure_only: bool = False
+    # ``(list parameter, formula argument)``: the evaluator returns one value per entry of the
+    # list parameter, the formula being called with each entry as the scalar argument
+    # (``dpverify eval`` prints one value per line; JSON ``value``/``enclosure`` are arrays).
+    vector: tuple[str, str] | None = None
 
     def signature(self) -> str:
         parts = []

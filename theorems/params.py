@@ -49,7 +49,12 @@ MU = Real("mu", lo=0, lo_open=True, doc="GDP parameter", floor=Fraction(1, 1000)
 RHO = Real("rho", lo=0, lo_open=True, doc="zCDP parameter", floor=Fraction(1, 10**7),
            ceiling=10**6, limit_reason=RHO_REASON)
 ALPHA = Real("alpha", lo=1, lo_open=True, doc="Renyi order")
+# not in the catalogue README's table (issue 16): the orders of a vector evaluator
+ORDERS = RealList("orders", Real("orders", lo=1, lo_open=True), max_len=256,
+                  doc="Renyi orders alpha > 1, comma-separated (one value per order)")
 Q = Real("q", lo=0, hi=1, lo_open=True, doc="sampling rate")
+Q_ONE = Real("q", lo=0, hi=1, lo_open=True, default="1",
+             doc="Poisson sampling rate (1: no sampling)")
 TAU = Real("tau", lo=0, doc="an RDP value at order alpha", ceiling=10**6,
            limit_reason="a cost limit of dpverify: conversions at tau = 10^6 take 1 s, at "
            "10^400 over 50 s")

@@ -123,6 +123,18 @@ def evaluate(
     return _refuse_impossible(evaluator, params, result, key)
 
 
+def evaluate_each(evaluator: Evaluator, params: Mapping[str, Any], digits: int = 15,
+                  max_bits: int = 65536, key: str = "") -> list[Evaluation]:
+    """A vector evaluator (``evaluator.vector = (list name, scalar name)``): one
+    :func:`evaluate` per entry of the list parameter, in its order."""
+    if evaluator.vector is None:
+        return [evaluate(evaluator, params, digits, max_bits, key)]
+    list_name, scalar = evaluator.vector
+    rest = {k: v for k, v in params.items() if k != list_name}
+    return [evaluate(evaluator, {**rest, scalar: x}, digits, max_bits, key)
+            for x in params[list_name]]
+
+
 def _show_params(params: Mapping[str, Any]) -> str:
     """The parameters of an evaluation, short (for one-line messages)."""
     from dpverify.theorems.display import short_fraction

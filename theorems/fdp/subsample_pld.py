@@ -19,11 +19,13 @@ from dpverify.theorems.fdp.smt_forms import (
     subsample_order_problem,
     subsample_profile_problem,
 )
+from dpverify.theorems.formulas.gdp import gdp_mu_clt
 from dpverify.theorems.formulas.tradeoff import (
     f_approx,
     subsample_rr_bbg,
     subsample_rr_delta,
     subsample_rr_f,
+    tpr_gauss,
 )
 from dpverify.theorems.formulas.tradeoff_composition import (
     hockey_stick,
@@ -34,7 +36,19 @@ from dpverify.theorems.formulas.tradeoff_composition import (
     np_vertices,
     pld_vertices,
 )
-from dpverify.theorems.params import EPS, EPS0, EPS0_POS, K, Q
+from dpverify.theorems.formulas.tradeoff_pld import laplace_tpr, rr_tpr, sgm_mu_estimate, sgm_tpr
+from dpverify.theorems.params import (
+    EPS,
+    EPS0,
+    EPS0_POS,
+    NEIGHBORING,
+    Q_ONE,
+    SENSITIVITY,
+    SIGMA,
+    B,
+    K,
+    Q,
+)
 from dpverify.theorems.refs import DRS, Paper, cite
 from dpverify.theorems.values import exact_params
 
@@ -190,6 +204,33 @@ def _tpr_envelope_sound(ctx: Any, p: Any, q: Any, x: Any, **_: Any) -> bool:
     return True
 
 
+def _ball(x: Any) -> Any:
+    import flint
+
+    return flint.arb(x)
+
+
+@exact_params("q", "sigma", "fpr")
+def _tpr_contains_gauss(ctx: Any, q: Any, sigma: Any, k: int, fpr: Any, mu: Any,
+                        **_: Any) -> bool | None:
+    """tpr_sgm's enclosure contains the closed form 1 - G_mu(fpr) (q = 1: mu = sqrt(k)/sigma)."""
+    enc = _ball(sgm_tpr(ctx, q, sigma, k, fpr))
+    exact = _ball(tpr_gauss(ctx, mu, ctx.num(fpr)))
+    if exact.lower() >= enc.lower() and exact.upper() <= enc.upper():
+        return True
+    return False if not enc.overlaps(exact) else None
+
+
+@exact_params("q", "sigma", "fpr")
+def _tpr_above_clt(ctx: Any, q: Any, sigma: Any, k: int, fpr: Any, **_: Any) -> bool | None:
+    """The certified TPR is above the TPR of G_{mu_clt} (DRS-CLT: the CLT under-states it)."""
+    enc = _ball(sgm_tpr(ctx, q, sigma, k, fpr))
+    clt = _ball(tpr_gauss(ctx, gdp_mu_clt(ctx, ctx.num(q), ctx.num(sigma), k), ctx.num(fpr)))
+    if clt.upper() < enc.lower():
+        return True
+    return False if enc.upper() <= clt.lower() else None
+
+
 def _mu_value(eps0: str, k: int, value: str, route: Any, tol: str) -> Compare:
     return Compare(lambda ctx, **_: route(ctx, ctx.num(eps0), k), "eq", const(value),
                    Points(({},)), "numeric", Tol.abs(tol), f"mu({eps0}, {k})", value)
@@ -216,6 +257,20 @@ FDP_PLD_CONV = Theorem(
                   "exact GDP parameter of f_{eps0,0}^{⊗k}: maximum over the binomial vertices"),
         Evaluator("mu_estimate_rr", (EPS0_POS, K), mu_estimate_rr,
                   "dp_accounting's mu_hat on the exact TPR curve, default FPR grid (APPROX)"),
+        Evaluator("tpr_sgm", (Q, SIGMA, K, FPR, NEIGHBORING), sgm_tpr,
+                  "TPR = 1 - f(fpr), f = sup_{eps >= 0} f_{eps, delta(eps)} (two-order profile "
+                  "of k subsampled-Gaussian steps): certified from the upper/lower PLD pair",
+                  enclosure_only=True),
+        Evaluator("mu_estimate_sgm", (Q, SIGMA, K, NEIGHBORING), sgm_mu_estimate,
+                  "max over dp_accounting's default FPR grid of Phi^{-1}(TPR) - Phi^{-1}(fpr) "
+                  "with the certified TPR of tpr_sgm (the lower end is a certified lower bound "
+                  "of the GDP parameter)", enclosure_only=True),
+        Evaluator("tpr_laplace", (B, K, FPR, Q_ONE, SENSITIVITY), laplace_tpr,
+                  "TPR at fpr (definition of tpr_sgm) of k Laplace(b) steps on Poisson samples "
+                  "of rate q (add/remove; q = 1: no sampling)", enclosure_only=True),
+        Evaluator("tpr_rr", (EPS0, K, FPR, Q_ONE), rr_tpr,
+                  "TPR at fpr (definition of tpr_sgm) of k RR(eps0) steps on Poisson samples of "
+                  "rate q", enclosure_only=True),
     ),
     claims=(
         Claim(1, "mu_rr(eps0, 1) = 2 Phi^{-1}(e^{eps0}/(1 + e^{eps0})) over eps0 in [0.05, 5] "
@@ -252,8 +307,36 @@ FDP_PLD_CONV = Theorem(
                  "curve as the Neyman-Pearson vertices of (P, Q), for random finite pairs (exact, "
                  "at fpr = i/20 and every vertex).",
               (Predicate(_pld_vertices_agree, PAIRS, "oracle", "PLD curve = NP curve"),)),
+        Claim(7, "tpr_sgm and mu_estimate_sgm (certified PLD pair) agree with the closed forms: "
+                 "at q = 1, sigma = 2, k = 4 (mu = 1, add/remove) the TPR "
+                 "enclosure contains Phi(Phi^{-1}(fpr) + 1) at fpr = 0.01 and 0.2, and the "
+                 "mu_estimate enclosure contains 1.",
+              (Predicate(_tpr_contains_gauss,
+                         Points(({"q": "1", "sigma": "2", "k": 4, "fpr": "0.01", "mu": "1"},
+                                 {"q": "1", "sigma": "2", "k": 4, "fpr": "0.2", "mu": "1"})),
+                         "numeric", "1 - G_1(fpr) in the certified TPR enclosure"),
+               Predicate(lambda ctx, **_: (lambda e: e.lower() <= 1 <= e.upper())(
+                   _ball(sgm_mu_estimate(ctx, Fraction(1), Fraction(2), 4))),
+                   Points(({},)), "numeric", "1 in the mu_estimate enclosure")),
+              scope="instance"),
+        Claim(8, "The CLT under-states the trade-off of a short DP-SGD run: for q = 0.01, sigma "
+                 "= 1, k = 100 the certified TPR at fpr = 1e-3 (about 0.001776) is above the "
+                 "TPR 0.00154 of G_{mu_clt}, mu_clt = 0.1310832 (DRS-CLT claim 4 on the "
+                 "trade-off curve).",
+              (Predicate(_tpr_above_clt,
+                         Points(({"q": "0.01", "sigma": "1", "k": 100, "fpr": "0.001"},)),
+                         "numeric", "certified TPR > 1 - G_{mu_clt}(fpr)"),),
+              scope="instance"),
     ),
-    notes="Claim 4 of the catalogue (grid pessimism for G_1 with the exact GDP inverse on the "
+    notes="tpr_sgm, mu_estimate_sgm, tpr_laplace and tpr_rr (added for issue 16; not in the "
+          "catalogue's list) read "
+          "the trade-off curve off the certified PLD pair of SGM-PLD-COMP (theorems.numerics."
+          "pld.tradeoff): TPR = inf_{eps >= 0} min(1, delta + e^eps fpr, 1 - e^{-eps}(1 - delta "
+          "- fpr)), bounded above at the upper PLD's atoms and below interval by interval at "
+          "the lower PLD's; dp_accounting's get_true_positive_rates bounds the same quantity "
+          "above on a delta grid, and its get_gdp_parameter_estimate is mu_estimate_sgm with "
+          "that bound in place of the exact TPR. "
+          "Claim 4 of the catalogue (grid pessimism for G_1 with the exact GDP inverse on the "
           "default delta grid, 3000 inversions) is not encoded: too slow for the quick run. To "
           "report a certified mu from a PLD, take the maximum over all vertices of a pessimistic "
           "PLD's curve, not a fixed FPR grid.",

@@ -38,7 +38,11 @@ autodp.rdp          ``GaussianMechanism(sigma_eff)``, ``LaplaceMechanism(b_eff)`
 opacus.*            the accountant's ``history`` of ``(sigma, q, steps)`` (q = 1 for an
                     unsampled Gaussian); Opacus accounts only Gaussian steps under add/remove
                     and answers only ``get_epsilon(delta)``. ``opacus.gdp`` also needs a single
-                    (sigma, q) for the whole run.
+                    (sigma, q) for the whole run; its ``gdp_mu`` is ``analysis.gdp.
+                    compute_mu_poisson`` (the CLT mu).
+dp_accounting.pld   also ``tpr(scenario, fpr)`` = ``get_true_positive_rates(fpr)`` and
+                    ``gdp_mu(scenario)`` = ``get_gdp_parameter_estimate()`` (default grids);
+                    no DpEvent exists for the discrete mechanisms (unsupported).
 ==================  ======================================================================
 """
 
@@ -120,9 +124,9 @@ class _DpAccounting(_Adapter):
                 p = 2.0 / (1.0 + math.exp(ev.eps0))  # type: ignore[arg-type]
                 e = dpa.RandomizedResponseDpEvent(noise_parameter=p, num_buckets=2)
             else:
-                raise NotImplementedError(
-                    f"event {i}: dp_accounting has no DpEvent for a {ev.mechanism} "
-                    "guarantee (eps0, delta0)")
+                what = ("an (eps0, delta0) guarantee" if ev.mechanism in ("pure_dp", "approx_dp")
+                        else f"the {ev.mechanism} mechanism")
+                raise NotImplementedError(f"event {i}: dp_accounting has no DpEvent for {what}")
             if ev.sampling is not None:
                 e = dpa.PoissonSampledDpEvent(sampling_probability=ev.sampling.q, event=e)
             events.append(dpa.SelfComposedDpEvent(event=e, count=ev.count))
@@ -157,10 +161,25 @@ class DpAccountingRdp(_DpAccounting):
 
 
 class DpAccountingPld(_DpAccounting):
-    """dp_accounting's ``PLDAccountant`` (default value_discretization_interval 1e-4)."""
+    """dp_accounting's ``PLDAccountant`` (default value_discretization_interval 1e-4); it also
+    answers ``tpr`` (``get_true_positive_rates``) and ``gdp_mu``
+    (``get_gdp_parameter_estimate``, default grids) where the installed version has them."""
 
     name = "dp_accounting.pld"
     kind = "pld"
+
+    def _method(self, scenario: Any, name: str) -> Any:
+        method = getattr(self._accountant(scenario), name, None)
+        if not callable(method):
+            raise NotImplementedError(f"this dp_accounting version has no "
+                                      f"PLDAccountant.{name}")
+        return method
+
+    def tpr(self, scenario: Any, fpr: float) -> float:
+        return float(self._method(scenario, "get_true_positive_rates")(fpr))
+
+    def gdp_mu(self, scenario: Any) -> float:
+        return float(self._method(scenario, "get_gdp_parameter_estimate")())
 
 
 # ------------------------------------------------------------------------------------------
@@ -197,8 +216,11 @@ class PrvAccountant(_Adapter):
                 r = prv.LaplaceMechanism(mu=(2.0 if replace else 1.0) / ev.b)  # type: ignore
             elif ev.mechanism in ("randomized_response", "pure_dp"):
                 r = prv.PureDPMechanism(eps=ev.eps0)
-            else:
+            elif ev.mechanism == "approx_dp":
                 r = prv.ApproximateDPMechanism(epsilon=ev.eps0, delta=ev.delta0)
+            else:
+                raise NotImplementedError(f"event {i}: prv_accountant has no PRV for the "
+                                          f"{ev.mechanism} mechanism")
             prvs.append(r)
             counts.append(ev.count)
         return prvs, counts
@@ -253,7 +275,7 @@ class AutodpRdp(_Adapter):
                 m = zoo.PureDP_Mechanism(eps=ev.eps0)
             else:
                 raise NotImplementedError(f"event {i}: autodp's RDP composition has no "
-                                          "(eps0, delta0)-DP mechanism")
+                                          f"{ev.mechanism} mechanism here")
             if ev.sampling is not None:
                 m = tz.AmplificationBySampling(PoissonSampling=True)(
                     m, ev.sampling.q, improved_bound_flag=ev.mechanism == "gaussian")
@@ -337,6 +359,14 @@ class OpacusGdp(_Opacus):
             raise NotImplementedError("Opacus GaussianAccountant needs one noise multiplier "
                                       "and one sample rate for the whole run")
         return hist
+
+    def gdp_mu(self, scenario: Any) -> float:
+        """``opacus.accountants.analysis.gdp.compute_mu_poisson`` (the CLT mu, DRS-GDP.mu_clt)
+        of the run, the mu behind the GaussianAccountant's epsilon."""
+        sigma, q, steps = self._history(scenario)[0]
+        gdp = _import("opacus.accountants.analysis.gdp")
+        return float(gdp.compute_mu_poisson(steps=steps, noise_multiplier=sigma,
+                                            sample_rate=q))
 
 
 BUILTIN: dict[str, Callable[[], Any]] = {

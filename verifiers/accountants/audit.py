@@ -16,7 +16,12 @@ enclosure ``[lo, hi]`` of the true value (:mod:`verifiers.accountants.reference`
   (:mod:`verifiers.accountants.calls`), so a crash, an exit or a hang never stops the audit.
   A failure of dpverify itself while judging one query is that query's ``ERROR`` with
   ``"internal": true`` (exit 3 at the end); the audit goes on.
-- ``UNSUPPORTED``: the accountant raised ``NotImplementedError`` (its message is the reason).
+- ``UNSUPPORTED``: the accountant raised ``NotImplementedError`` (its message is the reason),
+  or has no ``tpr``/``gdp_mu`` method for a trade-off query.
+
+Queries: ``epsilon@delta``, ``delta@epsilon``, ``tpr@fpr`` and ``gdp_mu``
+(:mod:`verifiers.accountants.tradeoff_reference` states the true values of the last two). Every
+claim is an upper bound on a privacy quantity, so the same verdicts apply to all four.
 - ``INCONCLUSIVE``: no certified reference could be computed (the reason is given); never a pass.
 
 Exit status of an audit (:func:`exit_code`): 3 when judging a query failed internally, 1 when
@@ -48,11 +53,14 @@ from dpverify.verifiers.accountants.reference import (
     unsupported_reason,
 )
 from dpverify.verifiers.accountants.scenario import ScenarioCase, query_name
+from dpverify.verifiers.accountants.tradeoff_reference import query_bound
 
 VERDICTS = ("SOUND", "LOOSE", "UNSUPPORTED", "INCONCLUSIVE", "ERROR", "UNSOUND")
 FAILING = ("UNSOUND", "ERROR")
 JUDGED = ("SOUND", "LOOSE", "UNSOUND")  # verdicts against a certified reference
 
+# optional accountant methods (the protocol's epsilon and delta are required)
+OPTIONAL_QUERIES = {"tpr": "tpr(scenario, fpr)", "gdp_mu": "gdp_mu(scenario)"}
 DEFAULT_TIMEOUT = 60.0
 MAX_TIMEOUT = 86400.0 * 7
 DEFAULT_LOOSE_FACTOR = 1.5
@@ -154,7 +162,7 @@ class Audit:
     reference: Callable[[ScenarioCase, str, float], Bound] | None = None
 
     def queries(self) -> int:
-        return len(self.accountants) * sum(len(c.deltas) + len(c.epsilons) for c in self.cases)
+        return len(self.accountants) * sum(len(c.queries()) for c in self.cases)
 
     def run(self) -> list[dict[str, Any]]:
         for case in self.cases:
@@ -166,12 +174,11 @@ class Audit:
         for named in self.accountants:
             self._prepare(named)
             for case in self.cases:
-                for kind, values in (("epsilon", case.deltas), ("delta", case.epsilons)):
-                    for v in values:
-                        rec = self._query_safely(named, case, kind, v)
-                        records.append(rec)
-                        if self.on_record:
-                            self.on_record(rec)
+                for kind, v in case.queries():
+                    rec = self._query_safely(named, case, kind, v)
+                    records.append(rec)
+                    if self.on_record:
+                        self.on_record(rec)
         return records
 
     def _prepare(self, named: Named) -> None:
@@ -199,7 +206,7 @@ class Audit:
             return self.reference(case, kind, value)
         ref = reference_for(case.scenario, rel_width=self.options.rel_width,
                             max_seconds=self.options.ref_seconds)
-        return ref.epsilon(value) if kind == "epsilon" else ref.delta(value)
+        return query_bound(ref, kind, value)
 
     def _query_safely(self, named: Named, case: ScenarioCase, kind: str, value: float
                       ) -> dict[str, Any]:
@@ -224,6 +231,10 @@ class Audit:
         rec = self._record(named, case, kind, value)
         if named.prepare_error is not None:
             rec["verdict"], rec["detail"] = named.prepare_error
+            return rec
+        if kind in OPTIONAL_QUERIES and not callable(getattr(named.accountant, kind, None)):
+            rec["verdict"] = "UNSUPPORTED"
+            rec["detail"] = f"the accountant has no {OPTIONAL_QUERIES[kind]} method"
             return rec
         status, payload, seconds = call(named.accountant, kind, case.scenario, value,
                                         opts.timeout, opts.in_process)

@@ -37,6 +37,7 @@ from dpverify.theorems.errors import DpVerifyError
 from dpverify.verifiers.accountants.calls import deadline
 from dpverify.verifiers.accountants.reference import Bound, reference_for
 from dpverify.verifiers.accountants.scenario import Scenario, ScenarioCase, fmt_number
+from dpverify.verifiers.accountants.tradeoff_reference import query_bound
 
 ENGINE = "dpverify-reference/1"
 SHIPPED = Path(__file__).resolve().parent / "references.json"
@@ -184,7 +185,7 @@ class ReferenceStore:
         with deadline(self.hard_limit(), "the certified reference"):
             ref = reference_for(scenario, rel_width=self.rel_width,
                                 max_seconds=self.ref_seconds)
-            bound = ref.epsilon(value) if kind == "epsilon" else ref.delta(value)
+            bound = query_bound(ref, kind, value)
         self.compute_seconds += time.monotonic() - t0
         self.counts["computed"] += 1
         self.save(key, text, bound)
@@ -240,20 +241,19 @@ def build_shipped(names: tuple[str, ...] = ("quick", "thorough"), path: Path = S
         cases, opts = scenario_set(name)
         store = ReferenceStore(opts["rel_width"], opts["ref_seconds"])
         for case in cases:
-            for kind, values in (("epsilon", case.deltas), ("delta", case.epsilons)):
-                for v in values:
-                    t0 = time.monotonic()
-                    try:
-                        bound = store.get(case.scenario, kind, v)
-                    except (DpVerifyError, ArithmeticError, ValueError) as e:
-                        print(f"{name} {case.id} {kind}@{fmt_number(v)}: no reference "
-                              f"({type(e).__name__}: {e})", file=sys.stderr, flush=True)
-                        continue
-                    text = material(case.scenario, kind, v, store.rel_width)
-                    entries[key_of(text)] = encode(bound, text)
-                    if verbose:
-                        print(f"{name} {case.id} {kind}@{fmt_number(v)}: "
-                              f"{time.monotonic() - t0:.1f}s", file=sys.stderr, flush=True)
+            for kind, v in case.queries():
+                t0 = time.monotonic()
+                try:
+                    bound = store.get(case.scenario, kind, v)
+                except (DpVerifyError, ArithmeticError, ValueError) as e:
+                    print(f"{name} {case.id} {kind}@{fmt_number(v)}: no reference "
+                          f"({type(e).__name__}: {e})", file=sys.stderr, flush=True)
+                    continue
+                text = material(case.scenario, kind, v, store.rel_width)
+                entries[key_of(text)] = encode(bound, text)
+                if verbose:
+                    print(f"{name} {case.id} {kind}@{fmt_number(v)}: "
+                          f"{time.monotonic() - t0:.1f}s", file=sys.stderr, flush=True)
     doc = {"engine": ENGINE, "sets": list(names), "entries": dict(sorted(entries.items()))}
     write_json_atomic(path, doc)
     _shipped.cache_clear()

@@ -151,10 +151,12 @@ def kill_group(pid: int) -> None:
 
 def call(acc: Any, method: str, scenario: Any = None, value: float | None = None,
          timeout: float = 60.0, in_process: bool = False) -> tuple[str, Any, float]:
-    """Run ``acc.method(scenario, value)`` (or ``acc.prepare()``) in a worker:
+    """Run ``acc.method(scenario, value)`` (``acc.gdp_mu(scenario)``, ``acc.prepare()``) in a
+    worker:
     ``(status, payload, seconds)``, status ``ok`` (payload: an exact number), ``done``
     (prepare returned), ``unsupported``, ``error``, ``bad`` or ``timeout``."""
-    args: tuple[Any, ...] = () if method == "prepare" else (scenario, value)
+    args: tuple[Any, ...] = () if method == "prepare" else (
+        (scenario,) if method == "gdp_mu" else (scenario, value))
     t0 = time.monotonic()
     if in_process:
         try:

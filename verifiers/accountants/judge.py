@@ -16,7 +16,9 @@ from typing import Any
 
 from dpverify.verifiers.accountants.reference import Bound
 
-ATOL = {"epsilon": Fraction(1, 10**9), "delta": Fraction(1, 10**15)}
+ATOL = {"epsilon": Fraction(1, 10**9), "delta": Fraction(1, 10**15),
+        "tpr": Fraction(1, 10**15), "gdp_mu": Fraction(1, 10**9)}
+PROBABILITIES = ("delta", "tpr")  # claims that may not exceed 1
 LOG10_FLOAT_MAX = 308.0
 
 
@@ -77,7 +79,7 @@ def _relative(num: Fraction, den: Fraction) -> float | str:
 def judge(kind: str, claimed: Any, ref: Bound, loose_factor: float, rtol: float
           ) -> tuple[str, str, dict[str, Any]]:
     """``(verdict, detail, extra)`` of a claim (exact number or float) against ``ref``."""
-    what = "epsilon" if kind == "epsilon" else "delta"
+    what = kind if kind in ATOL else "delta"
     lo, hi = ref.lo, ref.hi
     if isinstance(claimed, float):
         if math.isnan(claimed):
@@ -88,14 +90,21 @@ def judge(kind: str, claimed: Any, ref: Bound, loose_factor: float, rtol: float
             if kind == "epsilon" and hi == math.inf:
                 return "SOUND", "eps = inf is the true value (delta below the delta0 mass)", \
                     {"certified": True}
+            if kind == "gdp_mu" and hi == math.inf:
+                return "SOUND", "mu = inf (no GDP guarantee); the certified upper end is not " \
+                                "finite either", {"certified": False}
+            if kind == "gdp_mu":
+                return "LOOSE", (f"the claimed mu is inf (no GDP guarantee) where the "
+                                 f"certified mu is <= {show(hi, 6)}"), \
+                    {"ratio": "inf", "certified": True}
             return "ERROR", f"the claimed {what} is inf where a finite value is due " \
                             f"(true value <= {show(hi, 6)})", {}
     c = Fraction(claimed)
     if c < 0:
         return "ERROR", f"the claimed {what} is negative ({show(c)})", {}
-    if kind == "delta" and c > 1 + Fraction(1, 10**12):
-        return "ERROR", f"the claimed delta {show(c)} is above 1", {}
-    atol = ATOL[kind]
+    if kind in PROBABILITIES and c > 1 + Fraction(1, 10**12):
+        return "ERROR", f"the claimed {what} {show(c)} is above 1", {}
+    atol = ATOL.get(kind, ATOL["delta"])
     if lo == math.inf:
         return "UNSOUND", f"the true {what} is inf (no finite epsilon reaches this delta); " \
                           f"claimed {show(c)}", \

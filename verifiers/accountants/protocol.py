@@ -6,6 +6,13 @@ An accountant is any object with
 - ``epsilon(scenario, delta) -> float`` — the epsilon it claims for the scenario at ``delta``;
 - ``delta(scenario, epsilon) -> float`` — the delta it claims at ``epsilon``.
 
+Optional (trade-off queries of a scenario file's ``fprs`` and ``gdp_mu``; an accountant
+without them is ``UNSUPPORTED`` there):
+
+- ``tpr(scenario, fpr) -> float`` — the largest true-positive rate at type-I error ``fpr`` of
+  a test between neighbouring outputs that it admits (an upper bound, as eps and delta are);
+- ``gdp_mu(scenario) -> float`` — the GDP parameter mu it reports (a claim of mu-GDP).
+
 ``scenario`` is a :class:`verifiers.accountants.scenario.Scenario`: read it as attributes
 (``scenario.events[0].sigma``) or exactly as its JSON (``scenario["events"][0]["sigma"]``;
 ``scenario.to_dict()`` gives a plain dict). A scenario (or a query) the accountant does not

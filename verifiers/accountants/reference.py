@@ -19,7 +19,8 @@ applies:
    :func:`theorems.formulas.laplace.laplace_delta`, ``laplace_eps``), sensitivity 2 under
    ``replace_one``.
 4. **Certified PLD engine** otherwise (Laplace compositions, subsampled Gaussian, subsampled
-   Laplace and randomized response under add/remove, mixtures, replace-one): the upper and lower
+   Laplace and randomized response under add/remove, the discrete Laplace and discrete Gaussian
+   (:mod:`theorems.numerics.pld.discrete_pairs`), mixtures, replace-one): the upper and lower
    discrete PLDs of :mod:`theorems.pld` of every event, composed exactly, one composition per
    direction of the neighbouring relation, the profile being their maximum.
 
@@ -363,7 +364,13 @@ class Reference:
 
     # -- the PLD engine ------------------------------------------------------------------
     def _directions(self) -> dict[str, list[tuple[Any, int]]]:
-        from dpverify.theorems.numerics.pld import Laplace, RandomizedResponse, SubsampledGaussian
+        from dpverify.theorems.numerics.pld import (
+            DiscreteGaussian,
+            DiscreteLaplace,
+            Laplace,
+            RandomizedResponse,
+            SubsampledGaussian,
+        )
 
         rel = self.scenario.neighboring
         dirs = ("add", "remove") if rel == "add_remove" else ("replace",)
@@ -378,9 +385,12 @@ class Reference:
                                                        "replace_one" else sig, "add")
                     else:
                         pair = SubsampledGaussian(q, sig, d)
-                elif ev.mechanism == "laplace":
+                elif ev.mechanism in ("laplace", "discrete_laplace", "discrete_gaussian"):
                     sens = Fraction(2) if rel == "replace_one" else Fraction(1)
-                    base: Any = Laplace(exact(ev.b), sens)  # type: ignore[arg-type]
+                    kind = {"laplace": Laplace, "discrete_laplace": DiscreteLaplace,
+                            "discrete_gaussian": DiscreteGaussian}[ev.mechanism]
+                    scale = ev.sigma if ev.mechanism == "discrete_gaussian" else ev.b
+                    base: Any = kind(exact(scale), sens)  # type: ignore[arg-type]
                     pair = base if q is None or q == 1 else SubsampledPair(base, q, d)
                 else:
                     base = RandomizedResponse(_pure_eps(ev))

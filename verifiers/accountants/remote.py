@@ -27,6 +27,7 @@ from dpverify.verifiers.accountants.cache import (
 from dpverify.verifiers.accountants.calls import deadline
 from dpverify.verifiers.accountants.reference import reference_for
 from dpverify.verifiers.accountants.scenario import Scenario, ScenarioCase
+from dpverify.verifiers.accountants.tradeoff_reference import query_bound
 from dpverify.verifiers.executors import LocalExecutor, SerialExecutor, stream
 
 GRACE = 10.0  # the sandbox's limit beyond the reference's own hard limit
@@ -41,7 +42,7 @@ def remote_reference(scenario_json: str, kind: str, value: float, rel_width: flo
     try:
         with deadline(hard_limit, "the certified reference"):
             ref = reference_for(scenario, rel_width=rel_width, max_seconds=ref_seconds)
-            bound = ref.epsilon(value) if kind == "epsilon" else ref.delta(value)
+            bound = query_bound(ref, kind, value)
     except (DpVerifyError, ArithmeticError, ValueError, MemoryError, RecursionError) as e:
         return {"error": f"{type(e).__name__}: {e}"}
     return encode(bound, text)
@@ -52,13 +53,12 @@ def missing(store: ReferenceStore, cases: Sequence[ScenarioCase]
     """The distinct (scenario, kind, value) queries whose reference is not stored yet."""
     out: dict[str, tuple[Scenario, str, float]] = {}
     for case in cases:
-        for kind, values in (("epsilon", case.deltas), ("delta", case.epsilons)):
-            for v in values:
-                text = material(case.scenario, kind, v, store.rel_width)
-                key = key_of(text)
-                if key not in out and key not in store.remote and \
-                        store.stored(text, key, count=False) is None:
-                    out[key] = (case.scenario, kind, v)
+        for kind, v in case.queries():
+            text = material(case.scenario, kind, v, store.rel_width)
+            key = key_of(text)
+            if key not in out and key not in store.remote and \
+                    store.stored(text, key, count=False) is None:
+                out[key] = (case.scenario, kind, v)
     return list(out.values())
 
 

@@ -14,14 +14,25 @@ guarantees under the scenario's own relation. ``to_dict()`` returns exactly::
                 {"mechanism": "randomized_response", "eps0": 1.0, "count": 10, "sampling": null},
                 {"mechanism": "pure_dp", "eps0": 0.5, "count": 4, "sampling": null},
                 {"mechanism": "approx_dp", "eps0": 0.5, "delta0": 1e-6, "count": 4,
+                 "sampling": null},
+                {"mechanism": "discrete_laplace", "b": 2.0, "count": 5, "sampling": null},
+                {"mechanism": "discrete_gaussian", "sigma": 3.0, "count": 5,
                  "sampling": null}]}
+
+``discrete_laplace`` (``P[x] ∝ e^{-|x|/b}`` on the integers) and ``discrete_gaussian``
+(``P[x] ∝ e^{-x^2/(2 sigma^2)}``) add integer noise to an integer query of sensitivity 1 (2
+under ``replace_one``).
 
 Every value is also a read-only mapping of that shape, so an accountant may read a scenario
 either way: ``scenario.events[0].sigma`` or ``scenario["events"][0]["sigma"]``.
 
 A scenario file (``dpverify audit --scenarios FILE.json``) is a JSON list of
-``{"id": ..., "scenario": {...}, "deltas": [...], "epsilons": [...]}``: each delta asks for
-``epsilon(scenario, delta)`` and each epsilon for ``delta(scenario, epsilon)``.
+``{"id": ..., "scenario": {...}, "deltas": [...], "epsilons": [...], "fprs": [...],
+"gdp_mu": true}`` (all query keys optional, at least one query): each delta asks for
+``epsilon(scenario, delta)``, each epsilon for ``delta(scenario, epsilon)``, each fpr for
+``tpr(scenario, fpr)`` (the largest power of a test of type-I error fpr between neighbouring
+outputs that the accountant admits) and ``gdp_mu`` for ``gdp_mu(scenario)`` (the GDP parameter
+it reports); the last two are optional methods of an accountant.
 """
 
 from __future__ import annotations
@@ -49,7 +60,9 @@ EPS_QUERY_MAX = 1e4
 QUERIES_MAX = 20_000  # queries of one scenario file
 FILE_BYTES_MAX = 16 << 20
 JSON_DEPTH_MAX = 32
-MECHANISMS = ("gaussian", "laplace", "randomized_response", "pure_dp", "approx_dp")
+MECHANISMS = ("gaussian", "laplace", "randomized_response", "pure_dp", "approx_dp",
+              "discrete_laplace", "discrete_gaussian")
+FPR_QUERY_MIN = 1e-12  # the least FPR of a tpr query (and of the gdp_mu reference's range)
 SCHEMES = ("poisson",)
 
 # the parameter keys of each mechanism, in the order of the JSON shape
@@ -59,7 +72,10 @@ _PARAMS: dict[str, tuple[str, ...]] = {
     "randomized_response": ("eps0",),
     "pure_dp": ("eps0",),
     "approx_dp": ("eps0", "delta0"),
+    "discrete_laplace": ("b",),
+    "discrete_gaussian": ("sigma",),
 }
+QUERY_KINDS = ("epsilon", "delta", "tpr", "gdp_mu")
 
 
 def exact(x: float | int) -> Fraction:
@@ -330,10 +346,24 @@ class ScenarioCase:
     deltas: tuple[float, ...] = ()
     epsilons: tuple[float, ...] = ()
     note: str = field(default="", compare=False)
+    fprs: tuple[float, ...] = ()
+    gdp_mu: bool = False
+
+    def queries(self) -> list[tuple[str, float]]:
+        """``(kind, value)`` of every query, in file order of the kinds (``gdp_mu``: value 0)."""
+        out = [("epsilon", v) for v in self.deltas] + [("delta", v) for v in self.epsilons]
+        out += [("tpr", v) for v in self.fprs]
+        if self.gdp_mu:
+            out.append(("gdp_mu", 0.0))
+        return out
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"id": self.id, "scenario": self.scenario.to_dict(),
                                "deltas": list(self.deltas), "epsilons": list(self.epsilons)}
+        if self.fprs:
+            out["fprs"] = list(self.fprs)
+        if self.gdp_mu:
+            out["gdp_mu"] = True
         if self.note:
             out["note"] = self.note
         return out
@@ -341,8 +371,8 @@ class ScenarioCase:
     @classmethod
     def from_dict(cls, d: Mapping[str, Any], index: int = 0) -> ScenarioCase:
         where = f"scenario entry {index}: " if index else ""
-        _check_keys(d, ("id", "scenario", "deltas", "epsilons", "note"), ("id", "scenario"),
-                    where)
+        _check_keys(d, ("id", "scenario", "deltas", "epsilons", "fprs", "gdp_mu", "note"),
+                    ("id", "scenario"), where)
         sid = d["id"]
         if not isinstance(sid, str) or not sid.strip():
             raise InvalidParameter(f"{where}id must be a non-empty string; got {sid!r}")
@@ -360,10 +390,19 @@ class ScenarioCase:
             if not 0 <= v <= EPS_QUERY_MAX:
                 raise InvalidParameter(f"{where}epsilons must be in [0, {EPS_QUERY_MAX:g}]; "
                                        f"got {v!r}")
-        if not deltas and not epsilons:
-            raise InvalidParameter(f"{where}give at least one query in deltas or epsilons")
+        fprs = _query_list(d.get("fprs", []), "fprs", where)
+        for v in fprs:
+            if not FPR_QUERY_MIN <= v < 1:
+                raise InvalidParameter(f"{where}fprs must be in [{FPR_QUERY_MIN:g}, 1); got "
+                                       f"{v!r}")
+        gdp = d.get("gdp_mu", False)
+        if not isinstance(gdp, bool):
+            raise InvalidParameter(f"{where}gdp_mu must be true or false; got {gdp!r}")
+        if not deltas and not epsilons and not fprs and not gdp:
+            raise InvalidParameter(f"{where}give at least one query in deltas, epsilons, fprs "
+                                   "or gdp_mu")
         note = d.get("note", "")
-        return cls(sid, scenario, deltas, epsilons, str(note))
+        return cls(sid, scenario, deltas, epsilons, str(note), fprs, gdp)
 
 
 def _query_list(v: Any, name: str, where: str) -> tuple[float, ...]:
@@ -378,7 +417,7 @@ def parse_cases(data: Any, source: str = "scenarios") -> list[ScenarioCase]:
         raise InvalidParameter(f"{source} must be a non-empty JSON list of "
                                '{"id", "scenario", "deltas", "epsilons"} entries')
     cases = [ScenarioCase.from_dict(d, i) for i, d in enumerate(data, 1)]
-    queries = sum(len(c.deltas) + len(c.epsilons) for c in cases)
+    queries = sum(len(c.queries()) for c in cases)
     if queries > QUERIES_MAX:
         raise InvalidParameter(f"{source}: {queries} queries; at most {QUERIES_MAX} (the cost "
                                "limit of an audit)")
@@ -459,15 +498,21 @@ def fmt_number(x: float) -> str:
 
 
 def query_name(kind: str, value: float) -> str:
-    """``epsilon@delta=1e-5`` (an epsilon asked at a delta) or ``delta@epsilon=1``."""
+    """``epsilon@delta=1e-5`` (an epsilon asked at a delta), ``delta@epsilon=1``,
+    ``tpr@fpr=0.001`` or ``gdp_mu``."""
     if kind == "epsilon":
         return f"epsilon@delta={fmt_number(value)}"
+    if kind == "tpr":
+        return f"tpr@fpr={fmt_number(value)}"
+    if kind == "gdp_mu":
+        return "gdp_mu"
     return f"delta@epsilon={fmt_number(value)}"
 
 
 __all__ = [
     "MECHANISMS",
     "NEIGHBORING",
+    "QUERY_KINDS",
     "Event",
     "Sampling",
     "Scenario",

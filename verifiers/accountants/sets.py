@@ -38,6 +38,19 @@ def _pure(eps0: float, count: int, q: float | None = None) -> dict[str, Any]:
             "sampling": None if q is None else {"scheme": "poisson", "q": q}}
 
 
+def _samp(q: float | None) -> dict[str, Any] | None:
+    return None if q is None else {"scheme": "poisson", "q": q}
+
+
+def _dlap(b: float, count: int, q: float | None = None) -> dict[str, Any]:
+    return {"mechanism": "discrete_laplace", "b": b, "count": count, "sampling": _samp(q)}
+
+
+def _dgauss(sigma: float, count: int, q: float | None = None) -> dict[str, Any]:
+    return {"mechanism": "discrete_gaussian", "sigma": sigma, "count": count,
+            "sampling": _samp(q)}
+
+
 def _approx(eps0: float, delta0: float, count: int) -> dict[str, Any]:
     return {"mechanism": "approx_dp", "eps0": eps0, "delta0": delta0, "count": count,
             "sampling": None}
@@ -157,6 +170,15 @@ def thorough_data() -> list[dict[str, Any]]:
     add("mixed-issue", [_g(1.1, 14062, 0.0042667), _lap(2.0, 3), _rr(1.0, 10),
                         _pure(0.5, 4), _approx(0.5, 1e-6, 4)], 1, [15.0], "add_remove",
         note="the composition of the issue's scenario example")
+    # the discrete mechanisms (appended last: the delta rotation of the cases above is kept)
+    for rel in RELATIONS:
+        r = "ar" if rel == "add_remove" else "ro"
+        for b, k in ((2.0, 1), (0.5, 10)):
+            add(f"dlaplace-b{_fmt(b)}-k{_fmt(k)}-{r}", [_dlap(b, k)], 1, [1.0], rel)
+        for sigma, k in ((1.5, 1), (4.0, 20)):
+            add(f"dgauss-s{_fmt(sigma)}-k{_fmt(k)}-{r}", [_dgauss(sigma, k)], 1, [1.0], rel)
+    add("sampled-dgauss-q0.1-s2-k50", [_dgauss(2.0, 50, 0.1)], 1, [1.0], "add_remove")
+    add("sampled-dlaplace-q0.05-b1-k50", [_dlap(1.0, 50, 0.05)], 1, [0.5], "add_remove")
     return out
 
 

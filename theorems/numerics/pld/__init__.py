@@ -33,7 +33,9 @@ Main results
 - loss pairs with rigorous loss CDFs: :class:`SubsampledGaussian` (directions ``add``,
   ``remove`` of the add/remove dominating pairs and ``replace`` of the replace-one pair of the
   catalogue README's scenario conventions; ``q = 1`` is the Gaussian mechanism),
-  :class:`Laplace`, :class:`RandomizedResponse`;
+  :class:`Laplace`, :class:`RandomizedResponse`, :class:`SubsampledPair` (Poisson subsampling
+  of a base pair under add/remove, :mod:`.subsampled`), :class:`DiscreteLaplace` and
+  :class:`DiscreteGaussian` (:mod:`.discrete_pairs`);
 - :func:`discretize` (one step, both PLDs), :class:`DiscretePLD` (``compose``,
   ``self_compose``, ``delta_bound``, ``eps_bound``);
 - :func:`enclose_delta`, :func:`enclose_eps`: two-sided enclosures over the maximum of several
@@ -76,6 +78,7 @@ from dpverify.theorems.numerics.pld._arith import (
     _units,
 )
 from dpverify.theorems.numerics.pld.discrete import DiscretePLD, _ones
+from dpverify.theorems.numerics.pld.discrete_pairs import DiscreteGaussian, DiscreteLaplace
 from dpverify.theorems.numerics.pld.discretize import (
     COARSE,
     FINE_MASS,
@@ -119,6 +122,7 @@ from dpverify.theorems.numerics.pld.pairs import (
     SubsampledGaussian,
     sgm_pairs,
 )
+from dpverify.theorems.numerics.pld.subsampled import SubsampledPair
 
 __all__ = [
     "COARSE",
@@ -131,6 +135,8 @@ __all__ = [
     "METHODS",
     "PREC",
     "_CACHE",
+    "DiscreteGaussian",
+    "DiscreteLaplace",
     "DiscretePLD",
     "Enclosure",
     "FloatPLD",
@@ -142,6 +148,7 @@ __all__ = [
     "PrecisionExhausted",
     "RandomizedResponse",
     "SubsampledGaussian",
+    "SubsampledPair",
     "_arb",
     "_certain_le",
     "_certain_lt",
