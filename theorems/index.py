@@ -109,4 +109,7 @@ INDEX: tuple[tuple[str, str, str, str, str, str, tuple[str, ...]], ...] = (
     ('DRS-CLT', 'Central limit theorem for composition, and the DP-SGD CLT', 'fdp', '[DRS] Thm 3.4, 3.5, Sec. 5 (recalled); [BDLS]', 'APPROX', '`mu_rr(eps0, k)`; `gamma_rr(eps0, k)`; `mu_uniform(q, sigma, k)`', ()),
     ('DRS-SUBSAMPLE', 'Privacy amplification by subsampling for f-DP', 'fdp', '[DRS] Thm 4.2 (recalled)', 'BOUND', '`f_rr(eps0, q, fpr)`; `delta_rr(eps0, q, eps)`', ()),
     ('FDP-PLD-CONV', 'Trade-off curve of a discrete PLD; TPR at a given FPR and the reported GDP mu', 'fdp', 'dp_accounting (code read); derived', 'EXACT/ALGORITHM/APPROX', '`mu_rr(eps0, k)`; `mu_estimate_rr(eps0, k)`', ()),
+    ('DLAP', 'Exact privacy profile of the discrete Laplace (two-sided geometric) mechanism', 'shuffle_discrete', 'derived; dp_accounting, [CKS20] code (read)', 'EXACT', '`delta(b, eps, sensitivity=1)`; `eps(b, delta, sensitivity=1)`; `variance(b)`', ()),
+    ('CKS20-DGAUSS', 'The discrete Gaussian: exact privacy profile, zCDP and variance', 'shuffle_discrete', '[CKS20] Thm 7, Lemma 20 (v3, as cited in the authors\' code)', 'EXACT/BOUND', '`delta(sigma, eps, sensitivity=1)`; `eps(sigma, delta, sensitivity=1)`; `renyi(sigma, alpha, sensitivity=1)`; `variance(sigma)`', ()),
+    ('WBK19-SUBRDP', 'RDP amplification by subsampling without replacement (general upper bound)', 'shuffle_discrete', '[WBK19] Thm 9', 'BOUND', '`tau(q, sigma, alpha)`; `tau_rr(q, eps0, alpha)`; `tau_laplace(q, b, alpha)`', ()),
 )

@@ -6,6 +6,8 @@ Which file holds which id (formulas live in :mod:`dpverify.theorems.formulas`):
 
 - ``shuffle_bounds``: EFMRTT19, BBGN19-BLANKET, FMT21-CLONES
 - ``shuffle_exact``: FMT21-NUM, SHUFFLE-RR-EXACT
-- ``discrete``: DLAP, CKS20-DGAUSS
+- ``discrete``: DLAP
+- ``discrete_gaussian``: CKS20-DGAUSS
+- ``common``: the family name, shared terms (no entries)
 - ``subsampled_rdp``: WBK19-SUBRDP
 """

@@ -1,0 +1,11 @@
+"""Shared pieces of the shuffle_discrete family (no entries)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+FAMILY = "shuffle_discrete"
+
+
+def const(value: str) -> Any:
+    return lambda ctx, **_: ctx.num(value)
