@@ -51,7 +51,9 @@ def _as_poly(expr: Any) -> Any:
     import sympy as sp
 
     a, e, x, y, h = _symbols()
-    out = exp_as_powers(sp.sympify(expr).subs(e, 2 * h), h, x)
+    expr = sp.sympify(expr).replace(lambda n: isinstance(n, sp.tanh),
+                                    lambda n: sp.tanh(n.args[0]).rewrite(sp.exp))
+    out = exp_as_powers(expr.subs(e, 2 * h), h, x)
     out = exp_as_powers(out.subs(a, 2 * h), h, y)
     if any(isinstance(n, sp.exp) for n in sp.preorder_traversal(out)):
         raise ValueError(f"exponentials left in {out}")
@@ -97,6 +99,19 @@ def _inverse_problem() -> SmtProblem:
     hyps = (sp.Gt(y, 1), sp.Ge(x, 1), sp.Lt(x, y))
     return SmtProblem({"x": "real", "y": "real"}, hyps, sp.And(sp.Eq(arg, x**2), sp.Ge(arg, 1)),
                       ("y = e^{a/2}, a = 1/b", "x = e^{eps/2}", "0 <= eps < a"))
+
+
+def _tight_problem(s: int) -> SmtProblem:
+    """``delta(b, eps, s) = 0`` for ``eps >= a s`` and ``> 0`` for ``0 <= eps < a s`` (z3, the
+    formula body at sensitivity s in the sym context)."""
+    import sympy as sp
+
+    a, e, x, y, _ = _symbols()
+    d = _as_poly(dlap_delta(SymCtx(), 1 / a, e, s))
+    hyps = (sp.Gt(y, 1), sp.Ge(x, 1))
+    goal = sp.And(sp.Implies(sp.Ge(x, y**s), sp.Eq(d, 0)), sp.Implies(sp.Lt(x, y**s), sp.Gt(d, 0)))
+    return SmtProblem({"x": "real", "y": "real"}, hyps, goal,
+                      ("y = e^{a/2}, a = 1/b", "x = e^{eps/2}", f"sensitivity = {s}"))
 
 
 def _kfold_pld(ctx: Any, b: Any, k: int, eps: Any, **_: Any) -> Any:
@@ -221,6 +236,11 @@ DLAP = Theorem(
                  "[property].",
               (Compare(_round_trip(), "eq", _eps_of_t, _ROUND_BOX, "property",
                        Tol.abs("1e-25"), "eps(b, delta(b, e, s), s)", "e"),)),
+        Claim(8, "M is (s/b)-DP, tight: delta(b, eps, s) = 0 for eps >= s/b and > 0 for 0 <= "
+                 "eps < s/b, for every b > 0 and eps >= 0 at s in {1, 2, 3, 4} (z3 on the "
+                 "formula body) [smt].",
+              tuple(Smt(lambda s=s: _tight_problem(s), f"delta = 0 iff eps >= s/b, s = {s}")
+                    for s in (1, 2, 3, 4))),
     ),
     notes="The continuous Laplace of the same scale has a strictly smaller profile for eps < "
           "a; at sensitivity 1 the discrete mechanism is exactly as private as RR(1/b).",

@@ -8,6 +8,7 @@ sigma^2`` (exact rationals; Thm 7's cut-offs ``floor(eps v/D -/+ D/2)`` are comp
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
@@ -30,14 +31,17 @@ from dpverify.theorems.formulas.discrete_gaussian import (
     dg_variance_upper,
 )
 from dpverify.theorems.formulas.gaussian import gauss_delta
-from dpverify.theorems.params import ALPHA as ALPHA_REAL
-from dpverify.theorems.params import DELTA, EPS, SENSITIVITY_INT, SIGMA_SCALE
+from dpverify.theorems.params import ALPHA, DELTA, EPS, SENSITIVITY_INT, SIGMA_SCALE
 from dpverify.theorems.refs import CKS20_V3, cite
 from dpverify.theorems.shuffle_discrete.common import FAMILY
 from dpverify.theorems.values import exact_params, to_ctx
 
 # ------------------------------------------------------------------------------------------
 # evaluators (sigma is the scale; v = sigma^2 exact)
+
+ALPHA_DG = replace(ALPHA, ceiling=10**6, limit_reason="a cost limit of dpverify: the shifted "
+                   "normalizer at c = (1 - alpha) D needs precision growing with log(alpha) "
+                   "(alpha = 10^308 does not finish)")
 
 
 @exact_params("sigma", "eps")
@@ -124,6 +128,8 @@ _THM7_BOX = Box(reals={"v": ("0.1", "20"), "eps": ("0", "4")}, ints={"sensitivit
 _RENYI_FRAC_BOX = Box(reals={"v": ("0.2", "10"), "f": ("0.001", "0.999")},
                       ints={"n": (1, 11), "sensitivity": (1, 2)})
 _RENYI_INT_BOX = Box(reals={"v": ("0.2", "10")}, ints={"alpha": (2, 12), "sensitivity": (1, 2)})
+_LOWER_BOX = Box(reals={"v": ("0.005", "3")}, log_scale=frozenset({"v"}))
+_SMALL_BOX = Box(reals={"v": ("0.005", "1/3")}, log_scale=frozenset({"v"}))
 _VAR_BOX = Box(reals={"v": ("0.02", "5")}, log_scale=frozenset({"v"}))
 
 
@@ -154,7 +160,7 @@ CKS20_DGAUSS = Theorem(
         Evaluator("eps", (SIGMA_SCALE, DELTA, SENSITIVITY_INT), dgauss_eps,
                   "least eps >= 0 with delta(sigma, eps, sensitivity) <= delta (bisection to "
                   "the piece, then log((A - delta)/B))"),
-        Evaluator("renyi", (SIGMA_SCALE, ALPHA_REAL, SENSITIVITY_INT), dgauss_renyi,
+        Evaluator("renyi", (SIGMA_SCALE, ALPHA_DG, SENSITIVITY_INT), dgauss_renyi,
                   "exact D_alpha = alpha D^2/(2 sigma^2) + log(Z_c/Z)/(alpha - 1)"),
         Evaluator("variance", (SIGMA_SCALE,), dgauss_variance,
                   "Var[N_Z(0, sigma^2)]: direct series for sigma^2 <= 1/(2 pi), Lemma 20 "
@@ -248,15 +254,26 @@ CKS20_DGAUSS = Theorem(
                  "in [0, 4], D in {1, 2, 3} (1e-25) [property].",
               (Compare(_round_trip, "eq", _eps, _THM7_BOX, "property", Tol.abs("1e-25"),
                        "eps(delta(e))", "e"),)),
-        Claim(10, "Lemma 20 and the bounds across sigma^2 in [0.02, 5]: direct variance = "
-                  "Lemma-20 form (1e-30), and 1/(e^{1/sigma^2} - 1) <= Var <= sigma^2 (1 - 4 "
-                  "pi^2 sigma^2/(e^{4 pi^2 sigma^2} - 1)) [property].",
-               (Compare(_v_term(dg_variance_direct), "eq", _v_term(dg_variance_dual),
-                        _VAR_BOX, "property", Tol.abs("1e-30"), "direct Var", "Lemma 20"),
+        Claim(10, "Variance bounds: 1/(e^{1/sigma^2} - 1) < Var over the whole box sigma^2 in "
+                  "[0.005, 3], and Var < 3 e^{-1/(2 sigma^2)} over sigma^2 in [0.005, 1/3] "
+                  "(direct series with its rigorous tail) [interval]; through Lemma 20 (v - "
+                  "Var(v) = 4 pi^2 v^2 Var(w), w = 1/(4 pi^2 v)) the first is the upper bound "
+                  "Var <= v (1 - 4 pi^2 v/(e^{4 pi^2 v} - 1)) on v in [0.0085, 5.06]; both "
+                  "bounds searched directly over sigma^2 in [0.02, 5] [property].",
+               (Compare(_v_term(dg_variance_lower), "lt", _v_term(dg_variance_direct),
+                        _LOWER_BOX, "interval", lhs_name="1/(e^{1/sigma^2} - 1)",
+                        rhs_name="Var (direct)"),
+                Compare(_v_term(dg_variance_direct), "lt", _v_term(dg_variance_small),
+                        _SMALL_BOX, "interval", lhs_name="Var (direct)",
+                        rhs_name="3 e^{-1/(2 sigma^2)}"),
                 Compare(_v_term(dg_variance_lower), "le", _v_term(dg_variance), _VAR_BOX,
                         "property", lhs_name="lower bound", rhs_name="Var"),
                 Compare(_v_term(dg_variance), "le", _v_term(dg_variance_upper), _VAR_BOX,
                         "property", lhs_name="Var", rhs_name="upper bound"))),
+        Claim(11, "Lemma 20 across sigma^2 in [0.02, 5]: the direct variance equals the "
+                  "Lemma-20 form (1e-30) [property].",
+               (Compare(_v_term(dg_variance_direct), "eq", _v_term(dg_variance_dual),
+                        _VAR_BOX, "property", Tol.abs("1e-30"), "direct Var", "Lemma 20"),)),
     ),
     notes="sigma is a scale, not the standard deviation. dp_accounting's "
           "DiscreteGaussianPrivacyLoss truncates the noise to [-ceil(11.6 sigma), ceil(11.6 "
