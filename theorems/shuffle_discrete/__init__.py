@@ -8,6 +8,7 @@ Which file holds which id (formulas live in :mod:`dpverify.theorems.formulas`):
 - ``shuffle_exact``: FMT21-NUM, SHUFFLE-RR-EXACT
 - ``discrete``: DLAP
 - ``discrete_gaussian``: CKS20-DGAUSS
-- ``common``: the family name, shared terms (no entries)
 - ``subsampled_rdp``: WBK19-SUBRDP
+- ``discrete_common``: the family name and shared terms of ``discrete``,
+  ``discrete_gaussian`` and ``subsampled_rdp`` (no entries)
 """

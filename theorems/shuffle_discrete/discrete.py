@@ -25,7 +25,7 @@ from dpverify.theorems.formulas.laplace import laplace_delta
 from dpverify.theorems.numerics.finite import hockey_stick, product
 from dpverify.theorems.params import B_DISCRETE, DELTA, EPS, SENSITIVITY_INT
 from dpverify.theorems.refs import CKS20_V3, cite
-from dpverify.theorems.shuffle_discrete.common import FAMILY, const
+from dpverify.theorems.shuffle_discrete.discrete_common import FAMILY, const
 from dpverify.theorems.symbolic import exp_as_powers
 from dpverify.theorems.values import to_ctx
 

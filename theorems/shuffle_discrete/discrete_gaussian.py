@@ -33,7 +33,7 @@ from dpverify.theorems.formulas.discrete_gaussian import (
 from dpverify.theorems.formulas.gaussian import gauss_delta
 from dpverify.theorems.params import ALPHA, DELTA, EPS, SENSITIVITY_INT, SIGMA_SCALE
 from dpverify.theorems.refs import CKS20_V3, cite
-from dpverify.theorems.shuffle_discrete.common import FAMILY
+from dpverify.theorems.shuffle_discrete.discrete_common import FAMILY
 from dpverify.theorems.values import exact_params, to_ctx
 
 # ------------------------------------------------------------------------------------------

@@ -23,7 +23,7 @@ from dpverify.theorems.formulas.subsampled_rdp_wor import (
 from dpverify.theorems.numerics.finite import randomized_response, renyi
 from dpverify.theorems.params import ALPHA_INT, EPS0_POS, Q_WOR, SIGMA, B
 from dpverify.theorems.refs import WBK19, cite
-from dpverify.theorems.shuffle_discrete.common import FAMILY
+from dpverify.theorems.shuffle_discrete.discrete_common import FAMILY
 from dpverify.theorems.symbolic import exp_as_powers
 from dpverify.theorems.values import to_ctx
 

@@ -1,4 +1,5 @@
-"""Shared pieces of the shuffle_discrete family (no entries)."""
+"""Shared pieces of the discrete-mechanism and subsampled-RDP modules of shuffle_discrete (no
+entries)."""
 
 from __future__ import annotations
 
