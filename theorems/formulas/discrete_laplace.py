@@ -54,13 +54,8 @@ def dlap_eps(ctx: Any, b: Any, delta: Any, sensitivity: int) -> Any:
         return ctx.piecewise_lt(inner, ctx.one, lambda: ctx.zero, lambda: ctx.log(inner))
     a = 1 / b
     s = sensitivity
-    t = ctx.tanh(a / 2)
-    c = 1 / (1 + ctx.exp(-a))
-    d = ctx.exp(-a * s) * c
     for k in range((s - 1) // 2 + 1):
-        if k:
-            c = c + t * ctx.exp(-a * k)
-            d = d + t * ctx.exp(-a * (s - k))
+        c, d = dlap_piece(ctx, b, s, k)
 
         def inverse(c: Any = c, d: Any = d) -> Any:
             return ctx.log((c - delta) / d)
@@ -72,11 +67,22 @@ def dlap_eps(ctx: Any, b: Any, delta: Any, sensitivity: int) -> Any:
         if below is True:
             return inverse()
         if below is None:
-            c2 = c + t * ctx.exp(-a * (k + 1))
-            d2 = d + t * ctx.exp(-a * (s - k - 1))
+            c2, d2 = dlap_piece(ctx, b, s, k + 1)
             nxt = ctx.log((c2 - delta) / d2)
             return ctx.hull(inverse(), nxt if 2 * k + 4 < s else ctx.hull(nxt, ctx.zero))
     raise AssertionError("unreachable: the last piece reaches eps = 0")
+
+
+def dlap_piece(ctx: Any, b: Any, sensitivity: int, k: int) -> tuple[Any, Any]:
+    """``(C_k, D_k)`` with ``dlap_delta = C_k - e^eps D_k`` on the piece ``I_k = [max(0, a(s - 2k
+    - 2)), a(s - 2k))`` (see :func:`dlap_eps`; derived)."""
+    a = 1 / b
+    s = sensitivity
+    t = ctx.tanh(a / 2)
+    head = 1 / (1 + ctx.exp(-a))
+    c = head + t * ctx.fsum(ctx.exp(-a * x) for x in range(1, k + 1))
+    d = ctx.exp(-a * s) * head + t * ctx.fsum(ctx.exp(-a * (s - x)) for x in range(1, k + 1))
+    return c, d
 
 
 def dlap_eps_argument(ctx: Any, b: Any, delta: Any) -> Any:

@@ -16,6 +16,7 @@ from dpverify.theorems.formulas.discrete_laplace import (
     dlap_delta_enum,
     dlap_eps,
     dlap_eps_argument,
+    dlap_piece,
     dlap_pld_pair,
     dlap_variance,
     dlap_variance_enum,
@@ -112,6 +113,22 @@ def _tight_problem(s: int) -> SmtProblem:
     goal = sp.And(sp.Implies(sp.Ge(x, y**s), sp.Eq(d, 0)), sp.Implies(sp.Lt(x, y**s), sp.Gt(d, 0)))
     return SmtProblem({"x": "real", "y": "real"}, hyps, goal,
                       ("y = e^{a/2}, a = 1/b", "x = e^{eps/2}", f"sensitivity = {s}"))
+
+
+def _piece_problem(s: int, k: int) -> SmtProblem:
+    """On the piece ``I_k`` of the s >= 2 inverse, ``(C_k - delta(eps))/D_k = e^eps``: the
+    inverse ``log((C_k - delta)/D_k)`` returns eps (z3, the formula bodies)."""
+    import sympy as sp
+
+    a, e, x, y, _ = _symbols()
+    ctx = SymCtx()
+    c, d = dlap_piece(ctx, 1 / a, s, k)
+    arg = _as_poly((c - dlap_delta(ctx, 1 / a, e, s)) / d)
+    lo = max(0, s - 2 * k - 2)
+    hyps = (sp.Gt(y, 1), sp.Ge(x, 1), sp.Ge(x, y**lo), sp.Lt(x, y ** (s - 2 * k)))
+    return SmtProblem({"x": "real", "y": "real"}, hyps, sp.Eq(arg, x**2),
+                      ("y = e^{a/2}, a = 1/b", "x = e^{eps/2}", f"sensitivity = {s}",
+                       f"eps in I_{k} = [a max(0, s - 2k - 2), a(s - 2k))"))
 
 
 def _kfold_pld(ctx: Any, b: Any, k: int, eps: Any, **_: Any) -> Any:
@@ -231,11 +248,17 @@ DLAP = Theorem(
                  "in {1..4} (1e-30) [property].",
               (Compare(_dlap, "eq", _dlap_enum, _ENUM_BOX, "property", Tol.abs("1e-30"),
                        "DLAP.delta", "enumeration"),)),
-        Claim(7, "Inverse at every sensitivity: eps(b, delta(b, e, s), s) = e for e = t s/b, "
-                 "b in [0.2, 5], t in [0, 0.999], s in {1..4} (bisection for s >= 2; 1e-25) "
-                 "[property].",
-              (Compare(_round_trip(), "eq", _eps_of_t, _ROUND_BOX, "property",
-                       Tol.abs("1e-25"), "eps(b, delta(b, e, s), s)", "e"),)),
+        Claim(7, "Inverse at every sensitivity: on each piece I_k = [a max(0, s - 2k - 2), a(s "
+                 "- 2k)) the profile is C_k - e^eps D_k and (C_k - delta(eps))/D_k = e^eps, so "
+                 "the piece inverse returns eps: proved by z3 for every b > 0 and eps in I_k, "
+                 "s in {2, 3, 4, 5}, every k [smt]; the evaluator's round trip eps(b, delta(b, "
+                 "e, s), s) = e (which also selects the piece by comparisons) searched for e = "
+                 "t s/b, b in [0.2, 5], t in [0, 0.999], s in {1..4} (1e-25) [property].",
+              (*(Smt(lambda s=s, k=k: _piece_problem(s, k),
+                     f"(C_k - delta)/D_k == e^eps on I_k, s = {s}, k = {k}")
+                 for s in (2, 3, 4, 5) for k in range((s - 1) // 2 + 1)),
+               Compare(_round_trip(), "eq", _eps_of_t, _ROUND_BOX, "property",
+                       Tol.abs("1e-25"), "eps(b, delta(b, e, s), s)", "e"))),
         Claim(8, "M is (s/b)-DP, tight: delta(b, eps, s) = 0 for eps >= s/b and > 0 for 0 <= "
                  "eps < s/b, for every b > 0 and eps >= 0 at s in {1, 2, 3, 4} (z3 on the "
                  "formula body) [smt].",
