@@ -251,12 +251,12 @@ DLAP = Theorem(
         Claim(7, "Inverse at every sensitivity: on each piece I_k = [a max(0, s - 2k - 2), a(s "
                  "- 2k)) the profile is C_k - e^eps D_k and (C_k - delta(eps))/D_k = e^eps, so "
                  "the piece inverse returns eps: proved by z3 for every b > 0 and eps in I_k, "
-                 "s in {2, 3, 4, 5}, every k [smt]; the evaluator's round trip eps(b, delta(b, "
+                 "s in {2, 3, 4}, every k [smt]; the evaluator's round trip eps(b, delta(b, "
                  "e, s), s) = e (which also selects the piece by comparisons) searched for e = "
                  "t s/b, b in [0.2, 5], t in [0, 0.999], s in {1..4} (1e-25) [property].",
               (*(Smt(lambda s=s, k=k: _piece_problem(s, k),
                      f"(C_k - delta)/D_k == e^eps on I_k, s = {s}, k = {k}")
-                 for s in (2, 3, 4, 5) for k in range((s - 1) // 2 + 1)),
+                 for s in (2, 3, 4) for k in range((s - 1) // 2 + 1)),
                Compare(_round_trip(), "eq", _eps_of_t, _ROUND_BOX, "property",
                        Tol.abs("1e-25"), "eps(b, delta(b, e, s), s)", "e"))),
         Claim(8, "M is (s/b)-DP, tight: delta(b, eps, s) = 0 for eps >= s/b and > 0 for 0 <= "
