@@ -74,3 +74,25 @@ NEIGHBORING = Choice("neighboring", ("add_remove", "replace_one"), default="add_
 DIRECTION = Choice("direction", ("add", "remove"))
 
 HALF = Fraction(1, 2)
+
+# Discrete mechanisms (catalogue shuffle_discrete.md): b and sigma are SCALES, sensitivity an
+# integer.
+DISCRETE_REASON = ("a cost limit of dpverify: the exact discrete sums take about s (sensitivity) "
+                   "or 15 sigma terms per evaluation, and the inverses about 100 evaluations")
+B_DISCRETE = Real("b", lo=0, lo_open=True, floor=Fraction(1, 1000), ceiling=10**4,
+                  limit_reason=DISCRETE_REASON,
+                  doc="scale of the discrete Laplace distribution, P[x] proportional to "
+                      "e^{-|x|/b}")
+SIGMA_SCALE = Real("sigma", lo=0, lo_open=True, floor=Fraction(1, 1000), ceiling=1000,
+                   limit_reason=DISCRETE_REASON,
+                   doc="scale parameter of the discrete Gaussian N_Z(0, sigma^2), P[x] "
+                       "proportional to e^{-x^2/(2 sigma^2)} (not its standard deviation, "
+                       "which is slightly smaller)")
+SENSITIVITY_INT = Int("sensitivity", lo=1, default="1", ceiling=1000,
+                      limit_reason=DISCRETE_REASON,
+                      doc="integer sensitivity of an integer-valued query (discrete mechanisms)")
+ALPHA_INT = Int("alpha", lo=2, ceiling=1000, doc="integer Renyi order >= 2",
+                limit_reason="a cost limit of dpverify: the bound sums alpha binomial terms "
+                             "(alpha = 10^4 takes over 30 s)")
+Q_WOR = Real("q", lo=0, hi=1, lo_open=True,
+             doc="sample fraction m/n (sampling without replacement)")

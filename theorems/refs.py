@@ -53,6 +53,11 @@ BS16 = Paper("BS16", "Bun & Steinke, Concentrated Differential Privacy: Simplifi
              "Extensions, and Lower Bounds", "1605.02065")
 CKS20 = Paper("CKS20", "Canonne, Kamath & Steinke, The Discrete Gaussian for Differential "
               "Privacy", "2004.00010", "v4")
+CKS20_V3 = Paper("CKS20v3", "Canonne, Kamath & Steinke, The Discrete Gaussian for Differential "
+                 "Privacy (NeurIPS 2020); theorem numbers of v3 as cited in the authors' code "
+                 "IBM/discrete-gaussian-differential-privacy (commit cb190d2)", "2004.00010", "v3")
+WBK19 = Paper("WBK19", "Wang, Balle & Kasiviswanathan, Subsampled Rényi Differential Privacy and "
+              "Analytical Moments Accountant (AISTATS 2019) (version not verified)", "1808.00087")
 MIR17 = Paper("Mir17", "Mironov, Rényi Differential Privacy", "1702.07476", "v3")
 BBGHS20 = Paper("BBGHS20", "Balle, Barthe, Gaboardi, Hsu & Sato, Hypothesis Testing "
                 "Interpretations and Rényi Differential Privacy", "1905.09982")

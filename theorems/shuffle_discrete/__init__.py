@@ -8,6 +8,9 @@ Which file holds which id (formulas live in :mod:`dpverify.theorems.formulas`):
   cross-route terms in ``bounds_checks``, no entries)
 - ``shuffle_exact``: FMT21-NUM, SHUFFLE-RR-EXACT (shared terms, exact predicates and SMT
   problems in ``exact_checks``, no entries)
-- ``discrete``: DLAP, CKS20-DGAUSS
+- ``discrete``: DLAP
+- ``discrete_gaussian``: CKS20-DGAUSS
 - ``subsampled_rdp``: WBK19-SUBRDP
+- ``discrete_common``: the family name and shared terms of ``discrete``,
+  ``discrete_gaussian`` and ``subsampled_rdp`` (no entries)
 """
