@@ -143,10 +143,10 @@ DRV_ADV = Theorem(
               "eps0 = 1, k = 1, delta' = 1e-9; unclipped it is -0.029); proved with delta0 = 0 "
               f"on {ORDER_BOX_TEXT} as KOV-DELTA.delta_pure(eps0, k, eps') <= delta'.",
               (Compare(drv_at_slack, "ge", kov_eps_at_slack, drv96(), "property",
-                       lhs_name="DRV-ADV.eps", rhs_name="KOV-EPS.eps"),
+                       lhs_name="DRV-ADV.eps", rhs_name="KOV-EPS.eps", part="unclipped"),
                Compare(drv_clipped_at_slack, "ge", kov_eps_at_slack, drv96(), "property",
-                       lhs_name="DRV-ADV.eps_clipped", rhs_name="KOV-EPS.eps"),
-               order_check(drv_bound, "DRV eps'"))),
+                       lhs_name="DRV-ADV.eps_clipped", rhs_name="KOV-EPS.eps", part="clipped"),
+               replace(order_check(drv_bound, "DRV eps'"), part="unclipped"))),
         Claim(2, "The unclipped value can exceed k eps0: k = 2, eps0 = 0.5, delta' = 0.1 gives "
               "2.166 > 1.",
               (Compare(lambda ctx, **_: drv_eps(ctx, ctx.num("0.5"), 2, Fraction(1, 10), 0),

@@ -103,24 +103,26 @@ def _clipped_checks() -> tuple[Predicate | Smt, ...]:
 
     out: list[Predicate | Smt] = [
         Predicate(clipped(lambda ctx, eps0, k, delta: drv_eps_clipped(ctx, eps0, k, delta, 0)),
-                  box, "property", "DRV-ADV.eps_clipped <= k eps0 (rel 1e-40)"),
+                  box, "property", "DRV-ADV.eps_clipped <= k eps0 (rel 1e-40)",
+                  part="DRV-ADV.eps_clipped"),
         Predicate(clipped(lambda ctx, eps0, k, delta: kov34_eps(ctx, eps0, 0, k, delta)),
-                  box, "property", "KOV-34.eps <= k eps0 (rel 1e-40)"),
+                  box, "property", "KOV-34.eps <= k eps0 (rel 1e-40)", part="KOV-34.eps"),
     ]
     for tid, ev, formula in (("DDR-C31", "eps", optkl_eps), ("DDR-T5", "eps", mgf_eps),
                              ("DR19-BR", "eps", dr19_eps),
                              ("DR19-BR", "eps_kovkl", dr19_eps_kovkl)):
         out.append(Predicate(clipped(ext(formula)), box, "property",
-                             f"{tid}.{ev} <= k eps0 (rel 1e-40)"))
+                             f"{tid}.{ev} <= k eps0 (rel 1e-40)", part=f"{tid}.{ev}"))
     # z3 over the whole domain, from the formula bodies; DDR-T5 (a numerical MGF search) has no
-    # symbolic form and stays searched
+    # symbolic form and stays searched (so the claim, a conjunction over the bounds, is searched)
     symbolic = (("DRV-ADV.eps_clipped", lambda ctx, e, k, d: drv_eps_clipped(ctx, e, k, d, 0)),
                 ("KOV-34.eps", kov34_eps_tilde),
                 *((f"{tid}.{ev}", ext(formula)) for tid, ev, formula in (
                     ("DDR-C31", "eps", optkl_eps), ("DR19-BR", "eps", dr19_eps),
                     ("DR19-BR", "eps_kovkl", dr19_eps_kovkl))))
     out += [Smt((lambda f=f: clipped_problem(f)), f"{name} <= k eps0 for all eps0 > 0, k >= 1, "
-                "delta in (0, 1)") for name, f in symbolic]
+                "delta in (0, 1)", part=name)
+            for name, f in symbolic]
     return tuple(out)
 
 
@@ -131,10 +133,12 @@ def _basic_claims() -> tuple[Claim, ...]:
               "balls).",
               (Compare(lambda ctx, eps0, k, **_: kov_delta_pure(ctx, eps0, k, k * eps0), "eq",
                        const("0"), Generated(_draw_basic_homog, 60, "random (eps0, k <= 60)"),
-                       "oracle", Tol.abs("1e-50"), "KOV-DELTA.delta_pure(eps0, k, k eps0)", "0"),
+                       "oracle", Tol.abs("1e-50"), "KOV-DELTA.delta_pure(eps0, k, k eps0)", "0",
+                       part="KOV-DELTA"),
                Compare(_mv_at_sum, "eq", const("0"),
                        Generated(_draw_basic_zero, 60, "random eps_list, k <= 12"), "oracle",
-                       Tol.abs("1e-50"), "MV-OPT.delta_pure(eps_list, sum eps_i)", "0"))),
+                       Tol.abs("1e-50"), "MV-OPT.delta_pure(eps_list, sum eps_i)", "0",
+                       part="MV-OPT"))),
         Claim(2, "For heterogeneous RR (k <= 8), the exact delta at every eps < sum eps_i, by "
               "enumeration of the 2^k outputs, is strictly positive: basic composition is "
               "optimal at delta = 0. Proved (z3, from the enumeration's formula body, x_i = "

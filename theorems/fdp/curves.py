@@ -156,8 +156,9 @@ DRS_TRADEOFF = Theorem(
                  "(piecewise-linear identity, z3) [smt].",
               (Compare(lambda ctx, mu, fpr, **_: f_gauss(ctx, mu, f_gauss(ctx, mu, fpr)), "eq",
                        lambda ctx, fpr, **_: fpr, _GAUSS_BOX, "property", Tol.rel("1e-25"),
-                       "G_mu(G_mu(a))", "a", ctx="mp"),
-               Smt(_fa_round_trip_problem, "Max(0, 1-d-x f, (1-d-f)/x) at f = f(a) equals a")),
+                       "G_mu(G_mu(a))", "a", ctx="mp", part="f_gauss"),
+               Smt(_fa_round_trip_problem, "Max(0, 1-d-x f, (1-d-f)/x) at f = f(a) equals a",
+                   part="f_approx")),
               ),
         Claim(5, "(eps, delta)-DP iff f_{eps,delta}-DP on random finite pairs (exact rationals, "
                  "x = e^eps rational): max(H_x(P||Q), H_x(Q||P)) <= delta iff both T(P,Q) and "
