@@ -111,3 +111,64 @@ def test_bbg9_witness_catches_a_linearised_eps():
                     search.tol)
     assert _status(check) is Status.FAILED
     assert _status(search) is Status.PASSED
+
+
+def test_data_processing_and_adaptive_smt_refute_reversed_goals():
+    import sympy as sp
+
+    from dpverify.theorems.claims import SmtProblem
+    from dpverify.theorems.privacy_loss import post_universal as post
+
+    def flipped(build: Any) -> Smt:
+        def problem() -> SmtProblem:
+            p = build()
+            return SmtProblem(p.variables, p.hypotheses, sp.Ge(p.goal.lhs, p.goal.rhs))
+        return Smt(problem, "planted: the reversed inequality")
+
+    assert _status(Smt(lambda: post.data_processing_problem(2), "dp")) is Status.PROVED
+    assert _status(flipped(lambda: post.data_processing_problem(2))) is Status.FAILED
+    assert _status(Smt(lambda: post.adaptive_problem(2), "adaptive")) is Status.PROVED
+    assert _status(flipped(lambda: post.adaptive_problem(2))) is Status.FAILED
+
+
+def test_adaptive_search_catches_a_dropped_second_step():
+    from dpverify.theorems.privacy_loss import post_universal as post
+
+    def first_step_only(ctx: Any, seed: int, alpha: Any, **_: Any) -> Any:
+        p1, q1, _p2, _q2 = post.seeded_tree(seed)
+        from dpverify.theorems.numerics.finite import renyi
+        return renyi(ctx, ctx.convert(p1), ctx.convert(q1), alpha)
+
+    check = Compare(post.tree_transcript_renyi, "le", first_step_only, post.ORDER_BOX,
+                    "property")
+    assert _status(check) is Status.FAILED
+
+
+def test_zcdp_soundness_interval_catches_a_dropped_factor_two():
+    from dpverify.theorems.privacy_loss import zcdp_conversions as zc
+
+    def half_chernoff(ctx: Any, rho: Any, delta: Any, **_: Any) -> Any:
+        eps = rho + ctx.sqrt(rho * ctx.log(1 / delta))  # rho + 2 sqrt(rho L) expected
+        return gauss_delta(ctx, 1 / ctx.sqrt(2 * rho), eps)
+
+    claim = zc.STK_ZCDP_CONV.claims[2]
+    interval = next(c for c in claim.checks if c.route == "interval")
+    assert _status(interval) is Status.PROVED
+    planted = Compare(half_chernoff, "le", interval.rhs, interval.region, "interval")
+    assert _status(planted) is Status.FAILED
+
+
+def test_laplace_two_term_checks_catch_a_wrong_scale():
+    from dpverify.theorems.privacy_loss import laplace as lap
+
+    def wrong(ctx: Any, b: Any, eps: Any, **_: Any) -> Any:
+        return laplace_delta(ctx, 2 * b, eps, ctx.one)  # eps0 = 1/b expected, not 1/(2b)
+
+    claim = lap.STK_LAPLACE.claims[4]
+    statuses = {check.route: [] for check in claim.checks}
+    for check in claim.checks:
+        assert _status(check) in (Status.PROVED, Status.PASSED), check.route
+        planted = Compare(wrong, check.op, check.rhs, check.region, check.route, check.tol)
+        statuses[check.route].append(_status(planted))
+    assert statuses["property"] == [Status.FAILED]
+    assert Status.FAILED in statuses["interval"]

@@ -25,10 +25,22 @@ from dpverify.theorems.formulas.laplace import (
 from dpverify.theorems.formulas.rr import rr_rdp_tau
 from dpverify.theorems.params import ALPHA, DELTA, EPS_REAL, SENSITIVITY, B
 from dpverify.theorems.privacy_loss.common import FAMILY, LAPLACE_POINTS, laplace_term
+from dpverify.theorems.privacy_loss.universal import eq_checks
 from dpverify.theorems.refs import MIR17, S22, cite
 
 # ------------------------------------------------------------------------------------------
 # STK-LAPLACE
+
+
+def _closed(ctx: Any, b: Any, eps: Any, **_: Any) -> Any:
+    return laplace_delta(ctx, b, eps, ctx.one)
+
+
+def _two_term(ctx: Any, b: Any, eps: Any, **_: Any) -> Any:
+    return laplace_delta_two_term(ctx, b, eps, ctx.one)
+
+
+_TWO_TERM_BOX = Box(reals={"b": ("0.05", "20"), "eps": ("-10", "10")}, log_scale=frozenset({"b"}))
 
 
 def _laplace_claims() -> tuple[Claim, ...]:
@@ -63,13 +75,13 @@ def _laplace_claims() -> tuple[Claim, ...]:
                    "eps(b, delta(b, eps)) = eps, eps = eps0 u/(1 + u), u >= 0"))),
         Claim(5, "The closed form equals the two-term PLD form P[Z > eps] - e^eps P[Z' < -eps] "
                  "(from the Laplace CDFs, [S22] Sec. 3.3) for b in [0.05, 20] and every eps in "
-                 "[-10, 10] (all three branches); searched only (rel 1e-30).",
-              (Compare(lambda ctx, b, eps, **_: laplace_delta(ctx, b, eps, ctx.one), "eq",
-                       lambda ctx, b, eps, **_: laplace_delta_two_term(ctx, b, eps, ctx.one),
-                       Box(reals={"b": ("0.05", "20"), "eps": ("-10", "10")},
-                           log_scale=frozenset({"b"})),
+                 "[-10, 10] (all three branches): searched (rel 1e-30) and proved to 1e-30 "
+                 "(absolute) over that whole box as two inequalities (interval).",
+              (Compare(_closed, "eq", _two_term, _TWO_TERM_BOX,
                        "property", Tol(abs_tol=Fraction(1, 10**40), rel_tol=Fraction(1, 10**30)),
-                       "closed form", "P[Z > eps] - e^eps P[Z' < -eps]"),)),
+                       "closed form", "P[Z > eps] - e^eps P[Z' < -eps]"),
+               *eq_checks(_closed, _two_term, _TWO_TERM_BOX, "1e-30", "closed form",
+                          "P[Z > eps] - e^eps P[Z' < -eps]")[1:])),
     )
 
 

@@ -60,7 +60,7 @@ def _mass_problem() -> SmtProblem:
                       ("Z = log(P(y)/Q(y)) on the 3 outputs (full support)",))
 
 
-def _mgf_problem(alpha: int) -> SmtProblem:
+def mgf_problem(alpha: int) -> SmtProblem:
     import sympy as sp
 
     ctx = SymCtx()
@@ -109,8 +109,8 @@ def pld_def_universal() -> tuple[Claim, ...]:
                            log_scale=frozenset({"alpha"})),
                        "property", Tol.abs("1e-35"), "log E[e^{(alpha-1)Z}]/(alpha-1)",
                        "D_alpha(P||Q)"),
-               Smt(lambda: _mgf_problem(2), "E[e^{Z}] = sum P^2/Q on 3 outputs (alpha = 2)"),
-               Smt(lambda: _mgf_problem(3), "E[e^{2Z}] = sum P^3/Q^2 on 3 outputs (alpha = 3)"))),
+               Smt(lambda: mgf_problem(2), "E[e^{Z}] = sum P^2/Q on 3 outputs (alpha = 2)"),
+               Smt(lambda: mgf_problem(3), "E[e^{2Z}] = sum P^3/Q^2 on 3 outputs (alpha = 3)"))),
     )
 
 
