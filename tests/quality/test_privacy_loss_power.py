@@ -10,6 +10,11 @@ Planted:
 - the improved RDP conversion without its log(alpha)/(alpha - 1) term in the round trip;
 - the Laplace inverse with log instead of 2 log (round trip);
 - the amplified eps q eps0 instead of log(1 + q(e^eps0 - 1)) against the BBG-T9 witness.
+- reversed data-processing and adaptive-composition inequalities (z3 models), an adaptive bound
+  without its second step (search);
+- the zCDP conversion without its factor 2 and the Laplace profile at half the scale (interval);
+- a wrong eta, a shifted binomial identity, a doubled joint-convexity side (z3 models) and a
+  composition with k e^2/3 (interval) in the subsampling region proofs.
 """
 
 from __future__ import annotations
@@ -172,3 +177,60 @@ def test_laplace_two_term_checks_catch_a_wrong_scale():
         statuses[check.route].append(_status(planted))
     assert statuses["property"] == [Status.FAILED]
     assert Status.FAILED in statuses["interval"]
+
+
+def _flipped_eq(build: Any, plant: Any) -> Smt:
+    """``build``'s SMT problem with its goal ``lhs == rhs`` replaced by ``lhs == plant(rhs)``."""
+    import sympy as sp
+
+    from dpverify.theorems.claims import SmtProblem
+
+    def problem() -> SmtProblem:
+        p = build()
+        return SmtProblem(p.variables, p.hypotheses, sp.Eq(p.goal.lhs, plant(p.goal.rhs)))
+    return Smt(problem, "planted")
+
+
+def test_subsampling_smt_problems_are_proved_and_catch_planted_errors():
+    import sympy as sp
+
+    from dpverify.theorems.subsampling import amplification, analytic_rdp, howto
+
+    assert _status(Smt(lambda: sub_universal._tail_identity_problem(5), "tail")) is Status.PROVED
+    wrong_tail = Smt(lambda: _tail_with_wrong_eta(5), "planted: eta with m + 1")
+    assert _status(wrong_tail) is Status.FAILED
+    assert _status(Smt(lambda: analytic_rdp.identity_problem(2), "id")) is Status.PROVED
+    assert _status(_flipped_eq(lambda: analytic_rdp.identity_problem(2),
+                               lambda r: r + sp.Rational(1, 100))) is Status.FAILED
+    assert _status(Smt(amplification.ajc_problem, "ajc")) is Status.PROVED
+    assert _status(_flipped_eq(amplification.ajc_problem,
+                               lambda r: 2 * r)) is Status.FAILED
+    assert _status(Smt(howto._repl_witness_problem, "witness")) is Status.PROVED
+
+
+def _tail_with_wrong_eta(m: int) -> Any:
+    import sympy as sp
+
+    from dpverify.theorems.claims import SmtProblem
+
+    u = sp.Symbol("u", positive=True)
+    return SmtProblem({"u": "real"}, (sp.Gt(u, 0), sp.Le(u, 1)),
+                      sp.Eq(sp.expand(sub_universal.pmf_tail_sum(u, m)),
+                            sp.expand(sub_universal.eta_of(u, m + 1))))
+
+
+def test_subsample_comp_interval_catches_a_wrong_composition():
+    from dpverify.theorems.formulas.amplification import amp_eps
+    from dpverify.theorems.subsampling import relations
+
+    def wrong(ctx: Any, eps0: Any, q: Any, k: Any, delta: Any, delta0: Any, **_: Any) -> Any:
+        e = amp_eps(ctx, eps0, q)  # k e^2/2 expected
+        return k * e**2 / 3 + e * ctx.sqrt(2 * k * ctx.log(1 / (delta - k * q * delta0)))
+
+    claim = relations.STK_SUBSAMPLE_COMP.claims[0]
+    intervals = [c for c in claim.checks if c.route == "interval"]
+    assert [_status(c) for c in intervals] == [Status.PROVED, Status.PROVED]
+    planted = [_status(Compare(c.lhs, c.op, lambda ctx, c=c, **kw: wrong(ctx, **kw)
+                               + (c.rhs(ctx, **kw) - relations._via_adv_term(ctx, **kw)),
+                               c.region, "interval")) for c in intervals]
+    assert Status.FAILED in planted

@@ -10,7 +10,7 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
-from dpverify.theorems.claims import Box, Claim, Compare, Smt, SmtProblem, Tol, grid
+from dpverify.theorems.claims import Box, Claim, Compare, Smt, SmtProblem, Tol, eq_checks, grid
 from dpverify.theorems.core import Evaluator, Theorem
 from dpverify.theorems.ctx import SymCtx
 from dpverify.theorems.formulas.laplace import (
@@ -25,7 +25,6 @@ from dpverify.theorems.formulas.laplace import (
 from dpverify.theorems.formulas.rr import rr_rdp_tau
 from dpverify.theorems.params import ALPHA, DELTA, EPS_REAL, SENSITIVITY, B
 from dpverify.theorems.privacy_loss.common import FAMILY, LAPLACE_POINTS, laplace_term
-from dpverify.theorems.privacy_loss.universal import eq_checks
 from dpverify.theorems.refs import MIR17, S22, cite
 
 # ------------------------------------------------------------------------------------------

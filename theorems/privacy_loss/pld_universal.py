@@ -15,7 +15,7 @@ import math
 from fractions import Fraction
 from typing import Any
 
-from dpverify.theorems.claims import Box, Claim, Compare, Smt, SmtProblem, Tol
+from dpverify.theorems.claims import Box, Claim, Compare, Smt, SmtProblem, Tol, eq_checks
 from dpverify.theorems.ctx import SymCtx
 from dpverify.theorems.formulas.gaussian import (
     comp_gauss_delta,
@@ -25,11 +25,7 @@ from dpverify.theorems.formulas.gaussian import (
     normal_pld_delta,
 )
 from dpverify.theorems.numerics.finite import privacy_loss_atoms, renyi
-from dpverify.theorems.privacy_loss.universal import (
-    eq_checks,
-    real_vars,
-    seeded_pair,
-)
+from dpverify.theorems.privacy_loss.universal import real_vars, seeded_pair
 from dpverify.theorems.symbolic import strip_log
 
 # ==========================================================================================

@@ -40,25 +40,6 @@ def seeded_eps_dp_pair(seed: int, r_num: int) -> tuple[tuple[Fraction, ...], ...
     return random_eps_dp_pair(random.Random(seed), r_num, 100)
 
 
-def eq_checks(lhs: Callable[..., Any], rhs: Callable[..., Any], box: Box, tol: str,
-              lhs_name: str, rhs_name: str) -> tuple[Compare, ...]:
-    """``|lhs - rhs| <= tol`` over ``box``: searched as an equality (property, two-sided) and
-    proved as the two inequalities ``lhs <= rhs + tol`` and ``lhs >= rhs - tol`` (interval)."""
-    t = Fraction(tol)
-
-    def up(ctx: Any, **kw: Any) -> Any:
-        return rhs(ctx, **kw) + ctx.num(t)
-
-    def down(ctx: Any, **kw: Any) -> Any:
-        return rhs(ctx, **kw) - ctx.num(t)
-
-    return (Compare(lhs, "eq", rhs, box, "property", Tol.abs(tol), lhs_name, rhs_name),
-            Compare(lhs, "le", up, box, "interval", lhs_name=lhs_name,
-                    rhs_name=f"{rhs_name} + {tol}"),
-            Compare(lhs, "ge", down, box, "interval", lhs_name=lhs_name,
-                    rhs_name=f"{rhs_name} - {tol}"))
-
-
 # ------------------------------------------------------------------------------------------
 # The Rényi divergence of two Gaussians by completing the square
 
