@@ -234,3 +234,24 @@ def test_subsample_comp_interval_catches_a_wrong_composition():
                                + (c.rhs(ctx, **kw) - relations._via_adv_term(ctx, **kw)),
                                c.region, "interval")) for c in intervals]
     assert Status.FAILED in planted
+
+
+def test_rdp_curve_orderings_refute_reversed_goals():
+    import sympy as sp
+
+    from dpverify.theorems.claims import SmtProblem
+    from dpverify.theorems.privacy_loss import laplace, rdp
+
+    def reversed_first(build: Any) -> Smt:
+        def problem() -> SmtProblem:
+            p = build()
+            first = p.goal.args[0] if isinstance(p.goal, sp.And) else p.goal
+            return SmtProblem(p.variables, p.hypotheses, sp.Ge(first.lhs, first.rhs))
+        return Smt(problem, "planted: reversed")
+
+    lap = lambda: laplace._lap_below_rr_problem(3)  # noqa: E731
+    sharp = lambda: rdp._rdp_of_dp_problem(2, 2, sharp=True)  # noqa: E731
+    assert _status(Smt(lap, "lap")) is Status.PROVED
+    assert _status(reversed_first(lap)) is Status.FAILED
+    assert _status(Smt(sharp, "sharp")) is Status.PROVED
+    assert _status(reversed_first(sharp)) is Status.FAILED

@@ -29,6 +29,18 @@ def real_vars(*symbols: Any) -> dict[str, str]:
     return {str(s): "real" for s in symbols}
 
 
+def moment_in_powers(tau: Any, alpha: Any, var: Any, x: Any) -> Any:
+    """``e^{(alpha-1) tau}`` of an RDP curve ``tau`` (a SymCtx expression in ``var``) as a
+    rational function of ``x = e^var``: the exponential split term by term, ``e^{log y} = y``
+    (no ``simplify``, which would bring back hyperbolic functions)."""
+    import sympy as sp
+
+    from dpverify.theorems.symbolic import exp_as_powers
+
+    split = sp.expand(sp.exp(sp.expand((alpha - 1) * tau)), power_exp=True)
+    return sp.cancel(exp_as_powers(sp.expand_log(split, force=True), var, x))
+
+
 def seeded_pair(seed: int) -> tuple[tuple[Fraction, ...], tuple[Fraction, ...]]:
     """A random full-support pair on 2–6 outputs, drawn from ``seed`` (hypothesis searches and
     shrinks over the seed)."""
