@@ -255,3 +255,18 @@ def test_rdp_curve_orderings_refute_reversed_goals():
     assert _status(reversed_first(lap)) is Status.FAILED
     assert _status(Smt(sharp, "sharp")) is Status.PROVED
     assert _status(reversed_first(sharp)) is Status.FAILED
+
+
+def test_monotonicity_by_derivative_catches_a_wrong_profile():
+    from dpverify.theorems.privacy_loss import gaussian
+    from dpverify.theorems.symbolic import partial_derivative
+
+    def wrong(ctx: Any, sigma: Any, eps: Any, **_: Any) -> Any:
+        return gauss_delta(ctx, sigma, eps) + eps / 10**6  # increasing for large eps
+
+    claim = gaussian.BW_ANALYTIC_GAUSS.claims[2]
+    intervals = [c for c in claim.checks if c.route == "interval"]
+    assert [_status(c) for c in intervals] == [Status.PROVED, Status.PROVED]
+    planted = partial_derivative(wrong, ("sigma", "eps"), "eps")
+    check = Compare(planted, "lt", intervals[0].rhs, intervals[0].region, "interval")
+    assert _status(check) is Status.FAILED
