@@ -474,6 +474,7 @@ def test_balle_eps_is_clamped_at_zero():
 
 
 def test_partial_derivative_matches_a_difference_quotient_and_rejects_unknown_nodes():
+    from dpverify.theorems.ctx import SymCtx
     from dpverify.theorems.formulas.gaussian import gauss_delta
     from dpverify.theorems.symbolic import eval_in_ctx, partial_derivative
 
@@ -483,7 +484,7 @@ def test_partial_derivative_matches_a_difference_quotient_and_rejects_unknown_no
     ctx = MpCtx(400)
     h = F(1, 10**25)
     for var in ("sigma", "eps"):
-        d = partial_derivative(f, ("sigma", "eps"), var)
+        d = partial_derivative(f, ("sigma", "eps"), var, SymCtx)
         for sigma, eps in (("3/10", "2"), ("1", "0"), ("4", "7/10")):
             pt = {"sigma": F(sigma), "eps": F(eps)}
             up = dict(pt, **{var: pt[var] + h})

@@ -108,21 +108,20 @@ def eval_in_ctx(expr: Any, ctx: Any, values: dict[str, Any]) -> Any:
     return ev(sp.sympify(expr))
 
 
-def partial_derivative(formula: Any, names: tuple[str, ...], var: str) -> Any:
-    """``d formula/d var`` from the formula body: evaluated in SymCtx at positive real symbols,
-    differentiated by sympy, exponentials combined and their exponents expanded (so equal
-    Gaussian densities written two ways cancel exactly), then evaluated in any context by
-    :func:`eval_in_ctx`. Returns the derivative as a term ``(ctx, **point) -> number``."""
+def partial_derivative(formula: Any, names: tuple[str, ...], var: str, sym_ctx: Any) -> Any:
+    """``d formula/d var`` from the formula body: evaluated in ``sym_ctx()`` (the SymCtx class,
+    passed in because this layer sits below the contexts) at real symbols, differentiated by
+    sympy, exponentials combined and their exponents expanded (so equal Gaussian densities
+    written two ways cancel exactly), then evaluated in any context by :func:`eval_in_ctx`.
+    Returns the derivative as a term ``(ctx, **point) -> number``."""
     from functools import cache
 
     @cache
     def expression() -> Any:  # built on first use, not at import
         import sympy as sp
 
-        from dpverify.theorems.ctx import SymCtx
-
         symbols = {n: sp.Symbol(n, real=True) for n in names}
-        expr = sp.diff(formula(SymCtx(), **symbols), symbols[var])
+        expr = sp.diff(formula(sym_ctx(), **symbols), symbols[var])
         expr = sp.expand(sp.powsimp(sp.expand(expr), combine="exp"))
         expr = expr.replace(lambda n: isinstance(n, sp.exp),
                             lambda n: sp.exp(sp.expand(n.args[0])))

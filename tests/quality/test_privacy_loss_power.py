@@ -258,6 +258,7 @@ def test_rdp_curve_orderings_refute_reversed_goals():
 
 
 def test_monotonicity_by_derivative_catches_a_wrong_profile():
+    from dpverify.theorems.ctx import SymCtx
     from dpverify.theorems.privacy_loss import gaussian
     from dpverify.theorems.symbolic import partial_derivative
 
@@ -267,6 +268,6 @@ def test_monotonicity_by_derivative_catches_a_wrong_profile():
     claim = gaussian.BW_ANALYTIC_GAUSS.claims[2]
     intervals = [c for c in claim.checks if c.route == "interval"]
     assert [_status(c) for c in intervals] == [Status.PROVED, Status.PROVED]
-    planted = partial_derivative(wrong, ("sigma", "eps"), "eps")
+    planted = partial_derivative(wrong, ("sigma", "eps"), "eps", SymCtx)
     check = Compare(planted, "lt", intervals[0].rhs, intervals[0].region, "interval")
     assert _status(check) is Status.FAILED

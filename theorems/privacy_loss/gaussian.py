@@ -13,6 +13,7 @@ from typing import Any
 
 from dpverify.theorems.claims import Box, Claim, Compare, Points, Smt, SmtProblem, Tol, grid
 from dpverify.theorems.core import Evaluator, Theorem
+from dpverify.theorems.ctx import SymCtx
 from dpverify.theorems.formulas.gaussian import (
     gauss_delta,
     gauss_delta_neyman_pearson,
@@ -345,8 +346,8 @@ def _zero(ctx: Any, **_: Any) -> Any:
     return ctx.zero
 
 
-_D_DELTA_D_EPS = partial_derivative(_gauss_delta_term, ("sigma", "eps"), "eps")
-_D_DELTA_D_SIGMA = partial_derivative(_gauss_delta_term, ("sigma", "eps"), "sigma")
+_D_DELTA_D_EPS = partial_derivative(_gauss_delta_term, ("sigma", "eps"), "eps", SymCtx)
+_D_DELTA_D_SIGMA = partial_derivative(_gauss_delta_term, ("sigma", "eps"), "sigma", SymCtx)
 _MONOTONE_BOX = Box(reals={"sigma": ("0.05", "20"), "eps": ("0", "30")},
                     log_scale=frozenset({"sigma"}))
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from dpverify.theorems.claims import Box, Claim, Compare, Points, Tol, grid
 from dpverify.theorems.core import Evaluator, Theorem
+from dpverify.theorems.ctx import SymCtx
 from dpverify.theorems.formulas.gaussian import gauss_delta, pld_expectation_quad
 from dpverify.theorems.formulas.gdp import gdp_delta, gdp_eps, gdp_mu_clt, gdp_mu_k, gdp_rho
 from dpverify.theorems.formulas.subsampled_gaussian import (
@@ -39,8 +40,8 @@ def _zero(ctx: Any, **_: Any) -> Any:
     return ctx.zero
 
 
-_D_DELTA_D_MU = partial_derivative(_gdp_delta_term, ("mu", "eps"), "mu")
-_D_DELTA_D_EPS = partial_derivative(_gdp_delta_term, ("mu", "eps"), "eps")
+_D_DELTA_D_MU = partial_derivative(_gdp_delta_term, ("mu", "eps"), "mu", SymCtx)
+_D_DELTA_D_EPS = partial_derivative(_gdp_delta_term, ("mu", "eps"), "eps", SymCtx)
 _MONOTONE_BOX = Box(reals={"mu": ("0.05", "10"), "eps": ("0", "30")}, log_scale=frozenset({"mu"}))
 
 
