@@ -271,3 +271,18 @@ def test_monotonicity_by_derivative_catches_a_wrong_profile():
     planted = partial_derivative(wrong, ("sigma", "eps"), "eps", SymCtx)
     check = Compare(planted, "lt", intervals[0].rhs, intervals[0].region, "interval")
     assert _status(check) is Status.FAILED
+
+
+def test_profile_form_smt_refutes_a_reversed_bound():
+    import sympy as sp
+
+    from dpverify.theorems.claims import SmtProblem
+    from dpverify.theorems.subsampling import amplification
+
+    def reversed_remove() -> SmtProblem:
+        p = amplification.profile_problem("remove", 2)
+        return SmtProblem(p.variables, p.hypotheses, sp.Ge(p.goal.lhs, p.goal.rhs))
+
+    assert _status(Smt(lambda: amplification.profile_problem("remove", 2), "r")) is Status.PROVED
+    assert _status(Smt(reversed_remove, "planted: reversed")) is Status.FAILED
+    assert _status(Smt(lambda: amplification.enumerated_witness_problem(3), "w")) is Status.PROVED
