@@ -286,3 +286,11 @@ def test_profile_form_smt_refutes_a_reversed_bound():
     assert _status(Smt(lambda: amplification.profile_problem("remove", 2), "r")) is Status.PROVED
     assert _status(Smt(reversed_remove, "planted: reversed")) is Status.FAILED
     assert _status(Smt(lambda: amplification.enumerated_witness_problem(3), "w")) is Status.PROVED
+
+
+def test_product_pld_smt_catches_a_doubled_side():
+    from dpverify.theorems.privacy_loss import pld
+
+    assert _status(Smt(lambda: pld.product_pld_problem(2), "product")) is Status.PROVED
+    planted = _flipped_eq(lambda: pld.product_pld_problem(2), lambda r: 2 * r)
+    assert _status(planted) is Status.FAILED
