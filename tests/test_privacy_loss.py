@@ -471,3 +471,25 @@ def test_balle_eps_is_clamped_at_zero():
     assert abs(raw - (mpmath.mpf("0.5") - mpmath.log(2))) < mpmath.mpf(10) ** -30
     agrees("BALLE20-CONV", "eps", {"alpha": "2", "tau": "0.5", "delta": "0.5"}, mpmath.mpf(0),
            30)
+
+
+def test_partial_derivative_matches_a_difference_quotient_and_rejects_unknown_nodes():
+    from dpverify.theorems.ctx import SymCtx
+    from dpverify.theorems.formulas.gaussian import gauss_delta
+    from dpverify.theorems.symbolic import eval_in_ctx, partial_derivative
+
+    def f(ctx, sigma, eps, **_):
+        return gauss_delta(ctx, sigma, eps)
+
+    ctx = MpCtx(400)
+    h = F(1, 10**25)
+    for var in ("sigma", "eps"):
+        d = partial_derivative(f, ("sigma", "eps"), var, SymCtx)
+        for sigma, eps in (("3/10", "2"), ("1", "0"), ("4", "7/10")):
+            pt = {"sigma": F(sigma), "eps": F(eps)}
+            up = dict(pt, **{var: pt[var] + h})
+            down = dict(pt, **{var: pt[var] - h})
+            quotient = (ctx.run(f, **up) - ctx.run(f, **down)) / (2 * ctx.num(h))
+            assert abs(ctx.run(d, **pt) - quotient) <= ctx.num("1e-30") * (1 + abs(quotient))
+    with pytest.raises(ValueError):
+        eval_in_ctx(sp.sin(sp.Symbol("x")), ctx, {"x": ctx.one})

@@ -232,3 +232,22 @@ def grid(**axes: list[Any]) -> Points:
     names = list(axes)
     return Points(tuple(dict(zip(names, combo, strict=True))
                         for combo in itertools.product(*(axes[n] for n in names))))
+
+
+def eq_checks(lhs: Term, rhs: Term, box: Box, tol: str,
+              lhs_name: str, rhs_name: str) -> tuple[Compare, ...]:
+    """``|lhs - rhs| <= tol`` over ``box``: searched as an equality (property, two-sided) and
+    proved as the two inequalities ``lhs <= rhs + tol`` and ``lhs >= rhs - tol`` (interval)."""
+    t = Fraction(tol)
+
+    def up(ctx: Any, **kw: Any) -> Any:
+        return rhs(ctx, **kw) + ctx.num(t)
+
+    def down(ctx: Any, **kw: Any) -> Any:
+        return rhs(ctx, **kw) - ctx.num(t)
+
+    return (Compare(lhs, "eq", rhs, box, "property", Tol.abs(tol), lhs_name, rhs_name),
+            Compare(lhs, "le", up, box, "interval", lhs_name=lhs_name,
+                    rhs_name=f"{rhs_name} + {tol}"),
+            Compare(lhs, "ge", down, box, "interval", lhs_name=lhs_name,
+                    rhs_name=f"{rhs_name} - {tol}"))

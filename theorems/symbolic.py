@@ -102,3 +102,72 @@ def clear_denominators(expr: Any) -> Any:
     return out.replace(
         lambda n: isinstance(n, sp.Add | sp.Mul) and not n.has(sp.Piecewise, sp.Max, sp.Min),
         lambda n: sp.factor(sp.cancel(n)))
+
+
+def eval_in_ctx(expr: Any, ctx: Any, values: dict[str, Any]) -> Any:
+    """Evaluate a sympy expression built from ``+ * ^``, rationals, ``pi``, ``exp``, ``log``,
+    ``erfc`` and square roots in a formula context (exact rationals stay exact: ``ctx.num`` of a
+    Fraction, never a float); raises ValueError on any other node."""
+    from fractions import Fraction
+
+    import sympy as sp
+
+    def ev(e: Any) -> Any:
+        if isinstance(e, sp.Symbol):
+            return values[e.name]
+        if isinstance(e, sp.Rational):  # Integer included
+            return ctx.num(Fraction(int(e.p), int(e.q)))
+        if e is sp.pi:
+            return ctx.pi
+        if isinstance(e, sp.Add):
+            return ctx.fsum(ev(a) for a in e.args)
+        if isinstance(e, sp.Mul):
+            out = ev(e.args[0])
+            for a in e.args[1:]:
+                out = out * ev(a)
+            return out
+        if isinstance(e, sp.Pow):
+            base, exp = e.args
+            if exp == sp.Rational(1, 2):
+                return ctx.sqrt(ev(base))
+            if exp == -sp.Rational(1, 2):
+                return 1 / ctx.sqrt(ev(base))
+            if isinstance(exp, sp.Integer):
+                b = ev(base)
+                return b ** int(exp) if int(exp) >= 0 else 1 / b ** (-int(exp))
+            return ctx.pow(ev(base), ev(exp))
+        if isinstance(e, sp.exp):
+            return ctx.exp(ev(e.args[0]))
+        if isinstance(e, sp.log):
+            return ctx.log(ev(e.args[0]))
+        if isinstance(e, sp.erfc):
+            return ctx.erfc(ev(e.args[0]))
+        raise ValueError(f"cannot evaluate {type(e).__name__} in a formula context: {e}")
+
+    return ev(sp.sympify(expr))
+
+
+def partial_derivative(formula: Any, names: tuple[str, ...], var: str, sym_ctx: Any) -> Any:
+    """``d formula/d var`` from the formula body: evaluated in ``sym_ctx()`` (the SymCtx class,
+    passed in because this layer sits below the contexts) at real symbols, differentiated by
+    sympy, exponentials combined and their exponents expanded (so equal Gaussian densities
+    written two ways cancel exactly), then evaluated in any context by :func:`eval_in_ctx`.
+    Returns the derivative as a term ``(ctx, **point) -> number``."""
+    from functools import cache
+
+    @cache
+    def expression() -> Any:  # built on first use, not at import
+        import sympy as sp
+
+        symbols = {n: sp.Symbol(n, real=True) for n in names}
+        expr = sp.diff(formula(sym_ctx(), **symbols), symbols[var])
+        expr = sp.expand(sp.powsimp(sp.expand(expr), combine="exp"))
+        expr = expr.replace(lambda n: isinstance(n, sp.exp),
+                            lambda n: sp.exp(sp.expand(n.args[0])))
+        return sp.expand(sp.powsimp(expr, combine="exp"))
+
+    def term(ctx: Any, **point: Any) -> Any:
+        return eval_in_ctx(expression(), ctx, {n: point[n] for n in names})
+
+    term.expression = expression  # type: ignore[attr-defined]
+    return term

@@ -13,6 +13,7 @@ from typing import Any
 
 from dpverify.theorems.claims import Box, Claim, Compare, Points, Tol, grid
 from dpverify.theorems.core import Evaluator, Theorem
+from dpverify.theorems.ctx import SymCtx
 from dpverify.theorems.formulas.gaussian import gauss_delta, pld_expectation_quad
 from dpverify.theorems.formulas.gdp import gdp_delta, gdp_eps, gdp_mu_clt, gdp_mu_k, gdp_rho
 from dpverify.theorems.formulas.subsampled_gaussian import (
@@ -25,9 +26,23 @@ from dpverify.theorems.params import DELTA, EPS, MU, SIGMA, K, Q
 from dpverify.theorems.privacy_loss.common import FAMILY
 from dpverify.theorems.privacy_loss.universal import round_trip_check
 from dpverify.theorems.refs import DRS, cite
+from dpverify.theorems.symbolic import partial_derivative
 
 # ------------------------------------------------------------------------------------------
 # DRS-GDP
+
+
+def _gdp_delta_term(ctx: Any, mu: Any, eps: Any, **_: Any) -> Any:
+    return gdp_delta(ctx, mu, eps)
+
+
+def _zero(ctx: Any, **_: Any) -> Any:
+    return ctx.zero
+
+
+_D_DELTA_D_MU = partial_derivative(_gdp_delta_term, ("mu", "eps"), "mu", SymCtx)
+_D_DELTA_D_EPS = partial_derivative(_gdp_delta_term, ("mu", "eps"), "eps", SymCtx)
+_MONOTONE_BOX = Box(reals={"mu": ("0.05", "10"), "eps": ("0", "30")}, log_scale=frozenset({"mu"}))
 
 
 def _drs_claims() -> tuple[Claim, ...]:
@@ -112,12 +127,21 @@ def _drs_claims() -> tuple[Claim, ...]:
         Claim(
             4,
             "eps(mu, delta) is increasing in mu (nondecreasing everywhere; strictly where "
-            "eps > 0, i.e. delta < delta(mu, 0) = 2 Phi(mu/2) - 1).",
+            "eps > 0, i.e. delta < delta(mu, 0) = 2 Phi(mu/2) - 1). Searched on the inverse "
+            "evaluator; proved for mu in [0.05, 10] and every delta whose eps(mu, delta) lies "
+            "in [0, 30] (interval): on mu in [0.05, 10], eps in [0, 30] the partial derivatives "
+            "of the formula body delta(mu, eps) (by sympy) satisfy d delta/d mu > 0 and d "
+            "delta/d eps < 0, so the root eps(mu, delta) of delta(mu, eps) = delta increases "
+            "with mu.",
             (
                 Compare(eps_at(False), "le", eps_at(True), eps_box, "property",
                         lhs_name="eps(mu, delta)", rhs_name="eps(mu + h, delta)"),
                 Compare(eps_at(False), "lt", eps_at(True), strict_box, "property",
                         lhs_name="eps(mu, delta)", rhs_name="eps(mu + h, delta)"),
+                Compare(_D_DELTA_D_MU, "gt", _zero, _MONOTONE_BOX, "interval",
+                        lhs_name="d delta/d mu (sympy)", rhs_name="0"),
+                Compare(_D_DELTA_D_EPS, "lt", _zero, _MONOTONE_BOX, "interval",
+                        lhs_name="d delta/d eps (sympy)", rhs_name="0"),
             ),
         ),
         Claim(

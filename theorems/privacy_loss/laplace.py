@@ -10,7 +10,7 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
-from dpverify.theorems.claims import Box, Claim, Compare, Smt, SmtProblem, Tol, grid
+from dpverify.theorems.claims import Box, Claim, Compare, Smt, SmtProblem, Tol, eq_checks, grid
 from dpverify.theorems.core import Evaluator, Theorem
 from dpverify.theorems.ctx import SymCtx
 from dpverify.theorems.formulas.laplace import (
@@ -25,10 +25,22 @@ from dpverify.theorems.formulas.laplace import (
 from dpverify.theorems.formulas.rr import rr_rdp_tau
 from dpverify.theorems.params import ALPHA, DELTA, EPS_REAL, SENSITIVITY, B
 from dpverify.theorems.privacy_loss.common import FAMILY, LAPLACE_POINTS, laplace_term
+from dpverify.theorems.privacy_loss.universal import moment_in_powers
 from dpverify.theorems.refs import MIR17, S22, cite
 
 # ------------------------------------------------------------------------------------------
 # STK-LAPLACE
+
+
+def _closed(ctx: Any, b: Any, eps: Any, **_: Any) -> Any:
+    return laplace_delta(ctx, b, eps, ctx.one)
+
+
+def _two_term(ctx: Any, b: Any, eps: Any, **_: Any) -> Any:
+    return laplace_delta_two_term(ctx, b, eps, ctx.one)
+
+
+_TWO_TERM_BOX = Box(reals={"b": ("0.05", "20"), "eps": ("-10", "10")}, log_scale=frozenset({"b"}))
 
 
 def _laplace_claims() -> tuple[Claim, ...]:
@@ -63,13 +75,13 @@ def _laplace_claims() -> tuple[Claim, ...]:
                    "eps(b, delta(b, eps)) = eps, eps = eps0 u/(1 + u), u >= 0"))),
         Claim(5, "The closed form equals the two-term PLD form P[Z > eps] - e^eps P[Z' < -eps] "
                  "(from the Laplace CDFs, [S22] Sec. 3.3) for b in [0.05, 20] and every eps in "
-                 "[-10, 10] (all three branches); searched only (rel 1e-30).",
-              (Compare(lambda ctx, b, eps, **_: laplace_delta(ctx, b, eps, ctx.one), "eq",
-                       lambda ctx, b, eps, **_: laplace_delta_two_term(ctx, b, eps, ctx.one),
-                       Box(reals={"b": ("0.05", "20"), "eps": ("-10", "10")},
-                           log_scale=frozenset({"b"})),
+                 "[-10, 10] (all three branches): searched (rel 1e-30) and proved to 1e-30 "
+                 "(absolute) over that whole box as two inequalities (interval).",
+              (Compare(_closed, "eq", _two_term, _TWO_TERM_BOX,
                        "property", Tol(abs_tol=Fraction(1, 10**40), rel_tol=Fraction(1, 10**30)),
-                       "closed form", "P[Z > eps] - e^eps P[Z' < -eps]"),)),
+                       "closed form", "P[Z > eps] - e^eps P[Z' < -eps]"),
+               *eq_checks(_closed, _two_term, _TWO_TERM_BOX, "1e-30", "closed form",
+                          "P[Z > eps] - e^eps P[Z' < -eps]")[1:])),
     )
 
 
@@ -124,6 +136,22 @@ STK_LAPLACE = Theorem(
 # MIR-RDP-LAP
 
 
+def _lap_below_rr_problem(alpha: int) -> SmtProblem:
+    """``e^{(alpha-1) tau_Lap} <= e^{(alpha-1) eps_hat} <= e^{(alpha-1) eps0}`` at an integer
+    order, both curves from their formula bodies in SymCtx (scale b = 1/eps0, sensitivity 1)."""
+    import sympy as sp
+
+    ctx = SymCtx()
+    eps0, x = sp.symbols("eps0 x", positive=True)
+    a = sp.Integer(alpha)
+    lap = moment_in_powers(laplace_rdp_tau(ctx, 1 / eps0, a, ctx.one), a, eps0, x)
+    rr = moment_in_powers(rr_rdp_tau(ctx, eps0, a), a, eps0, x)
+    return SmtProblem({"x": "real"}, (sp.Gt(x, 1),),
+                      sp.And(sp.Le(lap, rr), sp.Le(rr, x ** (a - 1))),
+                      ("x = e^eps0 > 1", f"alpha = {alpha}",
+                       f"Laplace moment {lap}", f"RR moment {rr}"))
+
+
 def _mir_lap_claims() -> tuple[Claim, ...]:
     def tau_lap(ctx: Any, eps0: Any, alpha: Any, **_: Any) -> Any:
         return laplace_rdp_tau(ctx, 1 / eps0, alpha, ctx.one)
@@ -148,11 +176,17 @@ def _mir_lap_claims() -> tuple[Claim, ...]:
               scope="instance"),
         Claim(2, "tau(alpha) <= STK-PDP-ZCDP.tau(eps0, alpha) <= eps0 for all alpha > 1 "
                  "(Laplace is eps0-DP; RR has the largest RDP curve among eps0-DP pairs); "
-                 "searched over eps0 in [0.01, 5], alpha = 1 + t, t in [1e-3, 1e3].",
+                 "searched over eps0 in [0.01, 5], alpha = 1 + t, t in [1e-3, 1e3]. Proved by "
+                 "z3 for every eps0 > 0 at alpha in {2, 3, 4} (both curves from their formula "
+                 "bodies as moments e^{(alpha-1) tau}, x = e^eps0); interval branch and bound "
+                 "over real alpha does not close (3000 boxes).",
               (Compare(tau_lap_t, "le", tau_rr_t, box, "property",
                        lhs_name="Laplace tau(1 + t)", rhs_name="RR eps_hat(1 + t)"),
                Compare(tau_rr_t, "le", lambda ctx, eps0, **_: eps0, box, "property",
-                       lhs_name="RR eps_hat(1 + t)", rhs_name="eps0"))),
+                       lhs_name="RR eps_hat(1 + t)", rhs_name="eps0"),
+               *(Smt(lambda a=a: _lap_below_rr_problem(a),
+                     f"Laplace moment <= RR moment <= x^{a - 1} (alpha = {a})")
+                 for a in (2, 3, 4)))),
         Claim(3, "tau(alpha) -> eps0 as alpha -> infinity: 0 < eps0 - tau(alpha) <= "
                  "log(2)/(alpha - 1), checked at eps0 in {0.8, 3}, alpha in {10, 1e3, 1e6}.",
               (Compare(tau_lap, "lt", lambda ctx, eps0, **_: eps0, far, "numeric",

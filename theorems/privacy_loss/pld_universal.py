@@ -15,7 +15,7 @@ import math
 from fractions import Fraction
 from typing import Any
 
-from dpverify.theorems.claims import Box, Claim, Compare, Smt, SmtProblem, Tol
+from dpverify.theorems.claims import Box, Claim, Compare, Smt, SmtProblem, Tol, eq_checks
 from dpverify.theorems.ctx import SymCtx
 from dpverify.theorems.formulas.gaussian import (
     comp_gauss_delta,
@@ -25,11 +25,7 @@ from dpverify.theorems.formulas.gaussian import (
     normal_pld_delta,
 )
 from dpverify.theorems.numerics.finite import privacy_loss_atoms, renyi
-from dpverify.theorems.privacy_loss.universal import (
-    eq_checks,
-    real_vars,
-    seeded_pair,
-)
+from dpverify.theorems.privacy_loss.universal import real_vars, seeded_pair
 from dpverify.theorems.symbolic import strip_log
 
 # ==========================================================================================
@@ -60,7 +56,7 @@ def _mass_problem() -> SmtProblem:
                       ("Z = log(P(y)/Q(y)) on the 3 outputs (full support)",))
 
 
-def _mgf_problem(alpha: int) -> SmtProblem:
+def mgf_problem(alpha: int) -> SmtProblem:
     import sympy as sp
 
     ctx = SymCtx()
@@ -109,8 +105,8 @@ def pld_def_universal() -> tuple[Claim, ...]:
                            log_scale=frozenset({"alpha"})),
                        "property", Tol.abs("1e-35"), "log E[e^{(alpha-1)Z}]/(alpha-1)",
                        "D_alpha(P||Q)"),
-               Smt(lambda: _mgf_problem(2), "E[e^{Z}] = sum P^2/Q on 3 outputs (alpha = 2)"),
-               Smt(lambda: _mgf_problem(3), "E[e^{2Z}] = sum P^3/Q^2 on 3 outputs (alpha = 3)"))),
+               Smt(lambda: mgf_problem(2), "E[e^{Z}] = sum P^2/Q on 3 outputs (alpha = 2)"),
+               Smt(lambda: mgf_problem(3), "E[e^{2Z}] = sum P^3/Q^2 on 3 outputs (alpha = 3)"))),
     )
 
 

@@ -29,6 +29,18 @@ def real_vars(*symbols: Any) -> dict[str, str]:
     return {str(s): "real" for s in symbols}
 
 
+def moment_in_powers(tau: Any, alpha: Any, var: Any, x: Any) -> Any:
+    """``e^{(alpha-1) tau}`` of an RDP curve ``tau`` (a SymCtx expression in ``var``) as a
+    rational function of ``x = e^var``: the exponential split term by term, ``e^{log y} = y``
+    (no ``simplify``, which would bring back hyperbolic functions)."""
+    import sympy as sp
+
+    from dpverify.theorems.symbolic import exp_as_powers
+
+    split = sp.expand(sp.exp(sp.expand((alpha - 1) * tau)), power_exp=True)
+    return sp.cancel(exp_as_powers(sp.expand_log(split, force=True), var, x))
+
+
 def seeded_pair(seed: int) -> tuple[tuple[Fraction, ...], tuple[Fraction, ...]]:
     """A random full-support pair on 2–6 outputs, drawn from ``seed`` (hypothesis searches and
     shrinks over the seed)."""
@@ -38,25 +50,6 @@ def seeded_pair(seed: int) -> tuple[tuple[Fraction, ...], tuple[Fraction, ...]]:
 def seeded_eps_dp_pair(seed: int, r_num: int) -> tuple[tuple[Fraction, ...], ...]:
     """A random pair with every ratio in ``[1/r, r]``, ``r = 1 + r_num/100``."""
     return random_eps_dp_pair(random.Random(seed), r_num, 100)
-
-
-def eq_checks(lhs: Callable[..., Any], rhs: Callable[..., Any], box: Box, tol: str,
-              lhs_name: str, rhs_name: str) -> tuple[Compare, ...]:
-    """``|lhs - rhs| <= tol`` over ``box``: searched as an equality (property, two-sided) and
-    proved as the two inequalities ``lhs <= rhs + tol`` and ``lhs >= rhs - tol`` (interval)."""
-    t = Fraction(tol)
-
-    def up(ctx: Any, **kw: Any) -> Any:
-        return rhs(ctx, **kw) + ctx.num(t)
-
-    def down(ctx: Any, **kw: Any) -> Any:
-        return rhs(ctx, **kw) - ctx.num(t)
-
-    return (Compare(lhs, "eq", rhs, box, "property", Tol.abs(tol), lhs_name, rhs_name),
-            Compare(lhs, "le", up, box, "interval", lhs_name=lhs_name,
-                    rhs_name=f"{rhs_name} + {tol}"),
-            Compare(lhs, "ge", down, box, "interval", lhs_name=lhs_name,
-                    rhs_name=f"{rhs_name} - {tol}"))
 
 
 # ------------------------------------------------------------------------------------------

@@ -22,6 +22,16 @@ from dpverify.theorems.formulas.laplace import laplace_rdp_tau
 from dpverify.theorems.numerics.finite import push_forward, random_kernel, random_pair, renyi
 from dpverify.theorems.params import RHO, SIGMA, K
 from dpverify.theorems.privacy_loss.common import FAMILY, QUAD_TOL, QUAD_TOL_REL, mp_only, sym
+from dpverify.theorems.privacy_loss.post_universal import (
+    ORDER_BOX,
+    adaptive_problem,
+    data_processing_problem,
+    input_renyi,
+    processed_renyi,
+    transcript,
+    tree_sum_tau,
+    tree_transcript_renyi,
+)
 from dpverify.theorems.privacy_loss.universal import (
     GAUSS_SQUARE_BOX,
     gauss_square_smt,
@@ -211,12 +221,8 @@ def _draw_tree(rng: random.Random) -> dict[str, Any]:
             "q2": tuple(s[1] for s in second), "alpha": rng.choice(_ALPHA_GRID)}
 
 
-def _transcript(first: Any, second: Any) -> tuple[Any, ...]:
-    return tuple(a * b for a, row in zip(first, second, strict=True) for b in row)
-
-
 def _adaptive_transcript_renyi(ctx: Any, p1: Any, q1: Any, p2: Any, q2: Any, alpha: Any) -> Any:
-    return renyi(ctx, _transcript(p1, p2), _transcript(q1, q2), alpha)
+    return renyi(ctx, transcript(p1, p2), transcript(q1, q2), alpha)
 
 
 def _adaptive_sum_tau(ctx: Any, p1: Any, q1: Any, p2: Any, q2: Any, alpha: Any) -> Any:
@@ -271,22 +277,40 @@ STK_ADAPT_POST = Theorem(
     ),
     domain="alpha > 1",
     claims=(
-        Claim(1, "Data processing: D_alpha(BP||BQ) <= D_alpha(P||Q) for random finite P, Q, "
-                 "random Markov kernels B and alpha on a grid.",
+        Claim(1, "Data processing: D_alpha(BP||BQ) <= D_alpha(P||Q) for finite P, Q, Markov "
+                 "kernels B and alpha > 1. Proved by z3 for every full-support pair on 2 outputs "
+                 "and every positive 2x2 kernel at alpha = 2 (both moments from the Rényi "
+                 "formula, symbolically; alpha = 3 returns unknown within 30 s); searched on "
+                 "seeded random pairs on 2–6 outputs, kernels to 2–4 outputs and real alpha in "
+                 "[1.01, 40] (property); certified on random instances at alpha in {1.5, 2, 3, "
+                 "5, 10}.",
               (Compare(lambda ctx, p, q, kernel, alpha: renyi(
                            ctx, push_forward(p, kernel), push_forward(q, kernel), alpha), "le",
                        lambda ctx, p, q, alpha, **_: renyi(ctx, p, q, alpha),
                        Generated(_draw_kernel, 100, "random pairs and kernels, alpha in "
                                                     "{1.5, 2, 3, 5, 10}"),
-                       "oracle", lhs_name="D_alpha(BP||BQ)", rhs_name="D_alpha(P||Q)"),)),
+                       "oracle", lhs_name="D_alpha(BP||BQ)", rhs_name="D_alpha(P||Q)"),
+               Compare(processed_renyi, "le", input_renyi, ORDER_BOX, "property",
+                       lhs_name="D_alpha(BP||BQ)", rhs_name="D_alpha(P||Q)"),
+               Smt(lambda: data_processing_problem(2),
+                   "sum (BP)^2/BQ <= sum P^2/Q, 2 outputs, 2x2 kernel (alpha = 2)"))),
         Claim(2, "For an explicit adaptive strategy tree of finite mechanisms whose per-step RDP "
                  "at order alpha is at most tau_j for every history, the transcript's D_alpha <= "
-                 "sum_j tau_j.",
+                 "sum_j tau_j. Proved by z3 for every two-step tree on 2 x 2 outputs (full "
+                 "support) at alpha = 2 (moments from the Rényi formula, symbolically; alpha = 3 "
+                 "returns unknown within 30 s); searched on seeded random trees on 2–3 x 2–3 "
+                 "outputs and real alpha in [1.01, 40] (property); certified on random trees at "
+                 "alpha in {1.5, 2, 3, 5, 10}.",
               (Compare(_adaptive_transcript_renyi, "le", _adaptive_sum_tau,
                        Generated(_draw_tree, 100, "two-step strategy trees (the second "
                                                   "mechanism depends on the first output)"),
                        "oracle", lhs_name="D_alpha(transcript)",
-                       rhs_name="tau_1 + max_history tau_2"),)),
+                       rhs_name="tau_1 + max_history tau_2"),
+               Compare(tree_transcript_renyi, "le", tree_sum_tau, ORDER_BOX, "property",
+                       lhs_name="D_alpha(transcript)", rhs_name="tau_1 + max_history tau_2"),
+               Smt(lambda: adaptive_problem(2),
+                   "transcript moment <= e^{tau_1} max_i e^{tau_2^(i)}, 2 x 2 outputs "
+                   "(alpha = 2)"))),
         Claim(3, "Accountant check: an accountant's RDP curve for an adaptive sequence equals "
                  "the sum of the per-step RDP curves.",
               (Compare(_accountant_rdp, "eq", _sum_of_curves,

@@ -22,6 +22,7 @@ from dpverify.theorems.formulas.conversions import (
     zcdp_conv_delta,
     zcdp_conv_eps,
 )
+from dpverify.theorems.formulas.gaussian import gauss_delta
 from dpverify.theorems.params import DELTA, EPS, RHO
 from dpverify.theorems.privacy_loss.common import CONV_REGIMES, FAMILY, const, gauss_eps_at_rho, sym
 from dpverify.theorems.privacy_loss.universal import real_vars
@@ -43,6 +44,14 @@ def _zcdp_inverse_problem() -> SmtProblem:
         sp.Eq((eps - rho) ** 2, 4 * rho * L),
         ("L = log(1/delta) > 0", "s = sqrt(rho L)", "delta(rho, eps) = e^{-(eps-rho)^2/(4 rho)}"),
     )
+
+
+_SOUND_BOX = Box(reals={"rho": ("1e-4", "50"), "delta": ("1e-15", "0.9")},
+                 log_scale=frozenset({"rho", "delta"}))
+
+
+def _gauss_delta_at_zcdp_eps(ctx: Any, rho: Any, delta: Any, **_: Any) -> Any:
+    return gauss_delta(ctx, 1 / ctx.sqrt(2 * rho), zcdp_conv_eps(ctx, rho, delta))
 
 
 STK_ZCDP_CONV = Theorem(
@@ -88,12 +97,18 @@ STK_ZCDP_CONV = Theorem(
                        points({"rho": "0.5", "delta": "1e-5"}), "numeric", Tol.abs("5e-5"),
                        "BW-ANALYTIC-GAUSS.eps(1, 1e-5)", "4.3772")), scope="instance"),
         Claim(3, "Soundness against the Gaussian: BW-ANALYTIC-GAUSS.eps(1/sqrt(2 rho), delta) "
-                 "<= eps(rho, delta) for all rho > 0, delta in (0, 1).",
-              (Compare(gauss_eps_at_rho, "le", zcdp_conv_eps,
-                       Box(reals={"rho": ("1e-4", "50"), "delta": ("1e-15", "0.9")},
-                           log_scale=frozenset({"rho", "delta"})),
+                 "<= eps(rho, delta) for all rho > 0, delta in (0, 1). Searched on rho in "
+                 "[1e-4, 50], delta in [1e-15, 0.9]; proved on that box (interval) in the "
+                 "equivalent delta form BW-ANALYTIC-GAUSS.delta(1/sqrt(2 rho), eps(rho, delta)) "
+                 "<= delta (eps(rho, delta) >= 0 and the BW eps is the least eps >= 0 with "
+                 "BW delta <= delta).",
+              (Compare(gauss_eps_at_rho, "le", zcdp_conv_eps, _SOUND_BOX,
                        "property", lhs_name="exact Gaussian eps",
-                       rhs_name="rho + 2 sqrt(rho L)"),)),
+                       rhs_name="rho + 2 sqrt(rho L)"),
+               Compare(_gauss_delta_at_zcdp_eps, "le", lambda ctx, delta, **_: delta,
+                       _SOUND_BOX, "interval",
+                       lhs_name="BW delta(1/sqrt(2 rho), rho + 2 sqrt(rho L))",
+                       rhs_name="delta"))),
     ),
     aliases=("BS16-ZCDP-CONV",),
     notes="Proof: Chernoff bound on P[Z > eps] with the sufficient condition of STK-APPROX-PLD. "

@@ -15,8 +15,19 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
-from dpverify.theorems.claims import Box, Claim, Compare, Generated, Points, Predicate, Tol
+from dpverify.theorems.claims import (
+    Box,
+    Claim,
+    Compare,
+    Generated,
+    Points,
+    Predicate,
+    Smt,
+    SmtProblem,
+    Tol,
+)
 from dpverify.theorems.core import Evaluator, Theorem
+from dpverify.theorems.ctx import SymCtx
 from dpverify.theorems.formulas.amplification import amp_delta, amp_eps
 from dpverify.theorems.formulas.subsampled_gaussian import sgm1_add, sgm1_add_quad
 from dpverify.theorems.numerics.finite import (
@@ -48,6 +59,80 @@ from dpverify.theorems.values import exact_params
 
 _PROFILE_BOX = Box(reals={"q": ("0.001", "0.999"), "eps": ("0.01", "3")},
                    ints={"seed": (0, 10**6)}, log_scale=frozenset({"q"}))
+
+
+def ajc_lhs(ctx: Any, q0: Any, q1: Any, q1p: Any, eta: Any, eps: Any, **_: Any) -> Any:
+    return hockey_stick(ctx, mixture(eta, q0, q1), mixture(eta, q0, q1p),
+                        amp_eps(ctx, eps, eta))
+
+
+def ajc_rhs(ctx: Any, q0: Any, q1: Any, q1p: Any, eta: Any, eps: Any, **_: Any) -> Any:
+    beta = ctx.exp(amp_eps(ctx, eps, eta) - eps)
+    return eta * hockey_stick(ctx, q1, mixture(beta, q0, q1p), eps)
+
+
+def profile_add_of(ctx: Any, a: Any, b: Any, q: Any, eps: Any) -> Any:
+    return hockey_stick(ctx, mixture(q, a, b), a, amp_eps(ctx, eps, q))
+
+
+def profile_add_rhs_of(ctx: Any, a: Any, b: Any, q: Any, eps: Any) -> Any:
+    return q * hockey_stick(ctx, b, a, eps)
+
+
+def profile_remove_of(ctx: Any, a: Any, b: Any, q: Any, eps: Any) -> Any:
+    return hockey_stick(ctx, a, mixture(q, a, b), amp_eps(ctx, eps, q))
+
+
+def profile_rhs_of(ctx: Any, a: Any, b: Any, q: Any, eps: Any) -> Any:
+    return q * both_orders(ctx, b, a, eps)
+
+
+def profile_problem(part: str, outputs: int = 2) -> SmtProblem:
+    """BBG-T8 claim 6 for every pair of distributions on ``outputs`` outputs, q in (0, 1) and
+    eps >= 0: ``part = "add"`` the identity H_{e^eps'}(mix||Q0) = q H_{e^eps}(Q1||Q0),
+    ``"remove"`` the bound H_{e^eps'}(Q0||mix) <= q max over orders of H_{e^eps}(Q1, Q0); all
+    sides from the formula bodies in SymCtx, x = e^eps."""
+    import sympy as sp
+
+    from dpverify.theorems.symbolic import exp_as_powers
+
+    ctx = SymCtx()
+    a = list(sp.symbols(" ".join(f"a{i}" for i in range(1, outputs + 1)), nonnegative=True))
+    b = list(sp.symbols(" ".join(f"b{i}" for i in range(1, outputs + 1)), nonnegative=True))
+    q, eps, x = sp.symbols("q eps x", positive=True)
+    lhs_f, rhs_f = ((profile_add_of, profile_add_rhs_of) if part == "add"
+                    else (profile_remove_of, profile_rhs_of))
+    lhs, rhs = (exp_as_powers(f(ctx, a, b, q, eps), eps, x) for f in (lhs_f, rhs_f))
+    goal = sp.Eq(lhs, rhs) if part == "add" else sp.Le(lhs, rhs)
+    hyps = (sp.Eq(sum(a), 1), sp.Eq(sum(b), 1), sp.Gt(q, 0), sp.Lt(q, 1), sp.Ge(x, 1))
+    return SmtProblem({str(v): "real" for v in (*a, *b)} | {"q": "real", "x": "real"}, hyps,
+                      goal, ("x = e^eps >= 1", "e^{log(1 + q(x - 1))} = 1 + q(x - 1)",
+                             f"{outputs} outputs"))
+
+
+AJC_SMT_OUTPUTS = 3
+
+
+def ajc_problem(outputs: int = AJC_SMT_OUTPUTS) -> SmtProblem:
+    """Advanced joint convexity for every triple of distributions on ``outputs`` outputs, eta
+    in (0, 1] and eps >= 0: both hockey-stick sides from the formula bodies in SymCtx (positive
+    parts as Max), e^eps written as x >= 1."""
+    import sympy as sp
+
+    from dpverify.theorems.symbolic import exp_as_powers
+
+    ctx = SymCtx()
+    names = ("a", "b", "c")  # Q0, Q1, Q1'
+    dists = [list(sp.symbols(" ".join(f"{n}{i}" for i in range(1, outputs + 1)),
+                             nonnegative=True)) for n in names]
+    eta, eps = sp.symbols("eta eps", positive=True)
+    x = sp.Symbol("x", positive=True)
+    sides = [exp_as_powers(f(ctx, *dists, eta, eps), eps, x) for f in (ajc_lhs, ajc_rhs)]
+    hyps = [sp.Eq(sum(d), 1) for d in dists] + [sp.Gt(eta, 0), sp.Le(eta, 1), sp.Ge(x, 1)]
+    return SmtProblem({str(v): "real" for d in dists for v in d} | {"eta": "real", "x": "real"},
+                      tuple(hyps), sp.Eq(*sides),
+                      ("x = e^eps >= 1", "e^{log(1 + eta(x - 1))} = 1 + eta(x - 1)",
+                       f"{outputs} outputs"))
 
 
 def _bbg8_claims() -> tuple[Claim, ...]:
@@ -82,33 +167,14 @@ def _bbg8_claims() -> tuple[Claim, ...]:
                 "q1p": random_distribution(rng, 6), "eta": Fraction(rng.randint(1, 1000), 1000),
                 "eps": Fraction(rng.randint(0, 2000), 1000)}
 
-    def ajc_lhs(ctx: Any, q0: Any, q1: Any, q1p: Any, eta: Any, eps: Any, **_: Any) -> Any:
-        return hockey_stick(ctx, mixture(eta, q0, q1), mixture(eta, q0, q1p),
-                            amp_eps(ctx, eps, eta))
+    def seeded(part: Any) -> Any:
+        def term(ctx: Any, seed: int, q: Any, eps: Any, **_: Any) -> Any:
+            a, b = random_pair(random.Random(seed))
+            return part(ctx, ctx.convert(a), ctx.convert(b), q, eps)
+        return term
 
-    def ajc_rhs(ctx: Any, q0: Any, q1: Any, q1p: Any, eta: Any, eps: Any, **_: Any) -> Any:
-        beta = ctx.exp(amp_eps(ctx, eps, eta) - eps)
-        return eta * hockey_stick(ctx, q1, mixture(beta, q0, q1p), eps)
-
-    def profile_add(ctx: Any, seed: int, q: Any, eps: Any, **_: Any) -> Any:
-        a, b = random_pair(random.Random(seed))
-        a, b = ctx.convert(a), ctx.convert(b)
-        return hockey_stick(ctx, mixture(q, a, b), a, amp_eps(ctx, eps, q))
-
-    def profile_add_rhs(ctx: Any, seed: int, q: Any, eps: Any, **_: Any) -> Any:
-        a, b = random_pair(random.Random(seed))
-        a, b = ctx.convert(a), ctx.convert(b)
-        return q * hockey_stick(ctx, b, a, eps)
-
-    def profile_remove(ctx: Any, seed: int, q: Any, eps: Any, **_: Any) -> Any:
-        a, b = random_pair(random.Random(seed))
-        a, b = ctx.convert(a), ctx.convert(b)
-        return hockey_stick(ctx, a, mixture(q, a, b), amp_eps(ctx, eps, q))
-
-    def profile_rhs(ctx: Any, seed: int, q: Any, eps: Any, **_: Any) -> Any:
-        a, b = random_pair(random.Random(seed))
-        a, b = ctx.convert(a), ctx.convert(b)
-        return q * both_orders(ctx, b, a, eps)
+    profile_add, profile_add_rhs = seeded(profile_add_of), seeded(profile_add_rhs_of)
+    profile_remove, profile_rhs = seeded(profile_remove_of), seeded(profile_rhs_of)
 
     return (
         Claim(1, "Tightness of eps, pure RR base at q = 1/2, eps0 = 0.6: the exact eps of "
@@ -138,21 +204,36 @@ def _bbg8_claims() -> tuple[Claim, ...]:
                        "quadrature of H(mix||N0)", "q delta_G(log(1 + (e^eps - 1)/q))"),),
               scope="instance"),
         Claim(5, "Advanced joint convexity ([BBG] Thm 2) is an identity on random triples "
-                 "(Q0, Q1, Q1') with 6 outputs, eta in (0, 1], eps in [0, 2].",
+                 "(Q0, Q1, Q1') with 6 outputs, eta in (0, 1], eps in [0, 2]. Proved by z3 for "
+                 "every triple of distributions on 3 outputs, every eta in (0, 1] and eps >= 0 "
+                 "(both hockey-stick sides from the formula bodies, positive parts as Max, x = "
+                 "e^eps; 6 outputs return unknown within 30 s); certified on random triples on "
+                 "6 outputs.",
               (Compare(ajc_lhs, "eq", ajc_rhs,
                        Generated(draw_triple, 200, "random triples on 6 outputs"), "oracle",
                        Tol.abs("1e-45"), "H_{e^eps'}(P||Q)",
-                       "eta H_{e^eps}(Q1 || (1-beta) Q0 + beta Q1')"),)),
+                       "eta H_{e^eps}(Q1 || (1-beta) Q0 + beta Q1')"),
+               Smt(ajc_problem, "H_{e^eps'}(mix||mix') = eta H_{e^eps}(Q1||(1-beta) Q0 + beta "
+                   "Q1'), 3 outputs"))),
         Claim(6, "Profile form on random finite base pairs: max over orders of "
                  "H_{e^eps'}(mix, Q0) <= q max over orders of H_{e^eps}(Q1, Q0). Checked as its "
                  "two parts: the (mix||Q0) order is the identity H_{e^eps'}(mix||Q0) = q "
                  "H_{e^eps}(Q1||Q0) (advanced joint convexity with Q1' = Q0), and the (Q0||mix) "
-                 "order is <= the right-hand side (q in [0.001, 0.999], eps in [0.01, 3]).",
+                 "order is <= the right-hand side (q in [0.001, 0.999], eps in [0.01, 3]). "
+                 "Proved by z3 for every pair of distributions, q in (0, 1) and eps >= 0: the "
+                 "identity on 3 outputs, the bound on 2 outputs (3 outputs: proved too, in "
+                 "about 3 s, left out of the quick run); all sides from the formula bodies, "
+                 "positive parts as Max, x = e^eps. Searched on seeded random pairs on 2–6 "
+                 "outputs.",
               (Compare(profile_add, "eq", profile_add_rhs, _PROFILE_BOX, "property",
                        Tol.abs("1e-40"), "H_{e^eps'}(mix||Q0)", "q H_{e^eps}(Q1||Q0)"),
                Compare(profile_remove, "le", profile_rhs, _PROFILE_BOX, "property",
                        lhs_name="H_{e^eps'}(Q0||mix)",
-                       rhs_name="q * delta of the base pair at eps"))),
+                       rhs_name="q * delta of the base pair at eps"),
+               Smt(lambda: profile_problem("add", 3),
+                   "H_{e^eps'}(mix||Q0) = q H_{e^eps}(Q1||Q0), 3 outputs"),
+               Smt(lambda: profile_problem("remove", 2),
+                   "H_{e^eps'}(Q0||mix) <= q max_orders H_{e^eps}(Q1, Q0), 2 outputs"))),
     )
 
 
@@ -165,18 +246,51 @@ def _subsets_sums(n: int, m: int, values: Sequence[int], first: int) -> dict[int
     return out
 
 
+def enumerated_witness(ctx: Any, n: int, m: int, eps0: Any) -> tuple[Any, Any]:
+    """The BBG-T9 witness by enumeration: M(S) = eps0-RR of [u in S] over all size-m subsets S
+    of n records; replacing u gives (output law with u, output law without u = RR(0))."""
+    rr1, rr0 = randomized_response(ctx, eps0)
+    inside = sum(1 for s in itertools.combinations(range(n), m) if 0 in s)
+    total = math.comb(n, m)
+    p = tuple((inside * a + (total - inside) * b) / total for a, b in zip(rr1, rr0, strict=True))
+    return p, rr0
+
+
+def witness_eps(ctx: Any, n: int, m: int, eps0: Any, **_: Any) -> Any:
+    return max_log_ratio(ctx, *enumerated_witness(ctx, n, m, eps0))
+
+
+WITNESS_MAX_N = 6  # n = 7, 8 are proved too (about 1 s each), left out of the quick run
+
+
+def enumerated_witness_problem(n: int) -> SmtProblem:
+    """For n records, every 1 <= m <= n and eps0 >= 0: every likelihood ratio of the enumerated
+    witness pair, both orders, is <= e^{eps'} (eps' = BBG-T9.eps(eps0, m/n)), with equality at
+    the first output; pair and eps' from the formula bodies in SymCtx, x = e^eps0."""
+    import sympy as sp
+
+    from dpverify.theorems.symbolic import exp_as_powers
+
+    ctx = SymCtx()
+    eps0, x = sp.symbols("eps0 x", positive=True)
+    goals = []
+    for m in range(1, n + 1):
+        p, q0 = enumerated_witness(ctx, n, m, eps0)
+        bound = sp.exp(amp_eps(ctx, eps0, sp.Rational(m, n)))
+        p, q0, (bound,) = ([sp.cancel(exp_as_powers(v, eps0, x)) for v in vs]
+                           for vs in (p, q0, [bound]))
+        goals += [sp.Le(a, bound * b) for a, b in zip(p, q0, strict=True)]
+        goals += [sp.Le(b, bound * a) for a, b in zip(p, q0, strict=True)]
+        goals.append(sp.Eq(p[0], bound * q0[0]))
+    return SmtProblem({"x": "real"}, (sp.Ge(x, 1),), sp.And(*goals),
+                      ("x = e^eps0 >= 1", f"n = {n}, every 1 <= m <= n",
+                       "e^{log(1 + (m/n)(x - 1))} = 1 + (m/n)(x - 1)"))
+
+
 def _bbg9_claims() -> tuple[Claim, ...]:
     def draw_witness(rng: random.Random) -> dict[str, Any]:
         n = rng.randint(1, 8)
         return {"n": n, "m": rng.randint(1, n), "eps0": Fraction(rng.randint(1, 40), 10)}
-
-    def witness_eps(ctx: Any, n: int, m: int, eps0: Any, **_: Any) -> Any:
-        rr1, rr0 = randomized_response(ctx, eps0)
-        inside = sum(1 for s in itertools.combinations(range(n), m) if 0 in s)
-        total = math.comb(n, m)
-        p = tuple((inside * a + (total - inside) * b) / total for a, b in zip(rr1, rr0,
-                                                                                strict=True))
-        return max_log_ratio(ctx, p, rr0)
 
     def draw_chain(rng: random.Random) -> dict[str, Any]:
         n = rng.randint(2, 7)
@@ -226,12 +340,18 @@ def _bbg9_claims() -> tuple[Claim, ...]:
     return (
         Claim(1, "Tightness witness (derived): M(S) = eps0-RR of [u in S]; replacing u gives "
                  "((1 - m/n) RR(0) + (m/n) RR(1), RR(0)), whose exact eps (all size-m subsets "
-                 "enumerated, n <= 8) equals eps(eps0, m/n).",
+                 "enumerated, n <= 8) equals eps(eps0, m/n). Proved by z3 for every 1 <= m <= "
+                 f"n <= {WITNESS_MAX_N} and every eps0 >= 0 (the enumerated pair and eps' from "
+                 "the formula bodies, x = e^eps0: every likelihood ratio, both orders, is <= "
+                 "e^{eps'} with equality at one output); certified at random (n, m, eps0).",
               (Compare(witness_eps, "eq",
                        lambda ctx, n, m, eps0, **_: amp_eps(ctx, eps0, ctx.num(Fraction(m, n))),
                        Generated(draw_witness, 60, "random (n <= 8, m, eps0), all subsets"),
                        "oracle", Tol.abs("1e-45"), "exact eps by subset enumeration",
-                       "BBG-T9.eps(eps0, m/n)"),)),
+                       "BBG-T9.eps(eps0, m/n)"),
+               *(Smt(lambda n=n: enumerated_witness_problem(n),
+                     f"ratios of the enumerated witness <= 1 + (m/n)(x - 1), n = {n}, every m")
+                 for n in range(1, WITNESS_MAX_N + 1)))),
         Claim(2, "For small n, m and random finite base mechanisms that are (eps0, delta0)-DP "
                  "under replacement (a chain of distributions indexed by the sum of 0/1 records), "
                  "the exact hockey-stick of the subsampled pair at eps(eps0, m/n) is <= (m/n) "
