@@ -111,13 +111,16 @@ def _howto_claims() -> tuple[Claim, ...]:
               (Compare(shared_eps, "eq",
                        lambda ctx, k, q, eps0, **_: ctx.log1p(q * ctx.expm1(k * eps0)),
                        Generated(draw, 100, "k in 2..8, q, eps0"), "oracle", Tol.abs("1e-40"),
-                       "exact eps of the shared subsample", "log(1 + q(e^{k eps0} - 1))"),
+                       "exact eps of the shared subsample", "log(1 + q(e^{k eps0} - 1))",
+                       part="exact eps"),
                Compare(shared_eps, "gt", lambda ctx, k, q, eps0, **_: k * amp_eps(ctx, eps0, q),
                        Generated(draw, 100, "k in 2..8, q, eps0"), "oracle",
                        lhs_name="exact eps of the shared subsample",
-                       rhs_name="k log(1 + q(e^eps0 - 1))"),
-               Smt(superadd_problem(2), "1 + q(y^2 - 1) > (1 + q(y - 1))^2, y > 1, 0 < q < 1"),
-               Smt(superadd_problem(3), "1 + q(y^3 - 1) > (1 + q(y - 1))^3, y > 1, 0 < q < 1"))),
+                       rhs_name="k log(1 + q(e^eps0 - 1))", part="superadditivity"),
+               Smt(superadd_problem(2), "1 + q(y^2 - 1) > (1 + q(y - 1))^2, y > 1, 0 < q < 1",
+                   part="superadditivity"),
+               Smt(superadd_problem(3), "1 + q(y^3 - 1) > (1 + q(y - 1))^3, y > 1, 0 < q < 1",
+                   part="superadditivity"))),
         Claim(2, "Relation mismatch: under replace-one, a pure eps0-DP base gives a per-step eps "
                  "up to STK-ADDREM-VS-REPL.eps(eps0, q, replace_one), attained by a witness "
                  "triple (A, B, B'); so an accountant configured for replace-one must report at "
@@ -130,14 +133,14 @@ def _howto_claims() -> tuple[Claim, ...]:
                        Box(reals={"eps0": ("0.01", "5"), "q": ("0.001", "1")},
                            log_scale=frozenset({"q"})),
                        "property", Tol.abs("1e-40"), "exact eps of the witness pair",
-                       "eps'_repl"),
+                       "eps'_repl", part="attained by the witness"),
                Compare(random_triple_eps, "le", repl,
                        Box(reals={"eps0": ("0.01", "5"), "q": ("0.001", "1")},
                            ints={"seed": (0, 10**6)}, log_scale=frozenset({"q"})),
                        "property", lhs_name="exact eps of a random replace-one pair",
-                       rhs_name="eps'_repl"),
+                       rhs_name="eps'_repl", part="random triples never exceed it"),
                Smt(_repl_witness_problem, "ratios of the replace-one witness <= e^{eps'_repl}, "
-                   "with equality at one output"))),
+                   "with equality at one output", part="attained by the witness"))),
         Claim(3, "Conversion (rule 4): an RDP-based eps is >= the exact eps: MTZ-SGM-RDP.eps at "
                  "k = 1 is >= SGM-1STEP-EXACT.eps over a box of (q, sigma, delta), checked in "
                  "the equivalent form SGM-1STEP-EXACT.delta(RDP eps) <= delta (the exact profile "
