@@ -75,7 +75,7 @@ def test_claim_numbers_and_errata():
             assert c.expected == ("refuted" if refuted else "holds"), (th.id, c.number)
     routes = {(th.id, c.number): c.routes() for th in _family() for c in th.claims}
     assert routes[("DR-CLASSIC-GAUSS", 2)] == ("interval",)
-    assert routes[("SMITH-GROUP", 3)] == ("interval",)
+    assert routes[("SMITH-GROUP", 3)] == ("property", "interval")
     assert "smt" in routes[("SMITH-LLOYD", 1)] and routes[("BLOG-DEF", 1)] == ("smt",)
 
 

@@ -174,9 +174,12 @@ DDR_D22 = Theorem(
     claims=(
         Claim(1, "The BR parameter of a full-support pair (P, Q), computed from the definition as "
                  "the largest ln(P(y)/Q(y)) - ln(P(y')/Q(y')) over all pairs of outputs, equals "
-                 "max_y ln(P/Q) - min_y ln(P/Q) (DDR-C21), to 1e-40, on random pairs.",
+                 "max_y ln(P/Q) - min_y ln(P/Q) (DDR-C21), to 1e-40, on random pairs. Proved "
+                 f"by z3 (the problem of claim 2) for every full-support pair on {N_OUT} outputs.",
               (Compare(_br_pairs_term, "eq", _br_window_term, PAIRS, "oracle", Tol.abs("1e-40"),
-                       "BR by all (y, y') pairs", "max lr - min lr"),)),
+                       "BR by all (y, y') pairs", "max lr - min lr"),
+               Smt(lambda: d22_problem(N_OUT), f"max_(y,y') (l_y - l_y') = max l - min l, "
+                   f"{N_OUT} outputs"))),
         Claim(2, f"For {PAIR_TEXT}: the BR parameter from the definition (largest ln(P(y)/Q(y)) - "
                  "ln(P(y')/Q(y'))) equals max lr - min lr, to 1e-40 (property search); proved by "
                  f"z3 for every full-support pair on {N_OUT} outputs (any real log-ratios l_y: "
@@ -204,9 +207,13 @@ DDR_C21 = Theorem(
     domain="eps >= 0",
     claims=(
         Claim(1, "For random pairs, with eps = max lr - min lr and t = max_y ln(P(y)/Q(y)): t is "
-                 "in [0, eps] and every log-ratio lies in [t - eps, t] (certified in arb).",
+                 "in [0, eps] and every log-ratio lies in [t - eps, t] (certified in arb). "
+                 f"Proved by z3 (the (=>) problem of claim 2) for every full-support pair on "
+                 f"{N_OUT} outputs.",
               (Predicate(_c21_window, PAIRS, "oracle",
-                         "t = max lr in [0, eps] and lr in [t - eps, t] for every output"),)),
+                         "t = max lr in [0, eps] and lr in [t - eps, t] for every output"),
+               Smt(lambda: c21_problem(N_OUT, "=>"), "t = max l in [0, br], l_y in [t - br, "
+                   "t]"))),
         Claim(2, f"The iff, universally: (=>) for {PAIR_TEXT}, with eps = max lr - min lr and "
                  "t = max lr, t in [0, eps] and every lr in [t - eps, t] (property search); "
                  f"proved by z3 for every full-support pair on {N_OUT} outputs (log-ratio form, "
@@ -234,12 +241,16 @@ DDR_L21 = Theorem(
     domain="eps >= 0",
     claims=(
         Claim(1, "On 300 random pairs (2 to 6 outputs, full support): dp_eps = max_y |ln(P/Q)| "
-                 "<= br_eps = max lr - min lr.",
+                 "<= br_eps = max lr - min lr. Proved by z3 (a problem of claim 3) for every "
+                 f"full-support pair on {N_OUT} outputs.",
               (Compare(_dp_term, "le", _br_window_term, PAIRS, "oracle", lhs_name="dp_eps",
-                       rhs_name="br_eps"),)),
-        Claim(2, "On the same pairs: br_eps <= 2 dp_eps.",
+                       rhs_name="br_eps"),
+               Smt(lambda: l21_problem(N_OUT, "dp<=br"), "max |l| <= max l - min l"))),
+        Claim(2, "On the same pairs: br_eps <= 2 dp_eps. Proved by z3 (a problem of claim 3) "
+                 f"for every full-support pair on {N_OUT} outputs.",
               (Compare(_br_window_term, "le", _two_dp_term, PAIRS, "oracle",
-                       lhs_name="br_eps", rhs_name="2 dp_eps"),)),
+                       lhs_name="br_eps", rhs_name="2 dp_eps"),
+               Smt(lambda: l21_problem(N_OUT, "br<=2dp"), "max l - min l <= 2 max |l|"))),
         Claim(3, f"Both implications universally: dp_eps <= br_eps <= 2 dp_eps for {PAIR_TEXT} "
                  "(property search; br_eps <= 2 dp_eps up to 1e-40, attained when max lr = "
                  "-min lr); proved by z3 for every full-support pair on "
@@ -277,9 +288,14 @@ DDR_T1 = Theorem(
               (Compare(_t1_max(dp_level), "le", _c(0), T1_INSTANCES, "oracle",
                        lhs_name="max dp_eps - eps", rhs_name="0"),)),
         Claim(2, "On the same utilities: max br_eps - eps <= 0, certified to 1e-40 (the bound is "
-                 "attained when one output moves by +Delta_u and another by -Delta_u).",
+                 "attained when one output moves by +Delta_u and another by -Delta_u). Proved "
+                 f"by z3 (the problem of claim 3) for each neighbouring pair on {N_OUT} outputs "
+                 "and every real utility (the pair's own Delta_u is at most the maximum, so the "
+                 "bound holds with the global scale).",
               (Compare(_t1_max(br_window), "le", _c(_tiny(40)), T1_INSTANCES, "oracle",
-                       lhs_name="max br_eps - eps", rhs_name="1e-40"),)),
+                       lhs_name="max br_eps - eps", rhs_name="1e-40"),
+               Smt(lambda: em_br_problem("sens"), "br_window(EM laws, scale eps/(2 Delta_u)) "
+                   "<= eps, one pair"))),
         Claim(3, f"Universally on {UTIL_TEXT}: with scale eps/(2 Delta_u), br_eps - eps <= 1e-40 "
                  "and dp_eps - eps <= 1e-40 (property search); eps-BR proved by z3 for every "
                  f"real utility pair on {N_OUT} outputs (log-ratio form from the same formulas; "
@@ -363,13 +379,18 @@ DDR_P1 = Theorem(
                  "Range(u + f) = Range(u) = 2 while the sensitivity jumps from 1 to 101.",
               (Predicate(_p1_example, points({}), "oracle", "exact enumeration"),),
               scope="instance"),
-        Claim(2, "(ii) Range(u) <= 2 Delta_u on 100 random real utilities (exact rationals).",
-              (Predicate(_range_vs(2), UTILITIES, "oracle", "Range(u) <= 2 Delta_u"),)),
+        Claim(2, "(ii) Range(u) <= 2 Delta_u on 100 random real utilities (exact rationals). "
+                 f"Proved by z3 (a problem of claim 4) for one neighbouring pair on {N_OUT} "
+                 "outputs and all real utilities (both sides are maxima over pairs).",
+              (Predicate(_range_vs(2), UTILITIES, "oracle", "Range(u) <= 2 Delta_u"),
+               Smt(lambda: p1_problem("2sens"), "Range(u) <= 2 Delta_u, one pair"))),
         Claim(3, "(iii) Range(u) <= Delta_u for 100 random monotone utilities (each neighbour "
-                 "adds a value in [0, 1] to every output).",
+                 "adds a value in [0, 1] to every output). Proved by z3 (a problem of claim 4) "
+                 f"for one neighbouring pair on {N_OUT} outputs and all real u, d >= 0.",
               (Predicate(_range_vs(1), Generated(_draw_monotone, 100,
                                                  "random monotone utilities"),
-                         "oracle", "Range(u) <= Delta_u"),)),
+                         "oracle", "Range(u) <= Delta_u"),
+               Smt(lambda: p1_problem("mono"), "Range(u) <= Delta_u, d >= 0, one pair"))),
         Claim(4, f"(i)-(iii) universally for one neighbouring pair on {N_OUT} outputs, u(x', .) "
                  "= u + d: Range(u + f) = Range(u) (u in [-3, 3], d in [-1, 1], f in [-100, "
                  "100]^2), Range(u) <= 2 Delta_u, and Range(u) <= Delta_u when d >= 0 (d in "
@@ -403,9 +424,14 @@ DDR_P2 = Theorem(
     claims=(
         Claim(1, "On the random utilities of DDR-P1 claim 2 (eps = j/100 in [0.1, 2]), the "
                  "realised BR parameter of every neighbouring pair is at most eps, to 5e-51 "
-                 "(the pair attaining the Range attains eps).",
+                 "(the pair attaining the Range attains eps). Proved by z3 (the problem of claim "
+                 f"2) for each neighbouring pair on {N_OUT} outputs and every real utility with "
+                 "the pair's own Range (the global Range is at least it, so the bound holds with "
+                 "the global scale).",
               (Compare(_p2_br_gap, "le", _c(Fraction(5, 10**51)), UTILITIES, "oracle",
-                       lhs_name="max BR - eps", rhs_name="5e-51"),)),
+                       lhs_name="max BR - eps", rhs_name="5e-51"),
+               Smt(lambda: em_br_problem("range"), "br_window(EM laws, scale eps/Range(u)) "
+                   "<= eps, one pair"))),
         Claim(2, f"Universally on {UTIL_TEXT}: with scale eps/Range(u), br_eps - eps <= 1e-40 "
                  "(property search); proved by z3 for every real utility pair on "
                  f"{N_OUT} outputs with Range(u) > 0 (log-ratio form from the same formulas; the "

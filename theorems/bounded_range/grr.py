@@ -341,14 +341,16 @@ DDR_D26 = Theorem(
         Claim(1, "Non-convexity witness (derived): the 1/2-mixture, on disjoint labels, of "
                  "RR_{eps,t1} and RR_{eps,t2} has BR parameter eps + |t1 - t2| (to 1e-40, on 100 "
                  "random (eps, t1, t2) with 0 < t_i < eps); at eps = 1, t1 = 1/4, t2 = 3/4 it is "
-                 "1.5 > 1, so the mixture is not 1-BR.",
+                 "1.5 > 1, so the mixture is not 1-BR. The identity is proved by z3 (the problem "
+                 "of claim 2) for every 0 < t_i < eps.",
               (Compare(_mixture_br, "eq", _d26_formula,
                        Generated(_draw_mixture, 100, "random (eps, t1, t2)"), "oracle",
                        Tol.abs("1e-40"), "BR of the mixture", "eps + |t1 - t2|"),
                Compare(_d26_example, "eq", _c(Fraction(3, 2)), points({}), "oracle",
                        Tol.abs("1e-40"), "BR of the mixture (1, 1/4, 3/4)", "1.5"),
                Compare(_d26_example, "gt", _c(1), points({}), "oracle",
-                       lhs_name="BR of the mixture (1, 1/4, 3/4)", rhs_name="eps = 1"))),
+                       lhs_name="BR of the mixture (1, 1/4, 3/4)", rhs_name="eps = 1"),
+               Smt(d26_problem, "br_window(mixture) = eps + |t1 - t2|, 0 < t_i < eps"))),
         Claim(2, "The non-convexity witness universally: BR of the 1/2-mixture = eps + |t1 - t2| "
                  "for eps in [0.1, 3], t_i = a_i eps with a_i in [0.01, 0.99] (property search, "
                  "to 1e-40); proved by z3 for every 0 < t_i < eps (grr_pair and br_window in the "
@@ -418,8 +420,10 @@ DDR_L41 = Theorem(
     claims=(
         Claim(1, "For 100 random eps-BR pairs with t = max_y ln(P(y)/Q(y)): H_{e^{eps_g}}(P||Q) <= "
                  "H_{e^{eps_g}}(RR_{eps,t}(0)||RR_{eps,t}(1)) at eps_g in {0, eps/3, eps/2} "
-                 "(post-processing domination).",
-              _l41_checks()),
+                 "(post-processing domination). Proved by z3 (the problem of claim 2) for every "
+                 "pair on 2 outputs with 0 < t < eps and every eps_g (3 outputs: claim 3).",
+              (*_l41_checks(),
+               Smt(lambda: l41_problem(2), "H_G(P||Q) <= H_G(RR_(eps,t)), 2 outputs"))),
         Claim(2, "Post-processing domination universally on 2 outputs: for every pair Q = "
                  "b/sum(b), P(y) ∝ Q(y) e^(eps s_y) (b_y in [0.01, 1], s_y in [0, 1], so the pair "
                  "is eps-BR), eps in [0.1, 2], eps_g = g eps with g in [-1, 1], and t = max lr: "

@@ -32,7 +32,17 @@ import random
 from fractions import Fraction
 from typing import Any
 
-from dpverify.theorems.claims import Box, Claim, Compare, Generated, Points, Predicate, Tol, grid
+from dpverify.theorems.claims import (
+    Box,
+    Claim,
+    Compare,
+    Generated,
+    Points,
+    Predicate,
+    Smt,
+    Tol,
+    grid,
+)
 from dpverify.theorems.core import Evaluator, Theorem, parse_number
 from dpverify.theorems.formulas.classic_gaussian import (
     classic_eps_star,
@@ -43,8 +53,13 @@ from dpverify.theorems.formulas.exponential_mechanism import exp_mech
 from dpverify.theorems.formulas.gaussian import gauss_delta_output_quad
 from dpverify.theorems.formulas.laplace import laplace_delta
 from dpverify.theorems.formulas.laplace_calibration import laplace_b, laplace_llr
+from dpverify.theorems.foundations.region_smt import lap_range_problem, lap_tight_problem
 from dpverify.theorems.foundations.terms import EPS_POS, FAMILY, TINY
-from dpverify.theorems.foundations.universal import blog_exp_universal, blog_lap_universal
+from dpverify.theorems.foundations.universal import (
+    blog_exp_universal,
+    blog_lap_universal,
+    exp_mech_problem,
+)
 from dpverify.theorems.numerics.finite import max_log_ratio
 from dpverify.theorems.params import DELTA, SENSITIVITY
 from dpverify.theorems.refs import BLOG, DR14, MT07, cite
@@ -76,15 +91,22 @@ def _blog_lap_claims() -> tuple[Claim, ...]:
 
     return (
         Claim(1, "With b = sensitivity/eps: STK-LAPLACE.delta(b, eps, sensitivity) = 0 and "
-                 "STK-LAPLACE.delta(b, eps', sensitivity) > 0 for every eps' < eps.", (
+                 "STK-LAPLACE.delta(b, eps', sensitivity) > 0 for every eps' < eps. Proved by "
+                 "z3 for all real eps > 0, s > 0 and eps' = eps (1 - h), h > 0, from "
+                 "laplace_b and laplace_delta in the sym context (each e^a kept as E > 0 with "
+                 "its sign facts).", (
             Compare(delta_at_b, "eq", lambda ctx, **_: ctx.zero, at_eps, "numeric",
                     Tol.abs("1e-40"), "delta(s/eps, eps)", "0"),
             Compare(delta_below, "gt", lambda ctx, **_: ctx.zero, below, "numeric",
                     lhs_name="delta(s/eps, eps (1 - h)), h > 0", rhs_name="0"),
+            Smt(lap_tight_problem, "delta(s/eps, eps) = 0 and delta(s/eps, eps (1 - h)) > 0, "
+                "all eps, s, h > 0"),
         )),
         Claim(2, "The pointwise log-likelihood ratio ln(p(y)/q(y)) of Lap(0, b) vs Lap(s, b) "
                  "ranges exactly over [-s/b, s/b], both ends attained on sets of positive "
-                 "probability.", (
+                 "probability. Proved by z3 for all real b > 0, s > 0, y from laplace_llr in "
+                 "the sym context: the LLR lies in [-s/b, s/b], equals s/b on y <= 0 and -s/b "
+                 "on y >= s (half-lines of positive probability).", (
             Compare(laplace_llr, "eq",
                     lambda ctx, b, sensitivity, side, **_: side * sensitivity / b,
                     Points(tuple(llr_pts)), "numeric", TINY,
@@ -99,6 +121,8 @@ def _blog_lap_claims() -> tuple[Claim, ...]:
                     "gt", lambda ctx, **_: ctx.zero,
                     grid(b=["0.01", "1", "3"], sensitivity=["1", "20"]), "numeric",
                     lhs_name="min(P[Y <= 0], P[Y >= s]) under Lap(0, b)", rhs_name="0"),
+            Smt(lap_range_problem, "b LLR(y) in [-s, s], = s on y <= 0, = -s on y >= s, all "
+                "real b, s > 0, y"),
         )),
     )
 
@@ -306,7 +330,9 @@ BLOG_EXP = Theorem(
     domain="finite output set; eps > 0; Delta_u > 0",
     claims=(
         Claim(1, "For random utilities with Delta_u = 1, the largest pointwise "
-                 "|ln(P[M(x)=y]/P[M(x')=y])| over neighbours and outputs is at most eps.", (
+                 "|ln(P[M(x)=y]/P[M(x')=y])| over neighbours and outputs is at most eps. "
+                 "Proved by z3 (the problem of claim 2) for 2 and 3 outputs, all real "
+                 "utilities with |u - u'| <= Delta_u, all eps > 0.", (
             Compare(lambda ctx, u, u2, eps, **_: max_log_ratio(
                         ctx, exp_mech(ctx, eps, u), exp_mech(ctx, eps, u2)),
                     "le", lambda ctx, eps, **_: eps,
@@ -314,6 +340,8 @@ BLOG_EXP = Theorem(
                               "random utility pairs with Delta_u = 1 on 2..6 outputs, eps in "
                               "(0, 3]"),
                     "oracle", lhs_name="max_y |ln P(y)/P'(y)|", rhs_name="eps"),
+            *(Smt(exp_mech_problem(k), f"{k} outputs: P(y) <= e^eps P'(y) for all y, all real "
+                  "utilities with |u - u'| <= Delta") for k in (2, 3)),
         )),
         blog_exp_universal(2),
     ),

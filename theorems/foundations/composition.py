@@ -46,7 +46,11 @@ from dpverify.theorems.formulas.parallel_composition import (
     par_multi_database_eps,
 )
 from dpverify.theorems.foundations.terms import EPS_POS, FAMILY, TINY
-from dpverify.theorems.foundations.universal import adapt_comp_universal, par_universal
+from dpverify.theorems.foundations.universal import (
+    adapt_comp_universal,
+    adapt_problem,
+    par_universal,
+)
 from dpverify.theorems.numerics.finite import max_log_ratio
 from dpverify.theorems.params import EPS_LIST, NEIGHBORING, K
 from dpverify.theorems.refs import MCS, SMITH_LN, cite
@@ -82,7 +86,9 @@ SMITH_ADAPT_COMP = Theorem(
         Claim(1, "For an explicit adaptive strategy tree of randomized-response steps whose "
                  "parameter at step i depends on the history but never exceeds the budget "
                  "eps_i, the largest pointwise |log-ratio| of the full transcript is at most "
-                 "sum eps_i (all transcripts enumerated, k <= 6).", (
+                 "sum eps_i (all transcripts enumerated, k <= 6). Proved by z3 (the problem of "
+                 "claim 2) for k = 2, every flip pattern, all real eps_i >= 0 and step "
+                 "parameters in [0, eps_i].", (
             Compare(lambda ctx, eps_list, frac, flip, **_: max_log_ratio(
                         ctx, adaptive_rr_transcripts(ctx, eps_list, frac, flip, 0),
                         adaptive_rr_transcripts(ctx, eps_list, frac, flip, 1)),
@@ -92,6 +98,8 @@ SMITH_ADAPT_COMP = Theorem(
                               "step parameter eps_i * f(history), f in [0, 1)"),
                     "oracle", lhs_name="max over transcripts |ln P(t)/Q(t)|",
                     rhs_name="sum eps_i"),
+            Smt(adapt_problem, "k = 2: transcript ratios within e^{eps_0 + eps_1} for every "
+                "history-dependent step parameter in [0, eps_i] and every flip pattern"),
         )),
         adapt_comp_universal(2),
     ),

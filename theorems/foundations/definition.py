@@ -49,6 +49,13 @@ from dpverify.theorems.core import Theorem
 from dpverify.theorems.formulas.gaussian import gauss_delta, gauss_delta_pld_quad, gauss_tail
 from dpverify.theorems.formulas.hockey_stick_exact import hockey_stick_exact
 from dpverify.theorems.formulas.name_and_shame import name_shame_pair, name_shame_profile
+from dpverify.theorems.foundations.region_smt import (
+    group_two_problem,
+    hs_curve_problem,
+    hs_events_problem,
+    ns_converse_problem,
+    size_witness_problem,
+)
 from dpverify.theorems.foundations.terms import BAYES_EPS_GRID, FAMILY, TINY, nums, seeded
 from dpverify.theorems.numerics.finite import (
     hockey_stick,
@@ -186,17 +193,25 @@ def _def_dp_claims() -> tuple[Claim, ...]:
     return (
         Claim(1, "For finite outputs, sum_y max(P(y) - e^eps Q(y), 0) equals the maximum of "
                  "P(S) - e^eps Q(S) over all 2^|Y| events (example P = (0.4, 0.3, 0.2, 0.1), "
-                 "Q = (0.1, 0.2, 0.3, 0.4), eps = 0.3; then random pairs).", (
+                 "Q = (0.1, 0.2, 0.3, 0.4), eps = 0.3; then random pairs). Proved by z3 for all "
+                 "laws on at most 3 points and every real eps (z = e^eps > 0), from "
+                 "hockey_stick and hockey_stick_events in the sym context.", (
             Compare(hockey_stick, "eq", hockey_stick_events, example, "oracle", TINY,
                     "sum_y (P - e^eps Q)_+", "max over all events"),
             Compare(hockey_stick, "eq", hockey_stick_events,
                     Generated(_draw_pair_eps, 500, "random pairs on 2..6 points (some zeros), "
                                                    "eps in [-2, 6]"),
                     "oracle", TINY, "sum_y (P - e^eps Q)_+", "max over all events"),
+            Smt(hs_events_problem(3), "sum_y (P - z Q)_+ == max over all 8 events, all laws on "
+                "3 points (zeros allowed, so also 1..2 points), all z > 0 (4 points: 1.5-3.4 s)"),
         )),
         Claim(2, "As a function of z = e^eps >= 0, sum_y max(P(y) - z Q(y), 0) is convex, "
                  "piecewise linear and nonincreasing; it equals 1 at z = 0 and 0 for "
-                 "z >= max_y P(y)/Q(y).", (
+                 "z >= max_y P(y)/Q(y). Searched over seeded rational pairs on 2..6 points; "
+                 "proved by z3 from hockey_stick in the sym context (e^eps -> w >= 0): "
+                 "nonincreasing and the two ends for all laws on at most 3 points, convex and "
+                 "affine between consecutive breakpoints for all laws on 2 points (3 points: "
+                 "z3 unknown after 20 s).", (
             Predicate(_def_dp_convex, shape_box, "property",
                       "H(t z1 + (1-t) z2) <= t H(z1) + (1-t) H(z2) (exact rationals)"),
             Predicate(_def_dp_linear_pieces, shape_box, "property",
@@ -205,18 +220,34 @@ def _def_dp_claims() -> tuple[Claim, ...]:
                       "H(z + h) <= H(z) for h >= 0 (exact rationals)"),
             Predicate(_def_dp_ends, shape_box, "property",
                       "H(0) = 1 and H(z) = 0 for z >= max P/Q (exact rationals)"),
+            Smt(hs_curve_problem(3, "nonincreasing"), "w1 <= w2 implies H(w2) <= H(w1), all "
+                "laws on 3 points"),
+            Smt(hs_curve_problem(3, "ends"), "H(0) = 1, and H(w) = 0 when P <= w Q pointwise, "
+                "all laws on 3 points"),
+            Smt(hs_curve_problem(2, "convex"), "(w2 - w1) H(w) <= (w2 - w) H(w1) + (w - w1) "
+                "H(w2) for w1 <= w <= w2, all laws on 2 points"),
+            Smt(hs_curve_problem(2, "affine"), "equality in the chord inequality when no "
+                "breakpoint P(y)/Q(y) lies strictly between w1 and w2, all laws on 2 points"),
         )),
         Claim(3, "Group-of-two step: for random finite chains P0, P1, P2 in which each "
                  "consecutive pair is (eps, delta)-indistinguishable in both orders, "
-                 "H_{e^{2eps}}(P0||P2) <= (1 + e^eps) delta.", (
+                 "H_{e^{2eps}}(P0||P2) <= (1 + e^eps) delta. Searched over seeded chains on "
+                 "2..6 points, eps in [0, 3]; proved by z3 for all chains on at most 3 points, "
+                 "every delta and every eps >= 0 (x = e^eps >= 1), from hockey_stick in the sym "
+                 "context.", (
             Compare(_def_dp_group_lhs, "le", _def_dp_group_rhs,
                     Box(ints={"inst": (0, 10**9)}, reals={"eps": ("0", "3")}), "property",
                     lhs_name="H_{e^{2eps}}(P0||P2)",
                     rhs_name="(1 + e^eps) max_steps,orders H_{e^eps}"),
+            Smt(group_two_problem(3), "both-order H_x <= d on both steps implies H_{x^2}(P0||P2) "
+                "<= (1 + x) d, all chains on 3 points, x >= 1"),
         )),
         Claim(4, "Witness that replace-one DP does not imply add/remove DP: M(x) = |x| has "
                  "profile 0 for replace-one pairs and H_{e^eps} = 1 for every eps on an "
-                 "add/remove pair.", (
+                 "add/remove pair. Proved by z3 for every dataset of at most 6 records (the "
+                 "sizes the instances draw; M depends on the size only) and every eps (z = e^eps "
+                 "> 0; replace-one for eps >= 0), from the same profile terms in the sym "
+                 "context.", (
             Compare(lambda ctx, x, x_rep, eps, **_: _size_profile(ctx, x, x_rep, eps), "eq",
                     lambda ctx, **_: ctx.zero,
                     Generated(_draw_size_datasets_nonneg, 300,
@@ -228,6 +259,9 @@ def _def_dp_claims() -> tuple[Claim, ...]:
                               "datasets over a 3-letter universe with an added record, "
                               "eps in [-5, 50]"),
                     "oracle", None, "min over both orders of H_{e^eps}", "1"),
+            Smt(size_witness_problem(_size_profile, _size_addremove_min, 6),
+                "replace-one profile 0 (z >= 1) and add/remove min-order H_z = 1 (z > 0), "
+                "sizes 0..6"),
         )),
     )
 
@@ -334,7 +368,9 @@ BLOG_DEF = Theorem(
                 "p <= (x + d) q, x >= 1, 0 <= d < 1, 0 <= p, q <= 1 imply p <= x q + d"),
         )),
         Claim(2, "The converse fails: NS_delta (SMITH-NAME-SHAME) is (0, delta)-DP but has an "
-                 "output whose probability ratio is delta/0 = infinity (derived).", (
+                 "output whose probability ratio is delta/0 = infinity (derived). Proved by z3 "
+                 "for every delta0 in (0, 1) and every eps >= 0 from name_shame_pair in the sym "
+                 "context.", (
             Predicate(_ns_is_zero_delta_dp,
                       Generated(_draw_delta0_exact, 300, "delta0 = dn/10^6 in (0, 1)"),
                       "oracle", "both-order H_1(NS) <= delta0 (exact rationals)"),
@@ -342,6 +378,8 @@ BLOG_DEF = Theorem(
                       Generated(_draw_delta0_exact, 300, "delta0 = dn/10^6 in (0, 1)"),
                       "oracle", "P((i,1)) = delta0 > (e^eps + delta0) Q((i,1)) = 0 at eps in "
                                 "{0, 1, 10, 1000}"),
+            Smt(ns_converse_problem, "both-order H_1(NS) <= d and P(y) = d > (x + d) Q(y) = 0, "
+                "all d in (0, 1), x = e^eps >= 1"),
         )),
         Claim(3, "For the Gaussian mechanism, E[(1 - e^{eps-Z})_+] < P[Z > eps] strictly (e.g. "
                  "sigma = 1, eps = 1), so delta is not the probability that pure DP fails.", (

@@ -141,7 +141,7 @@ def _exp_level(ctx: Any, inst: int, eps: Any, sensitivity: Any, **_: Any) -> Any
                          exp_mech(ctx, eps, nums(ctx, u2), s))
 
 
-def _exp_problem(k: int) -> Callable[[], SmtProblem]:
+def exp_mech_problem(k: int) -> Callable[[], SmtProblem]:
     """The exponential mechanism on k outputs from :func:`exp_mech` in the sym context: its
     log-space shift ``e^{-max logit}`` cancels; ``X_y = e^{eps u(y)/(2 Delta)}``, ``Y_y =
     e^{eps u'(y)/(2 Delta)}``, ``c = e^{eps/2}``; ``|u - u'| <= Delta`` and monotonicity of exp
@@ -201,7 +201,7 @@ def blog_exp_universal(number: int) -> Claim:
                                                       "sensitivity": ("1/10", "10")},
                     log_scale=frozenset({"eps", "sensitivity"})), "property",
                 lhs_name="max_y |ln P(y)/P'(y)|", rhs_name="eps"),
-        *(Smt(_exp_problem(k), f"{k} outputs: P(y) <= e^eps P'(y) for all y, all real "
+        *(Smt(exp_mech_problem(k), f"{k} outputs: P(y) <= e^eps P'(y) for all y, all real "
               "utilities with |u - u'| <= Delta") for k in (2, 3)),
     ))
 
@@ -235,7 +235,7 @@ def _adapt_test(ctx: Any, inst: int, k: int, **_: Any) -> bool | None:
     return None if None in verdicts else True
 
 
-def _adapt_problem() -> SmtProblem:
+def adapt_problem() -> SmtProblem:
     """k = 2, every flip pattern: the transcript law of :func:`adaptive_rr_transcripts` in the
     sym context; ``Z_node = e^{eps_i frac_node}`` with ``1 <= Z_node <= x_i = e^{eps_i}``
     (``0 <= frac <= 1``, exp increasing)."""
@@ -277,7 +277,7 @@ def adapt_comp_universal(number: int) -> Claim:
         Predicate(_adapt_test, Box(ints={"inst": SEED_RANGE, "k": (1, 6)}), "property",
                   "P(t) <= e^{sum eps_i} Q(t) and Q(t) <= e^{sum eps_i} P(t) for all 2^k "
                   "transcripts"),
-        Smt(_adapt_problem, "k = 2: transcript ratios within x_0 x_1 = e^{eps_0 + eps_1} for "
+        Smt(adapt_problem, "k = 2: transcript ratios within x_0 x_1 = e^{eps_0 + eps_1} for "
             "every history-dependent step parameter in [0, eps_i] and every flip pattern"),
     ))
 
@@ -415,7 +415,7 @@ def _post_test(ctx: Any, inst: int, z: Any, **_: Any) -> bool:
     return ok
 
 
-def _post_problem(n_in: int) -> SmtProblem:
+def post_problem(n_in: int) -> SmtProblem:
     """``H_z(BP||BQ) <= H_z(P||Q)`` for all laws on ``n_in`` points and all kernels to 2
     outputs, from :func:`hockey_stick` and :func:`push_forward` in the sym context (``z =
     e^eps``)."""
@@ -449,7 +449,7 @@ def post_universal(number: int) -> Claim:
         Predicate(_post_test, Box(ints={"inst": SEED_RANGE}, reals={"z": ("1/8", "50")},
                                   log_scale=frozenset({"z"})), "property",
                   "H_z(BP||BQ) <= H_z(P||Q), and the pure level decreases (exact rationals)"),
-        Smt(lambda: _post_problem(2), "2 points -> 2 outputs: H_z(BP||BQ) <= H_z(P||Q), all z > "
+        Smt(lambda: post_problem(2), "2 points -> 2 outputs: H_z(BP||BQ) <= H_z(P||Q), all z > "
             "0, all laws and kernels"),
     ))
 

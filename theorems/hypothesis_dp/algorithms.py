@@ -14,12 +14,19 @@ from dpverify.theorems.claims import (
     Claim,
     Generated,
     Predicate,
+    Smt,
 )
 from dpverify.theorems.core import (
     Theorem,
 )
 from dpverify.theorems.hypothesis_dp.instances import FAMILY, rational_z
-from dpverify.theorems.hypothesis_dp.universal import a1_universal, a2_universal, a3_universal
+from dpverify.theorems.hypothesis_dp.universal import (
+    a1_universal,
+    a2_universal,
+    a3_on_domain,
+    a3_universal,
+    a_problem,
+)
 from dpverify.theorems.numerics import gce
 from dpverify.theorems.refs import GCE, cite
 from dpverify.theorems.values import exact_params
@@ -75,12 +82,15 @@ GCE_A1 = Theorem(
     claims=(
         Claim(1, "For non-adaptive sequences of finite mechanisms, the smallest delta of Def. 2 "
               "at a given eps equals max(H_{e^eps}(V^0||V^1), H_{e^eps}(V^1||V^0)) computed on "
-              "the product output space (both orders).",
+              "the product output space (both orders). Proved by z3 (the problem of claim 2) "
+              "for all laws of one round on 2 outputs and every eps.",
               (Predicate(_a1_test,
                          Generated(_draw_a1, 300, "random rational mechanisms (n <= 3 rounds, "
                                    "2-3 outputs) and exact z = e^eps in [1, 3]"), "oracle",
                          "max over all events of both inequalities == two-sided hockey-stick "
-                         "(exact rationals)"),)),
+                         "(exact rationals)"),
+               Smt(a_problem("A1", 1, 2), "one round, 2 outputs: max over the 4 events == "
+                   "two-sided hockey-stick"))),
         a1_universal(2),
     ),
     aliases=("GCE-D2",),
@@ -102,12 +112,15 @@ GCE_A2 = Theorem(
     domain="eps >= 0, delta in [0, 1]; H0, H1 distributions on {0,1}^n",
     claims=(
         Claim(1, "With H0 = point mass on 0^n and H1 = point mass on 1^n, the exact HDP delta "
-              "equals the classic Def. 2 delta of GCE-A1.",
+              "equals the classic Def. 2 delta of GCE-A1. Proved by z3 (the problem of claim 2) "
+              "for all laws of one round on 2 outputs and every eps.",
               (Predicate(_a2_test,
                          Generated(_draw_a1, 300, "random rational mechanisms (n <= 3 rounds) "
                                    "and exact z = e^eps in [1, 3]"), "oracle",
                          "GCE view mixtures of (delta_{0^n}, delta_{1^n}) == event maximum of "
-                         "the classic experiment (exact rationals)"),)),
+                         "the classic experiment (exact rationals)"),
+               Smt(a_problem("A2", 1, 2), "one round, 2 outputs: HDP delta of (0, 1) == "
+                   "classic Def. 2 delta"))),
         a2_universal(2),
     ),
     aliases=("GCE-D3",),
@@ -156,16 +169,23 @@ def a3_claims(refine: gce.RefineFn = gce.refine, count: int = 1000) -> tuple[Cla
     kept, perfect, few = _a3_tests(refine)
     region = Generated(_draw_a3, count, "random hypothesis pairs over {0,1}^4 (supports 1-6, "
                        "exact rational weights)")
+    whole = (" Proved by exhaustive enumeration of the finite domain of claim 4 (every ordered "
+             "pair of lists over {0,1}^2 with weights in (1/3)Z).")
     return (
-        Claim(1, "Every vector keeps its total weight in each refined list.",
+        Claim(1, "Every vector keeps its total weight in each refined list." + whole,
               (Predicate(kept, region, "oracle", "per-vector totals of T0' and T1' equal H0 and "
-                         "H1 exactly"),)),
+                         "H1 exactly"),
+               a3_on_domain(kept, "weights kept on every pair of the finite domain (exact)"))),
         Claim(2, "The matching is perfect and weight-equal: len(T0') = len(T1') and w_j^0 = "
-              "w_j^1 for all j.",
+              "w_j^1 for all j." + whole,
               (Predicate(perfect, region, "oracle", "equal lengths, equal positive weights "
-                         "pairwise (exact)"),)),
-        Claim(3, "The number of pairs is <= |T0| + |T1| - 1.",
-              (Predicate(few, region, "oracle", "len(T0') <= |T0| + |T1| - 1"),)),
+                         "pairwise (exact)"),
+               a3_on_domain(perfect, "perfect equal-weight matching on every pair of the finite "
+                            "domain (exact)"))),
+        Claim(3, "The number of pairs is <= |T0| + |T1| - 1." + whole,
+              (Predicate(few, region, "oracle", "len(T0') <= |T0| + |T1| - 1"),
+               a3_on_domain(few, "len(T0') <= |T0| + |T1| - 1 on every pair of the finite "
+                            "domain"))),
         a3_universal(4, refine),
     )
 

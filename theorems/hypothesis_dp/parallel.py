@@ -232,7 +232,7 @@ def _seeded_test(test: Callable[..., bool], draw: Callable[[random.Random], dict
     return seeded_test
 
 
-def _combination_problem(j: int, point: bool) -> SmtProblem:
+def combination_problem(j: int, point: bool) -> SmtProblem:
     """The combination rule for one event S over ``j`` matched pairs with distinct differing
     rounds, ``(Z, D)`` from :func:`hdp_procedure` (or :func:`hdp_procedure_point`) in the sym
     context: ``a_i = Pr[V|b_i^0 in S]``, ``c_i = Pr[V|b_i^1 in S]`` satisfy the per-pair
@@ -284,7 +284,7 @@ def hdpcalc_universal(number: int) -> Claim:
                   "Comp = MV-OPT at a common eps: exact two-sided delta <= the procedure's"),
         Predicate(_seeded_test(_calc_point_test, _draw_calc_point), box, "property",
                   "point H0, sharper rule: exact one-sided delta <= the procedure's"),
-        *(Smt(lambda j=j, pt=pt: _combination_problem(j, pt),
+        *(Smt(lambda j=j, pt=pt: combination_problem(j, pt),
               f"{j} matched pairs: " + ("point H0, e^eps = sum_i w_i e^{eps_i}" if pt else
                                           "eps = max_i eps_i, delta = sum_i w_i delta_i"))
           for j, pt in ((2, False), (2, True), (3, True))),
@@ -309,7 +309,9 @@ GCE_HDPCALC = Theorem(
     claims=(
         Claim(1, "For random finite mechanisms and random (H0, H1), the procedure's (eps, "
               "delta) satisfies both inequalities of Def. 3 (exact hockey-stick of the two "
-              "mixtures at eps is <= delta, in both orders).",
+              "mixtures at eps is <= delta, in both orders). The combination rule is proved by "
+              "z3 (problems of claim 3) for one event and 2 matched pairs with any per-pair "
+              "guarantees and weights (general rule and point-H0 rule).",
               (Predicate(_calc_basic_test,
                          Generated(_draw_calc, 300, "random (log x_i, delta_i)-DP mechanisms "
                                    "(kernels of the worst mechanism, n <= 4) and random (H0, H1)"),
@@ -324,7 +326,11 @@ GCE_HDPCALC = Theorem(
                          Generated(_draw_calc_point, 300, "random DP mechanisms, H0 a random "
                                    "point mass, random H1"),
                          "oracle", "point H0, sharper rule: exact H_z(V|H1 || V|H0) <= sum_j "
-                         "w_j delta_j at z = sum_j w_j e^{eps_j}"))),
+                         "w_j delta_j at z = sum_j w_j e^{eps_j}"),
+               *(Smt(lambda pt=pt: combination_problem(2, pt),
+                     "2 matched pairs: " + ("point H0, e^eps = sum_i w_i e^{eps_i}" if pt else
+                                            "eps = max_i eps_i, delta = sum_i w_i delta_i"))
+                 for pt in (False, True)))),
         Claim(2, "Composing only the rounds in I_j gives the same exact delta as composing all "
               "n rounds for the point pair (b_j^0, b_j^1).",
               (Predicate(_restrict_test,

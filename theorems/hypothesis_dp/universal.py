@@ -102,7 +102,7 @@ def _a2_test(ctx: Any, inst: Any, z: Any, **_: Any) -> bool:
             == gce.events_delta(v0, v1, z))
 
 
-def _a_problem(which: str, n: int, outputs: int) -> Callable[[], SmtProblem]:
+def a_problem(which: str, n: int, outputs: int) -> Callable[[], SmtProblem]:
     def build() -> SmtProblem:
         import sympy as sp
 
@@ -136,7 +136,7 @@ def a1_universal(number: int) -> Claim:
                  "two rounds on 2 outputs not within a minute, so they are not attempted here.", (
         Predicate(_a1_test, Z_BOX, "property", "event maximum == two-sided hockey-stick "
                   "(exact)"),
-        Smt(_a_problem("A1", 1, 2), "one round, 2 outputs: max over the 4 events == two-sided "
+        Smt(a_problem("A1", 1, 2), "one round, 2 outputs: max over the 4 events == two-sided "
             "hockey-stick"),
     ))
 
@@ -149,7 +149,7 @@ def a2_universal(number: int) -> Claim:
                  "z >= 0 (larger sizes: see claim 2 of GCE-A1).", (
         Predicate(_a2_test, Z_BOX, "property", "GCE view delta of (0^n, 1^n) == classic event "
                   "maximum (exact)"),
-        Smt(_a_problem("A2", 1, 2), "one round, 2 outputs: HDP delta of (0, 1) == classic "
+        Smt(a_problem("A2", 1, 2), "one round, 2 outputs: HDP delta of (0, 1) == classic "
             "Def. 2 delta"),
     ))
 
@@ -195,6 +195,18 @@ def a3_domain(n: int = 2, denominator: int = 3) -> list[gce.Hypothesis]:
                     out.append(tuple((b, Fraction(c, denominator))
                                      for b, c in zip(support, parts, strict=True)))
     return out
+
+
+def a3_on_domain(test: Callable[..., bool], description: str) -> Predicate:
+    """``test(ctx, h0=..., h1=...)`` on every ordered pair of :func:`a3_domain` (the whole
+    finite domain: a proof by exhaustive enumeration there)."""
+    domain = a3_domain()
+
+    @exact_params("i", "j")
+    def on_domain(ctx: Any, i: Any, j: Any, **_: Any) -> bool:
+        return bool(test(ctx, h0=domain[int(i)], h1=domain[int(j)]))
+
+    return Predicate(on_domain, _a3_domain_points(), "oracle", description)
 
 
 def _a3_domain_points() -> Points:
