@@ -326,13 +326,14 @@ DDR_T3 = Theorem(
                  "eps = s eps0 with s in [0, 0.8], k in {1..4}.",
               (Compare(_kov_term(True), "le", _plus(_t3_term, _tiny(40)), SANDWICH_GRID,
                        "numeric", lhs_name="KOV-DELTA.delta_pure(eps0/2)",
-                       rhs_name="DDR-T3.delta + 1e-40"),
+                       rhs_name="DDR-T3.delta + 1e-40", part="left side"),
                Compare(_t3_term, "le", _kov_term(False), SANDWICH_GRID, "numeric",
-                       lhs_name="DDR-T3.delta", rhs_name="KOV-DELTA.delta_pure(eps0)"),
+                       lhs_name="DDR-T3.delta", rhs_name="KOV-DELTA.delta_pure(eps0)",
+                       part="right side"),
                Compare(_t3_at_s, "le", _kov_at_s,
                        Box(reals={"eps0": ("0.1", "1"), "s": ("0", "0.8")}, ints={"k": (1, 4)}),
                        "interval", lhs_name="DDR-T3.delta(eps0, k, s eps0)",
-                       rhs_name="KOV-DELTA.delta_pure(eps0, k, s eps0)"))),
+                       rhs_name="KOV-DELTA.delta_pure(eps0, k, s eps0)", part="right side"))),
         Claim(4, "Footnote 2: where the maximising t_l equals eps0/2 the BR optimum equals the "
                  "optimal composition of eps0/2-DP. At eps0 = 0.4, k = 6 the candidates t_l = "
                  "eps0/2 sit at eps = (k-1-2l) eps0/2 in {1.0, 0.6, 0.2}; only at eps = 0.2 is "

@@ -337,16 +337,17 @@ def v1_universal(number: int, delta_formula: Callable[..., Any] = v1_delta) -> C
         Compare(sides("add_remove")[0], "eq", sides("add_remove")[1],
                 Box(ints={"inst": SEED_RANGE, "m": (1, 3)}, **box), "property",
                 Tol.abs("1e-30"), "max_{0 < |b| <= m} exact delta(0, b)",
-                "GCE-V1.delta(add_remove)"),
+                "GCE-V1.delta(add_remove)", part="add_remove"),
         Compare(sides("replace_one")[0], "eq", sides("replace_one")[1],
                 Box(ints={"inst": SEED_RANGE, "m": (1, 2)}, constraint=_v1_fits, **box),
                 "property", Tol.abs("1e-30"), "max_{|b| = |b'| = m} exact delta(b, b')",
-                "GCE-V1.delta(replace_one), 2m <= n"),
+                "GCE-V1.delta(replace_one), 2m <= n", part="replace_one, 2m <= n"),
         Compare(sides("replace_one")[0], "le", sides("replace_one")[1],
                 Box(ints={"inst": SEED_RANGE, "m": (2, 3)}, constraint=_v1_exceeds, **box),
                 "property", lhs_name="max_{|b| = |b'| = m} exact delta(b, b')",
-                rhs_name="GCE-V1.delta(replace_one), 2m > n"),
-        Smt(lambda: _monotone_problem(2), "2 RR rounds: delta(0, b) <= delta(0, b + e_i)"),
+                rhs_name="GCE-V1.delta(replace_one), 2m > n", part="replace_one, 2m > n"),
+        Smt(lambda: _monotone_problem(2), "2 RR rounds: delta(0, b) <= delta(0, b + e_i)",
+            part="reduction to |b| = m"),
     ))
 
 
@@ -410,9 +411,11 @@ def v2_universal(number: int) -> Claim:
                  "the differing rounds is proved by z3 for two generic binary-output rounds "
                  "(all laws, all z = e^eps >= 0): a round where both vectors are 0 drops out.", (
         *(Compare(_v2_sides(nb)[0], "eq", _v2_sides(nb)[1], box, "property", Tol.abs("1e-30"),
-                  f"brute-force maximum over the allowed pairs ({nb})", f"GCE-V2.delta({nb})")
+                  f"brute-force maximum over the allowed pairs ({nb})", f"GCE-V2.delta({nb})",
+                  part=nb)
           for nb in ("add_remove", "replace_one")),
-        Smt(lambda: _agree_problem(0), "delta((0, 0), (0, 1)) == delta of round 2 alone"),
+        Smt(lambda: _agree_problem(0), "delta((0, 0), (0, 1)) == delta of round 2 alone",
+            part="a round where both vectors agree drops out"),
     ))
 
 
@@ -450,7 +453,9 @@ def v3_universal(number: int) -> Claim:
                  "binary-output rounds (all laws, all z >= 0): a common round (both vectors 1) "
                  "drops out.", (
         *(Compare(_v3_sides(nb)[0], "eq", _v3_sides(nb)[1], box, "property", Tol.abs("1e-30"),
-                  f"brute-force maximum over the allowed pairs ({nb})", f"GCE-V3.delta({nb})")
+                  f"brute-force maximum over the allowed pairs ({nb})", f"GCE-V3.delta({nb})",
+                  part=nb)
           for nb in ("add_remove", "replace_one")),
-        Smt(lambda: _agree_problem(1), "delta((0, 1), (1, 1)) == delta of round 1 alone"),
+        Smt(lambda: _agree_problem(1), "delta((0, 1), (1, 1)) == delta of round 1 alone",
+            part="a common round drops out"),
     ))

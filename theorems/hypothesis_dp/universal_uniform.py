@@ -96,19 +96,21 @@ def t3_universal(number: int) -> Claim:
                 Box(ints={"inst": SEED_RANGE}, reals={"eps": ("0", "3")},
                     constraint=_t3_below_zero_point), "property",
                 lhs_name="exact max(H(V|U*||V|0), H(V|0||V|U*)), n >= 2",
-                rhs_name="GCE-T3.delta"),
+                rhs_name="GCE-T3.delta", part="the bound"),
         Compare(_t3_exact_both, "eq", _t3_formula,
                 Box(ints={"inst": SEED_RANGE}, reals={"eps": ("0", "3")}, fixed={"n": 1},
                     constraint=_t3_below_zero_point), "property", Tol.abs("1e-30"),
-                "exact two-sided H, n = 1", "GCE-T3.delta (exact for one round)"),
+                "exact two-sided H, n = 1", "GCE-T3.delta (exact for one round)",
+                part="equal for n = 1"),
         Compare(_t3_round_trip, "eq", lambda ctx, delta, **_: delta,
                 Box(ints={"inst": SEED_RANGE, "n": (1, 2)}, reals={"delta": ("1e-9", "1e-3")},
                     log_scale=frozenset({"delta"})), "property", Tol.rel("1e-12"),
-                "GCE-T3.delta(eps_list, GCE-T3.eps(eps_list, delta))", "delta"),
+                "GCE-T3.delta(eps_list, GCE-T3.eps(eps_list, delta))", "delta",
+                part="GCE-T3.eps inverts it"),
         Compare(_t3_fixed_exact, "le", lambda ctx, eps, **_: t3_delta(ctx, T3_FIXED, eps),
                 Box(reals={"eps": ("0", "1")}), "interval",
                 lhs_name="exact two-sided H (eps_list = (0.4, 0.7, 0.3, 0.9))",
-                rhs_name="GCE-T3.delta"),
+                rhs_name="GCE-T3.delta", part="the bound"),
     ))
 
 
@@ -153,7 +155,8 @@ def c6_universal(number: int) -> Claim:
         Compare(_c6_exact, "eq", exact_params("inst")(
                     lambda ctx, inst, **_: c6_eps(ctx, [ctx.num(e) for e in _c6_instance(inst)])),
                 SEED_BOX, "property", Tol.abs("1e-30"),
-                "max_y ln Pr[y|U*]/Pr[y|0] (RR, enumerated)", "GCE-C6.eps"),
+                "max_y ln Pr[y|U*]/Pr[y|0] (RR, enumerated)", "GCE-C6.eps",
+                part="the bound is attained"),
         *(Smt(lambda n=n: _c6_problem(n), f"n = {n}: e^(GCE-C6.eps) == (prod (1 + x_i) - 1)/"
-              f"(2^{n} - 1)") for n in range(1, 6)),
+              f"(2^{n} - 1)", part="the sum telescopes") for n in range(1, 6)),
     ))
