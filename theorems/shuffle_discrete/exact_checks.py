@@ -198,7 +198,9 @@ def kary_below_local(ctx: Any, x0: Fraction, x: Fraction, **_: Any) -> bool:
     return True
 
 
-PAIR_POINTS = Points(tuple({"x0": x0, "x": x} for x0, x in X_PAIRS), covers_domain=True)
+# a grid of the real parameters (x0 = e^eps0, x = e^eps), not their whole domain: exact
+# enumeration there certifies these points; it proves nothing between them
+PAIR_POINTS = Points(tuple({"x0": x0, "x": x} for x0, x in X_PAIRS))
 
 
 def draw_small(rng: random.Random) -> dict[str, Any]:

@@ -77,6 +77,9 @@ _RR_POINTS_KARY = (("1", 10, 3, "0.3"), ("2", 10, 3, "0.5"), ("1", 8, 4, "0.3"))
 SOUNDNESS_POINTS = Points(
     tuple({"eps0": e0, "n": n, "eps": e, "k": 2} for e0, n, e in _RR_POINTS_BINARY)
     + tuple({"eps0": e0, "n": n, "eps": e, "k": k} for e0, n, k, e in _RR_POINTS_KARY))
+GRID_NOTE = (" (a grid of the real parameters eps0, eps, not their whole domain: certified "
+             "there, not proved)")
+
 CLONES_CONFIGS = Points(tuple(
     {"eps0": e0, "n": n, "delta": d}
     for n in (1000, 10000) for e0 in ("0.1", "0.5", "1", "2") for d in ("1e-6", "1e-8")
@@ -173,8 +176,8 @@ FMT21_NUM = Theorem(
                        lhs_name="FMT21-NUM.delta(eps0, n, FMT21-CLONES.eps)",
                        rhs_name="delta", part="eps <= FMT21-CLONES.eps"))),
         Claim(6, "The recurrence equals the direct double sum EXACTLY (rational x0 = e^eps0, "
-                 "x = e^eps) on the whole finite domain n in 1..12, " + X_DOMAIN + " (192 "
-                 "cases): proved by exhaustive enumeration of that domain, exact rationals.",
+                 "x = e^eps) on the grid n in 1..12, " + X_DOMAIN + " (192 cases), exact "
+                 "rationals" + GRID_NOTE + ".",
               (Predicate(recurrence_is_double_sum, PAIR_POINTS, "oracle",
                          "recurrence == double sum, n = 1..12"),)),
         Claim(7, "Threshold form: P_c(a) - x Q_c(a) >= 0 iff a <= beta(c + 1), for every x0 > "
@@ -183,17 +186,17 @@ FMT21_NUM = Theorem(
                  "crosses e^eps once.",
               (Smt(threshold_problem, "sign of alpha (c + 1 - a) + gamma a is that of "
                    "beta (c + 1) - a"),)),
-        Claim(8, "Soundness on a whole finite domain: the clone-pair delta >= the exact "
+        Claim(8, "Soundness on a grid: the clone-pair delta >= the exact "
                  "shuffled binary RR delta for n in 1..10 and >= the ternary (k = 3) one for n "
-                 "in 1..5, " + X_DOMAIN + ": proved by exhaustive enumeration of that domain "
-                 "(exact rationals); and on random exact instances (n <= 14) [oracle].",
+                 "in 1..5, " + X_DOMAIN + ", exact rationals" + GRID_NOTE + "; and on random "
+                 "exact instances (n <= 14) [oracle].",
               (Predicate(clone_above_rr, PAIR_POINTS, "oracle",
                          "clone >= binary RR (n <= 10), >= ternary RR (n <= 5)"),
                Predicate(clone_above_rr_random, SMALL_RANDOM, "oracle",
                          "clone >= RR on random exact instances"))),
-        Claim(9, "Monotonicity: delta is nonincreasing in n and in eps: on the whole finite "
-                 "domain n in 1..30, " + X_DOMAIN + " (next x of the grid) proved by "
-                 "exhaustive enumeration with exact rationals; over eps0 in [0.05, 3], eps in "
+        Claim(9, "Monotonicity: delta is nonincreasing in n and in eps: on the grid "
+                 "n in 1..30, " + X_DOMAIN + " (next x of the grid), exact rationals"
+                 + GRID_NOTE + "; over eps0 in [0.05, 3], eps in "
                  "[0, eps0], n in 1..300 searched [property] (delta(n) >= delta(n + 1) and "
                  "delta(eps) >= delta((eps + eps0)/2)).",
               (Predicate(clone_monotone, PAIR_POINTS, "oracle",
@@ -331,9 +334,9 @@ SHUFFLE_RR_EXACT = Theorem(
                        Tol.rel("1e-15"))),
               scope="instance"),
         Claim(5, "Monotonicity: delta_n(eps) is nonincreasing in eps and, for fixed (eps0, "
-                 "eps), in n on n = 2..60: proved on the whole finite domain n in 2..30, "
-                 + X_DOMAIN + " (next x of the grid), by exhaustive enumeration with exact "
-                 "rationals; searched over eps0 in [0.2, 3], eps in [0, eps0], n in 2..60 "
+                 "eps), in n on n = 2..60: certified on the grid n in 2..30, "
+                 + X_DOMAIN + " (next x of the grid), exact rationals"
+                 + GRID_NOTE + "; searched over eps0 in [0.2, 3], eps in [0, eps0], n in 2..60 "
                  "[property].",
               (Predicate(rr_monotone, PAIR_POINTS, "oracle", "nonincreasing in n and in x"),
                Compare(RR_DELTA, "ge", shift_n(RR_DELTA), _RR_MONO_BOX, "property",
@@ -341,15 +344,14 @@ SHUFFLE_RR_EXACT = Theorem(
                Compare(RR_DELTA, "ge", half_eps(RR_DELTA), _RR_MONO_BOX, "property",
                        lhs_name="delta(eps)", rhs_name="delta((eps + eps0)/2)"))),
         Claim(6, "The binary m-formula equals the two-order k = 2 enumeration EXACTLY, and "
-                 "both are <= the one-user (local RR) delta (x0 - x)_+/(x0 + 1), on the whole "
-                 "finite domain n in 1..10, " + X_DOMAIN + ": proved by exhaustive "
-                 "enumeration of that domain (exact rationals).",
+                 "both are <= the one-user (local RR) delta (x0 - x)_+/(x0 + 1), on the grid "
+                 "n in 1..10, " + X_DOMAIN + ", exact rationals" + GRID_NOTE + ".",
               (Predicate(binary_is_enumeration, PAIR_POINTS, "oracle",
                          "m-formula == enumeration <= local delta"),)),
         Claim(7, "Shuffling is post-processing of the n reports: the k-ary delta_n <= delta_1 "
-                 "= (x0 - x)_+/(x0 + k - 1), with equality at n = 1, on the whole finite domain "
-                 "k = 3 with n in 1..5 and k = 4 with n in 1..3, " + X_DOMAIN + ": proved by "
-                 "exhaustive enumeration of that domain (exact rationals).",
+                 "= (x0 - x)_+/(x0 + k - 1), with equality at n = 1, on the grid "
+                 "k = 3 with n in 1..5 and k = 4 with n in 1..3, " + X_DOMAIN + ", exact "
+                 "rationals" + GRID_NOTE + ".",
               (Predicate(kary_below_local, PAIR_POINTS, "oracle", "delta_n <= delta_1"),)),
         Claim(8, "Round trip: eps(eps0, n, delta(eps0, n, s eps0)) = s eps0 (to 1e-12) over "
                  "eps0 in [0.2, 2], s in [0.02, 0.5], n in 1..12, k = 2 [property].",
