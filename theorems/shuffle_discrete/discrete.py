@@ -209,20 +209,24 @@ DLAP = Theorem(
                  "k-fold composition, by the k-fold product of the enumerated two-point PLD "
                  "pair, equals KOV-DELTA.delta_pure(1/b, k, eps) to 1e-40 at b in {1, 0.5}, k "
                  "in {2, 10}, eps in {0.1, 0.7} [oracle].",
-              (Smt(_rr_identity_problem, "DLAP.delta(b, eps, 1) == (e^a - e^eps)_+/(e^a + 1)"),
+              (Smt(_rr_identity_problem, "DLAP.delta(b, eps, 1) == (e^a - e^eps)_+/(e^a + 1)",
+                   part="s = 1 is RR(1/b)"),
                Compare(_kfold_pld, "eq", _kov, grid(b=["1", "0.5"], k=[2, 10],
                                                     eps=["0.1", "0.7"]),
                        "oracle", Tol.abs("1e-40"), "k-fold product of the PLD pair",
-                       "KOV-DELTA.delta_pure(1/b, k, eps)"))),
+                       "KOV-DELTA.delta_pure(1/b, k, eps)", part="k-fold composition"))),
         Claim(3, "Discrete dominates continuous (s = 1): delta(b, eps, 1) >= STK-LAPLACE.delta("
                  "b, eps) for every a = 1/b > 0 and eps in [0, a] (z3 on the two formula bodies, "
                  "y = e^{a/2}, x = e^{eps/2}) [smt]; at b = 1, eps = 0.3: 0.3680256 vs "
                  "0.2953119 (to 1e-7).",
-              (Smt(_dominance_problem, "DLAP.delta >= STK-LAPLACE.delta on 0 <= eps <= a"),
+              (Smt(_dominance_problem, "DLAP.delta >= STK-LAPLACE.delta on 0 <= eps <= a",
+                   part="dominance"),
                Compare(lambda ctx, **_: dlap_delta(ctx, ctx.one, ctx.num("0.3"), 1), "eq",
-                       const("0.3680256"), Points(({},)), "numeric", Tol.abs("1e-7")),
+                       const("0.3680256"), Points(({},)), "numeric", Tol.abs("1e-7"),
+                       part="the values at b = 1, eps = 0.3"),
                Compare(lambda ctx, **_: laplace_delta(ctx, ctx.one, ctx.num("0.3"), ctx.one),
-                       "eq", const("0.2953119"), Points(({},)), "numeric", Tol.abs("1e-7")))),
+                       "eq", const("0.2953119"), Points(({},)), "numeric", Tol.abs("1e-7"),
+                       part="the values at b = 1, eps = 0.3"))),
         Claim(4, "Variance by enumeration (rigorous tail) equals 2e^a/(e^a - 1)^2 to 1e-45: b = "
                  "1 gives 1.841347188415585, b = 0.5 gives 0.3620308304831552, b = 3 gives "
                  "17.83425519251301 (to 1e-14).",
@@ -255,10 +259,12 @@ DLAP = Theorem(
                  "e, s), s) = e (which also selects the piece by comparisons) searched for e = "
                  "t s/b, b in [0.2, 5], t in [0, 0.999], s in {1..4} (1e-25) [property].",
               (*(Smt(lambda s=s, k=k: _piece_problem(s, k),
-                     f"(C_k - delta)/D_k == e^eps on I_k, s = {s}, k = {k}")
+                     f"(C_k - delta)/D_k == e^eps on I_k, s = {s}, k = {k}",
+                     part="piece inverse")
                  for s in (2, 3, 4) for k in range((s - 1) // 2 + 1)),
                Compare(_round_trip(), "eq", _eps_of_t, _ROUND_BOX, "property",
-                       Tol.abs("1e-25"), "eps(b, delta(b, e, s), s)", "e"))),
+                       Tol.abs("1e-25"), "eps(b, delta(b, e, s), s)", "e",
+                       part="the evaluator's round trip"))),
         Claim(8, "M is (s/b)-DP, tight: delta(b, eps, s) = 0 for eps >= s/b and > 0 for 0 <= "
                  "eps < s/b, for every b > 0 and eps >= 0 at s in {1, 2, 3, 4} (z3 on the "
                  "formula body) [smt].",

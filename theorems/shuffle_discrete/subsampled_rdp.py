@@ -270,12 +270,14 @@ WBK19_SUBRDP = Theorem(
                  "orders over q in [0.001, 1], eps0 in [0.05, 3], alpha in {2..10} [property] "
                  "(the order D_alpha(RR_0 || mix) is searched only).",
               (Compare(_rr_bound, "ge", _rr_witness("mix_first"), _RR_BOX, "property",
-                       lhs_name="WBK19 Thm 9", rhs_name="D_alpha(mix || RR_0)"),
+                       lhs_name="WBK19 Thm 9", rhs_name="D_alpha(mix || RR_0)",
+                       part="mix_first"),
                Compare(_rr_bound, "ge", _rr_witness("base_first"), _RR_BOX, "property",
-                       lhs_name="WBK19 Thm 9", rhs_name="D_alpha(RR_0 || mix)"),
+                       lhs_name="WBK19 Thm 9", rhs_name="D_alpha(RR_0 || mix)",
+                       part="base_first"),
                *(Smt(lambda a=a, o=o, i=i: _rr_smt_problem(a, o, i),
                      f"moment of the bound >= exact moment ({o}), alpha = {a}, Min choice "
-                     f"{i + 1}")
+                     f"{i + 1}", part=o)
                  for a, o in _RR_SMT_CASES for i in range(3 * 2 ** (a - 2))))),
     ),
     notes="The replace-one / without-replacement counterpart of STK-ANALYTIC-RDP (Poisson, "
