@@ -14,7 +14,6 @@ proof of equivalence; the first input where it differs is reported otherwise.
 
 from __future__ import annotations
 
-import copyreg
 import dataclasses
 import enum
 import io
@@ -27,6 +26,7 @@ from collections.abc import Callable, Iterator
 from fractions import Fraction
 from typing import Any
 
+import cloudpickle
 import flint
 import mpmath
 
@@ -74,8 +74,9 @@ def _arb_ctx(prec: int) -> ArbCtx:
     return ArbCtx(prec + _boost)
 
 
-class _Pickler(pickle.Pickler):
-    """Pickles by value, and notes the lowest working precision it met (``self.prec``)."""
+class _Pickler(cloudpickle.Pickler):
+    """Pickles by value (closures and lambdas too, as cloudpickle does), and notes the lowest
+    working precision it met (``self.prec``)."""
 
     def __init__(self, file: io.BytesIO) -> None:
         super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
@@ -104,13 +105,12 @@ class _Pickler(pickle.Pickler):
             return _arb_ctx, (obj.prec,)
         if isinstance(obj, float):
             self._note(53)
-        return NotImplemented
+        return super().reducer_override(obj)
 
 
 def dumps(obj: Any) -> tuple[bytes, int | None]:
     buffer = io.BytesIO()
     pickler = _Pickler(buffer)
-    pickler.dispatch_table = copyreg.dispatch_table.copy()
     pickler.dump(obj)
     return buffer.getvalue(), pickler.prec
 
