@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import functools
 import io
 import itertools
 import pickle
 import random
+import re
 import signal
 import time
 from collections.abc import Callable, Iterator
@@ -39,6 +41,7 @@ SAMPLES = 12  # recorded calls kept per function (reservoir)
 EXTRA = 12  # random calls in the recorded ranges per survivor
 MAX_BYTES = 200_000  # a recorded call larger than this is not kept
 _VARARGS, _VARKEYWORDS = 0x04, 0x08
+_ADDRESS = re.compile(r"0x[0-9a-f]+")
 _boost = 0  # bits added to every rebuilt precision (set only while comparing)
 
 
@@ -57,6 +60,10 @@ def _mpc_at(prec: int, value: tuple) -> Any:
 def _arb_of(mid: tuple[int, int], rad: tuple[int, int]) -> Any:
     two = flint.arb(2)
     return flint.arb(flint.arb(mid[0]) * two ** mid[1], flint.arb(rad[0]) * two ** rad[1])
+
+
+def _cached(fn: Callable[..., Any]) -> Callable[..., Any]:
+    return functools.lru_cache(maxsize=None)(fn)
 
 
 def _arb_text(text: str) -> Any:
@@ -103,8 +110,8 @@ class _Pickler(cloudpickle.Pickler):
         if isinstance(obj, ArbCtx):
             self._note(obj.prec)
             return _arb_ctx, (obj.prec,)
-        if isinstance(obj, float):
-            self._note(53)
+        if isinstance(obj, functools._lru_cache_wrapper) and "<locals>" in obj.__qualname__:
+            return _cached, (obj.__wrapped__,)  # a local cached closure: rebuilt, cache empty
         return super().reducer_override(obj)
 
 
@@ -264,6 +271,8 @@ def _normal(v: Any, depth: int = 0) -> Any:
         return ("enum", repr(v))
     if isinstance(v, MpCtx | ArbCtx):
         return ("ctx", type(v).__name__)
+    if callable(v) and not dataclasses.is_dataclass(v):
+        return ("callable", getattr(v, "__qualname__", type(v).__name__))
     if isinstance(v, tuple | list | set | frozenset):
         items = sorted(v, key=repr) if isinstance(v, set | frozenset) else v
         return [_normal(x, depth + 1) for x in items]
@@ -276,9 +285,9 @@ def _normal(v: Any, depth: int = 0) -> Any:
                                    for f in dataclasses.fields(v)])
     if hasattr(v, "tolist"):
         return _normal(v.tolist(), depth + 1)
-    if hasattr(v, "__dict__") and not callable(v):
+    if hasattr(v, "__dict__"):
         return (type(v).__name__, _normal(vars(v), depth + 1))
-    return ("repr", repr(v)[:200])
+    return ("repr", _ADDRESS.sub("0x", repr(v))[:200])
 
 
 def _close(a: Any, b: Any, prec: int) -> bool:
@@ -311,7 +320,9 @@ def _outcome(fn: Callable[..., Any], call: Call, limit: float) -> tuple[str, Any
     signal.setitimer(signal.ITIMER_VIRTUAL, limit)  # CPU seconds: fair on a loaded machine
     started = time.process_time()
     try:
-        return "ok", _normal(fn(*args, **kwargs)), time.process_time() - started
+        value = fn(*args, **kwargs)
+        # arguments after the call too: an engine step that updates its state in place
+        return "ok", _normal((value, args, kwargs)), time.process_time() - started
     except _Slow:
         return "slow", None, time.process_time() - started
     except Exception as exc:

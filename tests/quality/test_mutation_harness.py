@@ -63,6 +63,10 @@ def test_apply_changes_the_code_importers_see_only_in_the_child(mutation):
 PLANTED = '''
 def scaled(x, y):
     return x * y + 0
+
+
+def step(state, x):
+    state["total"] = state["total"] + x
 '''
 
 
@@ -115,6 +119,12 @@ def test_a_planted_distinguishable_mutant_survives_with_its_input(mutation, plan
     row = mutation.classify(site, calls, seconds=60)
     assert row["result"] == "survived", row
     assert row["differs_at"].startswith("(") and row["original"] != row["mutant"]
+
+
+def test_a_mutant_of_an_in_place_update_is_told_apart(mutation, planted):
+    calls = _recorded(mutation, planted.step, [({"total": 1.0}, 2.0), ({"total": 0}, 5)])
+    site = _site(mutation, planted.__name__, "step", "state['total'] + x")  # -> a minus
+    assert mutation.classify(site, calls, seconds=60)["result"] == "survived"
 
 
 def test_no_recorded_call_is_never_called_equivalent(mutation, planted):
