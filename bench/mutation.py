@@ -301,7 +301,9 @@ def family_ids(family: str) -> list[str]:
     return [t.id for t in all_theorems() if t.family == family]
 
 
-def run_family(family: str, mutants: int, seed: int, seconds: float) -> Iterator[dict[str, Any]]:
+def run_family(family: str, mutants: int, seed: int, seconds: float,
+               replay: list[Site] | None = None) -> Iterator[dict[str, Any]]:
+    """Rows for a seeded sample of ``mutants`` sites, or for the ``replay`` sites if given."""
     tasks = plan(family_ids(family))
     base = _in_child(lambda: baseline(tasks, f"{family}/{seed}"), 1800)
     if base is None or base[0] != "ok":
@@ -309,8 +311,9 @@ def run_family(family: str, mutants: int, seed: int, seconds: float) -> Iterator
     info = base[1]
     sites = [s for (mod, name) in sorted(info["used"]) for s in sites_of(mod, name)]
     rng = random.Random(f"{family}/{seed}")
-    for site in rng.sample(sites, min(mutants, len(sites))):
-        which = [i for i in info["used"][(site.module, site.name)] if info["ok"][i]]
+    chosen = replay if replay is not None else rng.sample(sites, min(mutants, len(sites)))
+    for site in chosen:
+        which = [i for i in info["used"].get((site.module, site.name), []) if info["ok"][i]]
         if not which:
             continue
         row = {"family": family, **asdict(site), "checks": len(which),
@@ -353,13 +356,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=120.0)
     parser.add_argument("--jsonl", type=Path)
     parser.add_argument("--markdown", type=Path)
+    parser.add_argument("--replay", type=Path, help="a JSONL of an earlier run: its survivors "
+                        "are judged again (same sites), its other rows carried over")
     args = parser.parse_args(argv)
     families = args.family or sorted({t.family for t in all_theorems()})
+    earlier = ([json.loads(line) for line in args.replay.read_text("utf-8").splitlines()
+                if line.strip()] if args.replay else [])
     totals: dict[str, dict[str, int]] = {}
     out = args.jsonl.open("a", encoding="utf-8") if args.jsonl else None
     for family in families:
+        mine = [r for r in earlier if r["family"] == family]
+        carried = [r for r in mine if r["result"] != "survived"]
+        replay = [Site(r["module"], r["name"], r["kind"], r["index"], r["line"])
+                  for r in mine if r["result"] == "survived"] if args.replay else None
+        if args.replay and not mine:
+            continue
         counts = totals.setdefault(family, dict.fromkeys(COLUMNS, 0))
-        for row in run_family(family, args.mutants, args.seed, args.seconds):
+        rows = run_family(family, args.mutants, args.seed, args.seconds, replay) \
+            if replay is None or replay else iter(())
+        for row in [*carried, *rows]:
             counts[row["result"]] += 1
             print(json.dumps(row), flush=True)
             if out:
