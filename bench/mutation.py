@@ -260,7 +260,7 @@ def equivalence(site: Site, calls: list[Any], seconds: float) -> dict[str, Any]:
     def work() -> dict[str, Any]:
         func = getattr(importlib.import_module(site.module), site.name)
         func = getattr(func, "__wrapped__", func)
-        return compare(func, lambda: apply(site), calls, f"{site}")
+        return compare(func, lambda: apply(site), calls, f"{site}", budget=seconds / 3)
 
     result = _in_child(work, seconds)
     if result is None or result[0] != "ok":

@@ -39,7 +39,7 @@ from dpverify.theorems.ctx.mp import _mp_context
 BOOST = 64  # extra bits of the contexts when original and mutant are compared
 SAMPLES = 12  # recorded calls kept per function (reservoir)
 EXTRA = 12  # random calls in the recorded ranges per survivor
-MAX_BYTES = 200_000  # a recorded call larger than this is not kept
+MAX_BYTES = 4_000_000  # a recorded call larger than this is not kept (engine states)
 _VARARGS, _VARKEYWORDS = 0x04, 0x08
 _ADDRESS = re.compile(r"0x[0-9a-f]+")
 _boost = 0  # bits added to every rebuilt precision (set only while comparing)
@@ -340,14 +340,20 @@ def _show(call: Call) -> str:
 
 
 def compare(original: Callable[..., Any], mutate: Callable[[], None], calls: list[Call],
-            seed: str, limit: float = 5.0) -> dict[str, Any]:
+            seed: str, budget: float, limit: float = 5.0) -> dict[str, Any]:
     """Evaluate ``original`` on the recorded and extra calls, then ``mutate()`` and the mutant.
 
     ``original`` is the unwrapped function object: ``mutate`` replaces its code in place, so
-    the same object evaluates the mutant afterwards (caches around it are bypassed).
+    the same object evaluates the mutant afterwards (caches around it are bypassed). Inputs are
+    taken in order while the original's CPU time stays within half of ``budget`` seconds.
     """
     inputs = list(calls) + list(extra_inputs(calls, EXTRA, random.Random(seed)))
-    before = [_outcome(original, c, limit) for c in inputs]
+    before: list[tuple[str, Any, float]] = []
+    for call in inputs:
+        if sum(took for _, _, took in before) > budget / 2:
+            break
+        before.append(_outcome(original, call, limit))
+    inputs = inputs[:len(before)]
     mutate()
     compared = 0
     for call, (kind, value, took) in zip(inputs, before, strict=True):
