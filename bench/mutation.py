@@ -24,8 +24,12 @@ family's claims (issue "Verdicts that say exactly what was shown", item 5).
    precision ("indistinguishable on N recorded inputs" — evidence, not a proof), *survived*
    otherwise, with the input where it differs — a claim the catalogue is missing.
 
-The kill rate is killed / (mutants - equivalent). Rows go to stdout and ``--jsonl``; the table
-per family to stdout and ``--markdown``.
+5. **Owner.** A survivor of a function whose module is imported by theorems of another
+   family (the formula's owner) is judged again against that family's checks:
+   *killed by the owner family* when one of them kills it.
+
+The kill rate is (killed + killed by the owner family) / (mutants - equivalent). Rows go to
+stdout and ``--jsonl``; the table per family to stdout and ``--markdown``.
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ import math
 import os
 import pickle
 import random
+import re
 import signal
 import sys
 import time
@@ -51,6 +56,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from mutation_inputs import Recorder, compare  # a sibling of this script
 
 from dpverify.theorems import all_theorems
+from dpverify.theorems.core import Theorem
 from dpverify.verifiers.dispatch import PROFILES, run_check
 from dpverify.verifiers.runner import Task, plan
 from dpverify.verifiers.verdict import Status
@@ -320,7 +326,54 @@ def run_family(family: str, mutants: int, seed: int, seconds: float,
                **judge(site, tasks, which, seconds)}
         if row["result"] == "survived":
             row.update(classify(site, info["calls"].get((site.module, site.name), []), seconds))
+        if row["result"] == "survived":
+            row.update(owner_judge(site, family, seconds))
         yield row
+
+
+def owner_theorems(site: Site, family: str) -> list[str]:
+    """Theorems of OTHER families defined in modules that import the mutated function's module
+    (the family that owns the formula, where its claims belong)."""
+    short = site.module.rsplit(".", 1)[1]
+    imports = re.compile(rf"from dpverify\.theorems\.(formulas|numerics)\.{short} import")
+    ids: list[str] = []
+    all_theorems()  # imports every family module
+    for name, module in list(sys.modules.items()):
+        path = getattr(module, "__file__", None)
+        if not (name.startswith("dpverify.theorems.") and path) or \
+                Path(path).resolve().parent in MUTABLE:
+            continue
+        found = [v.id for v in vars(module).values()
+                 if isinstance(v, Theorem) and v.family != family]
+        if found and imports.search(Path(path).read_text(encoding="utf-8")):
+            ids += [i for i in found if i not in ids]
+    return sorted(ids)
+
+
+def owner_judge(site: Site, family: str, seconds: float) -> dict[str, Any]:
+    """A survivor judged again against the owner family's checks (those that came out as
+    expected unmutated): ``killed_by_owner`` when one of them now does not."""
+    ids = owner_theorems(site, family)
+    if not ids:
+        return {}
+    tasks = plan(ids)
+    quick = PROFILES["quick"]
+
+    def statuses() -> list[bool]:
+        out = []
+        for t in tasks:
+            status = run_check(t.theorem, t.claim, t.check, quick).status
+            out.append(_expected_ok(t, status) and status is not Status.INCONCLUSIVE)
+        return out
+
+    base = _in_child(statuses, 10 * seconds)
+    if base is None or base[0] != "ok":
+        return {"owner": ids, "owner_result": "baseline timed out"}
+    which = [i for i, ok in enumerate(base[1]) if ok]
+    again = judge(site, tasks, which, seconds)
+    if again["result"] == "killed":
+        return {"result": "killed_by_owner", "owner": ids, "by": again.get("by", [])}
+    return {"owner": ids, "owner_result": again["result"]}
 
 
 def classify(site: Site, calls: list[Any], seconds: float) -> dict[str, Any]:
@@ -332,19 +385,20 @@ def classify(site: Site, calls: list[Any], seconds: float) -> dict[str, Any]:
     return {"result": "survived", **found}
 
 
-COLUMNS = ("killed", "survived", "equivalent", "timed_out")
+COLUMNS = ("killed", "killed_by_owner", "survived", "equivalent", "timed_out")
 
 
 def table(totals: dict[str, dict[str, int]]) -> str:
     """The Markdown table per family; the kill rate is over the non-equivalent mutants."""
-    lines = ["| family | mutants | killed | survived | equivalent | timed out "
-             "| kill rate (non-equivalent) |", "|---|---|---|---|---|---|---|"]
+    lines = ["| family | mutants | killed | killed by the owner family | survived | equivalent "
+             "| timed out | kill rate (non-equivalent) |", "|---|---|---|---|---|---|---|---|"]
     for family, c in totals.items():
         n = sum(c.values())
         live = n - c["equivalent"]
-        rate = f"{100 * c['killed'] / live:.0f} %" if live else "—"
-        lines.append(f"| {family} | {n} | {c['killed']} | {c['survived']} | {c['equivalent']} "
-                     f"| {c['timed_out']} | {rate} |")
+        killed = c["killed"] + c["killed_by_owner"]
+        rate = f"{100 * killed / live:.0f} %" if live else "—"
+        lines.append(f"| {family} | {n} | {c['killed']} | {c['killed_by_owner']} "
+                     f"| {c['survived']} | {c['equivalent']} | {c['timed_out']} | {rate} |")
     return "\n".join(lines)
 
 

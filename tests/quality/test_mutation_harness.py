@@ -147,3 +147,10 @@ def test_recorded_calls_of_a_private_precision_formula_travel_and_differ(mutatio
     site = next(s for s in mutation.sites_of("dpverify.theorems.formulas.gaussian",
                                              "gauss_delta") if s.kind == "operator")
     assert mutation.classify(site, calls, seconds=120)["result"] == "survived"
+
+
+def test_the_owner_of_a_formula_is_the_family_whose_theorems_import_it(mutation):
+    site = next(iter(mutation.sites_of("dpverify.theorems.formulas.br_bounds", "mgf_eps")))
+    owners = mutation.owner_theorems(site, "composition")
+    assert "DDR-T5" in owners
+    assert all(mutation._theorem(i).family != "composition" for i in owners)
