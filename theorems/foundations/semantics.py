@@ -28,7 +28,7 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
-from dpverify.theorems.claims import Box, Claim, Compare, Generated, Predicate, grid
+from dpverify.theorems.claims import Box, Claim, Compare, Generated, Predicate, Tol, grid
 from dpverify.theorems.core import Evaluator, Theorem
 from dpverify.theorems.formulas.bayes_posterior import (
     BITS3,
@@ -44,6 +44,7 @@ from dpverify.theorems.formulas.name_and_shame import (
     name_shame_pair,
     name_shame_profile,
 )
+from dpverify.theorems.foundations.mutation_guards import BAYES_BOX, bayes_em_reference_gap
 from dpverify.theorems.foundations.terms import BAYES_EPS_GRID, FAMILY, TINY, seeded
 from dpverify.theorems.foundations.universal import name_shame_universal
 from dpverify.theorems.numerics.finite import (
@@ -147,6 +148,13 @@ SMITH_BAYES = Theorem(
                                 "spread": (1, 1000)}),
                       "property", "posterior ratios within [e^{-2eps}, e^{2eps}] with eps the "
                                   "exact replace-one level of a random rational mechanism"),
+        )),
+        Claim(4, "Reference value of the test mechanism of claim 1: with h_j(v, a) = 1 if a = "
+                 "2j + v else 0, exactly three outputs have utility 1 and M(a|x) = e^{eps "
+                 "u(x,a)/2}/(3 e^{eps/2} + 3) for every x, a and eps in [0, 10] (searched, to "
+                 "1e-30).", (
+            Compare(bayes_em_reference_gap, "eq", lambda ctx, **_: ctx.zero, BAYES_BOX,
+                    "property", Tol.abs("1e-30"), "max_{x,a} |M(a|x) - closed form|", "0"),
         )),
     ),
     notes="The guarantee fails for delta-additive secrecy (SMITH-NAME-SHAME). Default value: 0.",
