@@ -154,3 +154,9 @@ def test_the_owner_of_a_formula_is_the_family_whose_theorems_import_it(mutation)
     owners = mutation.owner_theorems(site, "composition")
     assert "DDR-T5" in owners
     assert all(mutation._theorem(i).family != "composition" for i in owners)
+
+
+def test_the_kill_rate_is_over_non_equivalent_mutants(mutation):
+    counts = {"killed": 6, "killed_by_owner": 1, "survived": 1, "equivalent": 4, "timed_out": 2}
+    row = mutation.table({"fam": counts}).splitlines()[-1]
+    assert row == "| fam | 14 | 6 | 1 | 1 | 4 | 2 | 70 % |"
