@@ -16,9 +16,20 @@ family's claims (issue "Verdicts that say exactly what was shown", item 5).
 3. **Judgement.** Only the checks that executed the function run again. The mutant is
    *killed* when a check that came out as expected in the baseline now does not (a claim
    expected to hold fails or errs, an erratum is no longer refuted); *timed out* when the
-   child runs past ``--seconds`` or a check turns inconclusive; *survived* otherwise.
-   Survivors are listed with the mutated line: each is either an equivalent mutant (judged by
-   a reader) or a claim the catalogue is missing.
+   child runs past ``--seconds`` or a check turns inconclusive.
+4. **Equivalence.** The baseline also records a bounded sample of the argument tuples each
+   executed function was really called with (``bench/mutation_inputs.py``). A mutant no check
+   killed is evaluated against the original on those tuples and on random tuples in the same
+   ranges, contexts raised by 64 bits: *equivalent* when every outcome agrees to the working
+   precision ("indistinguishable on N recorded inputs" — evidence, not a proof), *survived*
+   otherwise, with the input where it differs — a claim the catalogue is missing.
+
+5. **Owner.** A survivor of a function whose module is imported by theorems of another
+   family (the formula's owner) is judged again against that family's checks:
+   *killed by the owner family* when one of them kills it.
+
+The kill rate is (killed + killed by the owner family) / (mutants - equivalent). Rows go to
+stdout and ``--jsonl``; the table per family to stdout and ``--markdown``.
 """
 
 from __future__ import annotations
@@ -31,6 +42,7 @@ import math
 import os
 import pickle
 import random
+import re
 import signal
 import sys
 import time
@@ -40,7 +52,11 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from mutation_inputs import Recorder, compare  # a sibling of this script
+
 from dpverify.theorems import all_theorems
+from dpverify.theorems.core import Theorem
 from dpverify.verifiers.dispatch import PROFILES, run_check
 from dpverify.verifiers.runner import Task, plan
 from dpverify.verifiers.verdict import Status
@@ -196,36 +212,67 @@ def _theorem(tid: str) -> Any:
     return next(t for t in all_theorems() if t.id == tid)
 
 
-def baseline(tasks: list[Task]) -> dict[str, Any]:
-    """Which mutable functions each task executes, and its baseline outcome."""
+def _top_level_codes() -> dict[Any, tuple[str, str]]:
+    """The code object of every module-level function of the mutable modules."""
+    codes = {}
+    for name, module in list(sys.modules.items()):
+        path = getattr(module, "__file__", None)
+        if not (name.startswith("dpverify.theorems.") and path
+                and Path(path).resolve().parent in MUTABLE):
+            continue
+        for attr, obj in list(vars(module).items()):
+            fn = getattr(obj, "__wrapped__", obj)
+            code = getattr(fn, "__code__", None)
+            if code is not None and getattr(fn, "__module__", None) == name \
+                    and code.co_name == attr:
+                codes[code] = (name, attr)
+    return codes
+
+
+def baseline(tasks: list[Task], seed: str = "") -> dict[str, Any]:
+    """Which mutable functions each task executes, its baseline outcome, and sampled calls."""
     used: dict[tuple[str, str], set[int]] = defaultdict(set)
-    modules = {m.__file__: name for name, m in list(sys.modules.items())
-               if name.startswith("dpverify.theorems.") and getattr(m, "__file__", None)
-               and Path(m.__file__).resolve().parent in MUTABLE}
+    recorder = Recorder(seed)
+    codes: dict[Any, tuple[str, str]] = {}
     current = -1
 
     def profiler(frame: Any, event: str, _arg: Any) -> None:
         if event == "call":
-            mod = modules.get(frame.f_code.co_filename)
-            if mod:
-                used[(mod, frame.f_code.co_name)].add(current)
+            key = codes.get(frame.f_code)
+            if key:
+                used[key].add(current)
+                recorder.offer(key, frame)
 
     ok = []
     quick = PROFILES["quick"]
     for i, task in enumerate(tasks):
         current = i
+        codes = _top_level_codes()  # modules a check imports lazily are picked up
         sys.setprofile(profiler)
         try:
             v = run_check(task.theorem, task.claim, task.check, quick)
         finally:
             sys.setprofile(None)
         ok.append(_expected_ok(task, v.status) and v.status is not Status.INCONCLUSIVE)
-    top_level = {}
-    for (mod, name), idx in used.items():
-        obj = getattr(importlib.import_module(mod), name, None)
-        if callable(obj) and getattr(getattr(obj, "__wrapped__", obj), "__code__", None):
-            top_level[(mod, name)] = sorted(idx)
-    return {"used": top_level, "ok": ok}
+    return {"used": {key: sorted(idx) for key, idx in used.items()}, "ok": ok,
+            "calls": recorder.calls}
+
+
+def equivalence(site: Site, calls: list[Any], seconds: float) -> dict[str, Any]:
+    """Original vs mutant on the recorded calls (in a forked child): ``equivalent`` or not."""
+    if not calls:
+        return {"equivalent": False, "compared": 0, "differs_at": "no recorded call"}
+
+    def work() -> dict[str, Any]:
+        func = getattr(importlib.import_module(site.module), site.name)
+        func = getattr(func, "__wrapped__", func)
+        return compare(func, lambda: apply(site), calls, f"{site}", budget=seconds / 3)
+
+    result = _in_child(work, seconds)
+    if result is None or result[0] != "ok":
+        return {"equivalent": False, "compared": 0,
+                "differs_at": "comparison timed out" if result is None else result[1]}
+    return result[1]
 
 
 def judge(site: Site, tasks: list[Task], which: list[int], seconds: float) -> dict[str, Any]:
@@ -260,20 +307,102 @@ def family_ids(family: str) -> list[str]:
     return [t.id for t in all_theorems() if t.family == family]
 
 
-def run_family(family: str, mutants: int, seed: int, seconds: float) -> Iterator[dict[str, Any]]:
+def run_family(family: str, mutants: int, seed: int, seconds: float,
+               replay: list[Site] | None = None) -> Iterator[dict[str, Any]]:
+    """Rows for a seeded sample of ``mutants`` sites, or for the ``replay`` sites if given."""
     tasks = plan(family_ids(family))
-    base = _in_child(lambda: baseline(tasks), 1800)
+    base = _in_child(lambda: baseline(tasks, f"{family}/{seed}"), 1800)
     if base is None or base[0] != "ok":
         raise RuntimeError(f"baseline of {family} failed: {base}")
     info = base[1]
     sites = [s for (mod, name) in sorted(info["used"]) for s in sites_of(mod, name)]
     rng = random.Random(f"{family}/{seed}")
-    for site in rng.sample(sites, min(mutants, len(sites))):
-        which = [i for i in info["used"][(site.module, site.name)] if info["ok"][i]]
+    chosen = replay if replay is not None else rng.sample(sites, min(mutants, len(sites)))
+    for site in chosen:
+        # every check of a theorem one of whose checks executed the function: a check served
+        # from a cache an earlier check filled (e.g. a lattice) executes it only indirectly
+        using = {tasks[i].theorem for i in info["used"].get((site.module, site.name), [])}
+        which = [i for i, t in enumerate(tasks) if t.theorem in using and info["ok"][i]]
         if not which:
             continue
-        yield {"family": family, **asdict(site), "checks": len(which),
+        row = {"family": family, **asdict(site), "checks": len(which),
                **judge(site, tasks, which, seconds)}
+        if row["result"] == "survived":
+            row.update(classify(site, info["calls"].get((site.module, site.name), []), seconds))
+        if row["result"] == "survived":
+            row.update(owner_judge(site, family, seconds))
+        yield row
+
+
+def owner_theorems(site: Site, family: str) -> list[str]:
+    """Theorems of OTHER families defined in modules that import the mutated function's module
+    (the family that owns the formula, where its claims belong)."""
+    short = site.module.rsplit(".", 1)[1]
+    imports = re.compile(rf"from dpverify\.theorems\.(formulas|numerics)\.{short} import")
+    ids: list[str] = []
+    all_theorems()  # imports every family module
+    for name, module in list(sys.modules.items()):
+        path = getattr(module, "__file__", None)
+        if not (name.startswith("dpverify.theorems.") and path) or \
+                Path(path).resolve().parent in MUTABLE:
+            continue
+        found = [v.id for v in vars(module).values()
+                 if isinstance(v, Theorem) and v.family != family]
+        if found and imports.search(Path(path).read_text(encoding="utf-8")):
+            ids += [i for i in found if i not in ids]
+    return sorted(ids)
+
+
+def owner_judge(site: Site, family: str, seconds: float) -> dict[str, Any]:
+    """A survivor judged again against the owner family's checks (those that came out as
+    expected unmutated): ``killed_by_owner`` when one of them now does not."""
+    ids = owner_theorems(site, family)
+    if not ids:
+        return {}
+    tasks = plan(ids)
+    quick = PROFILES["quick"]
+
+    def statuses() -> list[bool]:
+        out = []
+        for t in tasks:
+            status = run_check(t.theorem, t.claim, t.check, quick).status
+            out.append(_expected_ok(t, status) and status is not Status.INCONCLUSIVE)
+        return out
+
+    base = _in_child(statuses, 10 * seconds)
+    if base is None or base[0] != "ok":
+        return {"owner": ids, "owner_result": "baseline timed out"}
+    which = [i for i, ok in enumerate(base[1]) if ok]
+    again = judge(site, tasks, which, seconds)
+    if again["result"] == "killed":
+        return {"result": "killed_by_owner", "owner": ids, "by": again.get("by", [])}
+    return {"owner": ids, "owner_result": again["result"]}
+
+
+def classify(site: Site, calls: list[Any], seconds: float) -> dict[str, Any]:
+    """``result`` ``equivalent`` or ``survived`` for a mutant no check killed, with the why."""
+    found = equivalence(site, calls, seconds)
+    if found.pop("equivalent"):
+        return {"result": "equivalent", **found,
+                "note": f"indistinguishable on {found['compared']} recorded inputs (not a proof)"}
+    return {"result": "survived", **found}
+
+
+COLUMNS = ("killed", "killed_by_owner", "survived", "equivalent", "timed_out")
+
+
+def table(totals: dict[str, dict[str, int]]) -> str:
+    """The Markdown table per family; the kill rate is over the non-equivalent mutants."""
+    lines = ["| family | mutants | killed | killed by the owner family | survived | equivalent "
+             "| timed out | kill rate (non-equivalent) |", "|---|---|---|---|---|---|---|---|"]
+    for family, c in totals.items():
+        n = sum(c.values())
+        live = n - c["equivalent"]
+        killed = c["killed"] + c["killed_by_owner"]
+        rate = f"{100 * killed / live:.0f} %" if live else "—"
+        lines.append(f"| {family} | {n} | {c['killed']} | {c['killed_by_owner']} "
+                     f"| {c['survived']} | {c['equivalent']} | {c['timed_out']} | {rate} |")
+    return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -283,24 +412,35 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--seconds", type=float, default=120.0)
     parser.add_argument("--jsonl", type=Path)
+    parser.add_argument("--markdown", type=Path)
+    parser.add_argument("--replay", type=Path, help="a JSONL of an earlier run: its survivors "
+                        "are judged again (same sites), its other rows carried over")
     args = parser.parse_args(argv)
     families = args.family or sorted({t.family for t in all_theorems()})
+    earlier = ([json.loads(line) for line in args.replay.read_text("utf-8").splitlines()
+                if line.strip()] if args.replay else [])
     totals: dict[str, dict[str, int]] = {}
     out = args.jsonl.open("a", encoding="utf-8") if args.jsonl else None
     for family in families:
-        counts = totals.setdefault(family, {"killed": 0, "timed_out": 0, "survived": 0})
-        for row in run_family(family, args.mutants, args.seed, args.seconds):
+        mine = [r for r in earlier if r["family"] == family]
+        carried = [r for r in mine if r["result"] != "survived"]
+        replay = [Site(r["module"], r["name"], r["kind"], r["index"], r["line"])
+                  for r in mine if r["result"] == "survived"] if args.replay else None
+        if args.replay and not mine:
+            continue
+        counts = totals.setdefault(family, dict.fromkeys(COLUMNS, 0))
+        rows = run_family(family, args.mutants, args.seed, args.seconds, replay) \
+            if replay is None or replay else iter(())
+        for row in [*carried, *rows]:
             counts[row["result"]] += 1
             print(json.dumps(row), flush=True)
             if out:
                 out.write(json.dumps(row) + "\n")
                 out.flush()
-    print("\n| family | mutants | killed | timed out | survived | kill rate |")
-    print("|---|---|---|---|---|---|")
-    for family, c in totals.items():
-        n = sum(c.values())
-        rate = f"{100 * c['killed'] / n:.0f} %" if n else "—"
-        print(f"| {family} | {n} | {c['killed']} | {c['timed_out']} | {c['survived']} | {rate} |")
+    text = table(totals)
+    print("\n" + text)
+    if args.markdown:
+        args.markdown.write_text(text + "\n", encoding="utf-8")
     return 0
 
 

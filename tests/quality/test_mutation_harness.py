@@ -58,3 +58,105 @@ def test_apply_changes_the_code_importers_see_only_in_the_child(mutation):
     tag, value = mutation._in_child(mutated_value, 60)
     assert tag == "ok" and mpmath.mpf(value) != before
     assert gaussian.gauss_delta(ctx, mpmath.mpf(1), mpmath.mpf(1)) == before
+
+
+PLANTED = '''
+def scaled(x, y):
+    return x * y + 0
+
+
+def step(state, x):
+    state["total"] = state["total"] + x
+'''
+
+
+@pytest.fixture(scope="module")
+def planted(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("planted")
+    (folder / "dpverify_planted_formula.py").write_text(PLANTED, encoding="utf-8")
+    sys.path.insert(0, str(folder))
+    try:
+        yield importlib.import_module("dpverify_planted_formula")
+    finally:
+        sys.path.remove(str(folder))
+
+
+def _recorded(mutation, fn, calls):
+    """The calls of ``fn`` as the baseline records them (a profiler hook and a reservoir)."""
+    inputs = sys.modules["mutation_inputs"]
+    recorder = inputs.Recorder("test")
+    code = getattr(fn, "__wrapped__", fn).__code__
+
+    def profiler(frame, event, _arg):
+        if event == "call" and frame.f_code is code:
+            recorder.offer("fn", frame)
+
+    sys.setprofile(profiler)
+    try:
+        for args in calls:
+            fn(*args)
+    finally:
+        sys.setprofile(None)
+    return recorder.calls["fn"]
+
+
+def _site(mutation, module, name, line):
+    return next(s for s in mutation.sites_of(module, name) if s.line == line
+                and s.kind == "operator")
+
+
+def test_a_planted_equivalent_mutant_is_classified_equivalent(mutation, planted):
+    calls = _recorded(mutation, planted.scaled, [(1.5, 2.0), (3, 4), (-0.25, 8.0)])
+    site = _site(mutation, planted.__name__, "scaled", "x * y + 0")  # -> x * y - 0
+    row = mutation.classify(site, calls, seconds=60)
+    assert row["result"] == "equivalent", row
+    assert row["compared"] >= 3 and "recorded inputs" in row["note"]
+
+
+def test_a_planted_distinguishable_mutant_survives_with_its_input(mutation, planted):
+    calls = _recorded(mutation, planted.scaled, [(1.5, 2.0), (3, 4)])
+    site = _site(mutation, planted.__name__, "scaled", "x * y")  # -> x / y
+    row = mutation.classify(site, calls, seconds=60)
+    assert row["result"] == "survived", row
+    assert row["differs_at"].startswith("(") and row["original"] != row["mutant"]
+
+
+def test_a_mutant_of_an_in_place_update_is_told_apart(mutation, planted):
+    calls = _recorded(mutation, planted.step, [({"total": 1.0}, 2.0), ({"total": 0}, 5)])
+    site = _site(mutation, planted.__name__, "step", "state['total'] + x")  # -> a minus
+    assert mutation.classify(site, calls, seconds=60)["result"] == "survived"
+
+
+def test_no_recorded_call_is_never_called_equivalent(mutation, planted):
+    site = _site(mutation, planted.__name__, "scaled", "x * y + 0")
+    assert mutation.classify(site, [], seconds=60)["result"] == "survived"
+
+
+def test_recorded_calls_of_a_private_precision_formula_travel_and_differ(mutation):
+    import mpmath
+
+    from dpverify.theorems.ctx import MpCtx
+
+    ctx = MpCtx(80)
+    calls = _recorded(mutation, gaussian.gauss_delta,
+                      [(ctx, ctx.m.mpf(1), ctx.m.mpf(s)) for s in (0.5, 1, 2)])
+    inputs = sys.modules["mutation_inputs"]
+    (args, _kwargs) = inputs.loads(calls[0].blob, inputs.BOOST)
+    assert args[0].prec == 80 + inputs.BOOST and calls[0].prec == 80
+    assert mpmath.mpf(args[1]) == 1
+    site = next(s for s in mutation.sites_of("dpverify.theorems.formulas.gaussian",
+                                             "gauss_delta") if s.kind == "operator")
+    assert mutation.classify(site, calls, seconds=120)["result"] == "survived"
+
+
+def test_the_owner_of_a_formula_is_the_family_whose_theorems_import_it(mutation):
+    site = next(iter(mutation.sites_of("dpverify.theorems.formulas.br_bounds", "mgf_eps")))
+    owners = mutation.owner_theorems(site, "composition")
+    assert "DDR-T5" in owners
+    assert all(mutation._theorem(i).family != "composition" for i in owners)
+
+
+def test_the_kill_rate_is_over_non_equivalent_mutants(mutation):
+    counts = {"killed": 6, "killed_by_owner": 1, "survived": 1, "equivalent": 4, "timed_out": 2}
+    row = mutation.table({"fam": counts}).splitlines()[-1]
+    assert row == "| fam | 14 | 6 | 1 | 1 | 4 | 2 | 70 % |"

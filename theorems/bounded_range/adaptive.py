@@ -20,6 +20,12 @@ from dpverify.theorems.bounded_range.game_boxes import (
     tree_likelihoods,
     tree_recursion_value,
 )
+from dpverify.theorems.bounded_range.mutation_guards import (
+    BELLMAN_POINTS,
+    BELLMAN_SLACK,
+    BELLMAN_TEXT,
+    l32_bellman_excess,
+)
 from dpverify.theorems.bounded_range.nonadaptive import _t3_k1
 from dpverify.theorems.bounded_range.terms import (
     EPS0_BR,
@@ -185,6 +191,10 @@ DDR_L32 = Theorem(
                            ints={"k": (1, GAME_MAX_K)}, fixed={"eps0": "1/2"}),
                        "property", lhs_name="value of the tree",
                        rhs_name="upper bound of delta_A(k, eps) + 1e-40"),)),
+        Claim(9, "Two-sided check of the lattice: " + BELLMAN_TEXT + ".",
+              (Compare(l32_bellman_excess, "ge",
+                       lambda ctx, **_: -ctx.num(BELLMAN_SLACK), BELLMAN_POINTS, "numeric",
+                       lhs_name="LB_k(m) - max_i recursion(m)", rhs_name="-1e-12"),)),
     ),
     notes="Lattice: LB is the exact arb value of a grid adversary (argmax from a float "
           "recursion, so LB is valid whatever the choice); UB is the shifted recursion in "

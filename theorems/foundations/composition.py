@@ -45,6 +45,12 @@ from dpverify.theorems.formulas.parallel_composition import (
     par_eps,
     par_multi_database_eps,
 )
+from dpverify.theorems.foundations.mutation_guards import (
+    ADAPTIVE_BOX,
+    CLAMPED_BOX,
+    adaptive_rr_mass_defect,
+    clamped_geometric_mass_defect,
+)
 from dpverify.theorems.foundations.terms import EPS_POS, FAMILY, TINY
 from dpverify.theorems.foundations.universal import (
     adapt_comp_universal,
@@ -102,6 +108,13 @@ SMITH_ADAPT_COMP = Theorem(
                 "history-dependent step parameter in [0, eps_i] and every flip pattern"),
         )),
         adapt_comp_universal(2),
+        Claim(3, "The transcript law of every adaptive RR strategy tree (depth k <= 5, random "
+                 "eps_i in [0, 3], fractions and flips) is a probability law on either input: "
+                 "|sum_t P(t) - 1| <= 1e-30 (searched; the ratio claims above hold for many "
+                 "non-laws).", (
+            Compare(adaptive_rr_mass_defect, "eq", lambda ctx, **_: ctx.zero, ADAPTIVE_BOX,
+                    "property", Tol.abs("1e-30"), "max over inputs |sum_t P(t) - 1|", "0"),
+        )),
     ),
     aliases=("BLOG-SEQ",),
     notes="The approximate-DP version and evaluators are in BASIC; tightness: STK-BASIC-OPT.",
@@ -240,6 +253,12 @@ def _par_claims() -> tuple[Claim, ...]:
                     "GCE-PARCMP printed value (0.790 / 1.151)"),
         ), scope="instance"),
         par_universal(4, _draw_signed_partition, _par_signed("replace_one")),
+        Claim(5, "The clamped geometric law released per chunk is a probability law: its mass "
+                 "on {0..s + width} is 1 within 1e-30 for eps in [0.01, 5], s in {0..6}, width in "
+                 "{1..6} (searched; a range of two or more outputs, as PAR uses).", (
+            Compare(clamped_geometric_mass_defect, "eq", lambda ctx, **_: ctx.zero,
+                    CLAMPED_BOX, "property", Tol.abs("1e-30"), "sum_o P[o] - 1", "0"),
+        )),
     )
 
 

@@ -28,7 +28,7 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
-from dpverify.theorems.claims import Box, Claim, Compare, Generated, Predicate, Smt, grid
+from dpverify.theorems.claims import Box, Claim, Compare, Generated, Predicate, Smt, Tol, grid
 from dpverify.theorems.core import Evaluator, Theorem
 from dpverify.theorems.formulas.bayes_posterior import (
     BITS3,
@@ -44,6 +44,7 @@ from dpverify.theorems.formulas.name_and_shame import (
     name_shame_pair,
     name_shame_profile,
 )
+from dpverify.theorems.foundations.mutation_guards import BAYES_BOX, bayes_em_reference_gap
 from dpverify.theorems.foundations.region_smt import (
     bayes_posterior_problem,
     ns_posterior_problem,
@@ -155,6 +156,13 @@ SMITH_BAYES = Theorem(
                                   "exact replace-one level of a random rational mechanism"),
             Smt(lambda: bayes_posterior_problem(1, 2), "replace-one ratios within [1/L, L] imply "
                 "posterior ratios within [1/L^2, L^2], 1 record, 2 outputs, every prior"),
+        )),
+        Claim(4, "Reference value of the test mechanism of claim 1: with h_j(v, a) = 1 if a = "
+                 "2j + v else 0, exactly three outputs have utility 1 and M(a|x) = e^{eps "
+                 "u(x,a)/2}/(3 e^{eps/2} + 3) for every x, a and eps in [0, 10] (searched, to "
+                 "1e-30).", (
+            Compare(bayes_em_reference_gap, "eq", lambda ctx, **_: ctx.zero, BAYES_BOX,
+                    "property", Tol.abs("1e-30"), "max_{x,a} |M(a|x) - closed form|", "0"),
         )),
     ),
     notes="The guarantee fails for delta-additive secrecy (SMITH-NAME-SHAME). Default value: 0.",

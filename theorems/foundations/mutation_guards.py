@@ -1,0 +1,60 @@
+"""Claim terms that pin down output laws and test mechanisms the other foundations claims only
+bound from one side (added after the formula-mutation harness, ``bench/mutation.py``, found
+survivors: a DP bound keeps holding for many wrong "laws", so the laws themselves are checked).
+
+- :func:`clamped_geometric_mass_defect`: the clamped two-sided geometric law of PAR sums to 1.
+- :func:`adaptive_rr_mass_defect`: the transcript law of an adaptive RR strategy tree
+  (SMITH-ADAPT-COMP) sums to 1 on either input.
+- :func:`bayes_em_reference_gap`: the SMITH-BAYES test mechanism against a closed form: with
+  ``h_j(v, a) = 1`` if ``a = 2j + v`` else 0, ``u(x, a) = [x_{floor(a/2)} = a mod 2]``, exactly
+  three outputs have utility 1, and ``M(a|x) = e^{eps u(x,a)/2} / (3 e^{eps/2} + 3)``.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from dpverify.theorems.claims import Box
+from dpverify.theorems.formulas.adaptive_rr import adaptive_rr_transcripts
+from dpverify.theorems.formulas.bayes_posterior import BITS3, EM_OUTPUTS, bayes_em_mechanism
+from dpverify.theorems.formulas.parallel_composition import clamped_geometric
+
+
+def clamped_geometric_mass_defect(ctx: Any, eps: Any, s: int, width: int, **_: Any) -> Any:
+    """``sum_o P[clamp(s + Z) = o] - 1`` on ``{0..s + width}`` (0 for a probability law)."""
+    return ctx.fsum(clamped_geometric(ctx, eps, s, 0, s + width)) - 1
+
+
+CLAMPED_BOX = Box(reals={"eps": ("1/100", "5")}, ints={"s": (0, 6), "width": (1, 6)},
+                  log_scale=frozenset({"eps"}))
+
+
+def adaptive_rr_mass_defect(ctx: Any, inst: int, k: int, **_: Any) -> Any:
+    """The larger ``|sum_t P(t) - 1|`` of the two inputs, for a random strategy tree of depth k
+    (eps_i in [0, 3], fractions in [0, 1], random flips; seeded by ``inst``)."""
+    rng = random.Random(int(inst))
+    eps_list = [ctx.num(rng.randint(0, 3000)) / 1000 for _ in range(k)]
+    frac = [ctx.num(rng.randint(0, 1000)) / 1000 for _ in range(2**k - 1)]
+    flip = [rng.randint(0, 1) for _ in range(2**k - 1)]
+    return ctx.max(*(abs(ctx.fsum(adaptive_rr_transcripts(ctx, eps_list, frac, flip, bit)) - 1)
+                     for bit in (0, 1)))
+
+
+ADAPTIVE_BOX = Box(ints={"inst": (0, 10**9), "k": (1, 5)})
+
+
+def bayes_em_reference_gap(ctx: Any, eps: Any, **_: Any) -> Any:
+    """``max_{x, a} |M(a|x) - e^{eps u(x,a)/2}/(3 e^{eps/2} + 3)|`` for the indicator utility
+    ``h_j(v, a) = [a = 2j + v]`` (laid out as the mechanism reads it: ``h[(2j + v) 6 + a]``)."""
+    h = [ctx.one if a == 2 * j + v else ctx.zero
+         for j in range(3) for v in (0, 1) for a in range(EM_OUTPUTS)]
+    mech = bayes_em_mechanism(ctx, h, eps)
+    half = ctx.exp(eps / 2)
+    norm = 3 * half + 3
+    gaps = [abs(mech[x][a] - (half if x[a // 2] == a % 2 else ctx.one) / norm)
+            for x in BITS3 for a in range(EM_OUTPUTS)]
+    return ctx.max(*gaps)
+
+
+BAYES_BOX = Box(reals={"eps": ("0", "10")})
