@@ -43,7 +43,9 @@ def clamped_geometric(ctx: Any, eps: Any, s: int, lo: int, hi: int) -> tuple[Any
     """Output law on ``{lo..hi}`` of ``clamp(s + Z)``, Z two-sided geometric with
     ``P[Z = z] ∝ e^{-eps |z|}`` (discrete Laplace, sensitivity 1): ``c a^{|o - s|}`` inside,
     ``a^{s - lo}/(1 + a)`` and ``a^{hi - s}/(1 + a)`` at the ends, ``a = e^-eps``,
-    ``c = (1 - a)/(1 + a)``; requires ``lo <= s <= hi``."""
+    ``c = (1 - a)/(1 + a)``; requires ``lo <= s <= hi``. A one-point range is a point mass."""
+    if lo == hi:
+        return (ctx.one,)
     a = ctx.exp(-eps)
     c = (1 - a) / (1 + a)
     out = []

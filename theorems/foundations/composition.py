@@ -255,7 +255,7 @@ def _par_claims() -> tuple[Claim, ...]:
         par_universal(4, _draw_signed_partition, _par_signed("replace_one")),
         Claim(5, "The clamped geometric law released per chunk is a probability law: its mass "
                  "on {0..s + width} is 1 within 1e-30 for eps in [0.01, 5], s in {0..6}, width in "
-                 "{1..6} (searched; a range of two or more outputs, as PAR uses).", (
+                 "{0..6} (searched; s = width = 0 is the one-point range, a point mass).", (
             Compare(clamped_geometric_mass_defect, "eq", lambda ctx, **_: ctx.zero,
                     CLAMPED_BOX, "property", Tol.abs("1e-30"), "sum_o P[o] - 1", "0"),
         )),

@@ -26,7 +26,7 @@ def clamped_geometric_mass_defect(ctx: Any, eps: Any, s: int, width: int, **_: A
     return ctx.fsum(clamped_geometric(ctx, eps, s, 0, s + width)) - 1
 
 
-CLAMPED_BOX = Box(reals={"eps": ("1/100", "5")}, ints={"s": (0, 6), "width": (1, 6)},
+CLAMPED_BOX = Box(reals={"eps": ("1/100", "5")}, ints={"s": (0, 6), "width": (0, 6)},
                   log_scale=frozenset({"eps"}))
 
 
