@@ -12,6 +12,7 @@ from dpverify.verifiers.runner import (
     plan,
 )
 from dpverify.verifiers.verdict import Outcome, Status, headline, outcome
+from dpverify.verifiers.warmup import warm_up
 
 
 def test_seeds_are_stable_and_distinct():
@@ -87,3 +88,7 @@ def test_the_committed_snapshot_gives_the_expected_seconds_of_planned_tasks(tmp_
     assert expected_seconds(tmp_path / "absent.json") == {}
     (tmp_path / "bad.json").write_text("{not json")
     assert expected_seconds(tmp_path / "bad.json") == {}
+
+
+def test_the_warm_up_before_forking_runs_every_route_to_its_true_verdict():
+    assert warm_up() == [Status.CERTIFIED, Status.PASSED, Status.PROVED, Status.PROVED]

@@ -34,6 +34,7 @@ from dpverify.theorems import all_theorems, get
 from dpverify.verifiers.dispatch import Profile, run_check, task_id
 from dpverify.verifiers.limited import die_with_parent
 from dpverify.verifiers.verdict import Outcome, Status, Verdict, headline, outcome
+from dpverify.verifiers.warmup import warm_up
 
 SCHEMA = "dpverify-run/2"
 KILL_GRACE_SECONDS = 5.0
@@ -127,6 +128,7 @@ def execute(tasks: list[Task], profile: Profile, jobs: int = 0, seed: int | None
                 on_result(v)
     else:  # longest first: a long task started last would run alone at the end
         order = longest_first(tasks, expected_seconds())
+        warm_up()  # every forked worker inherits what the routes load on first use
         for v in _execute_pool(order, profile, jobs, seed, seconds):
             results[task_id(v.theorem, v.claim, v.check)] = v
             if on_result:
