@@ -4,6 +4,7 @@ from fractions import Fraction
 
 import flint
 import mpmath
+import pytest
 
 from dpverify.theorems.ctx import ArbCtx, FloatCtx, Interval, MpCtx, SymCtx, arb_endpoints
 
@@ -100,3 +101,28 @@ def test_a_planted_constant_is_not_masked_by_the_shared_balls():
     again = ctx.run(good, eps=Fraction(1, 2))
     assert again.overlaps(a) and not again.overlaps(b)
     assert ctx.one == 1 and ctx.num(2) == 2  # nothing shared was changed by the formulas
+
+
+@pytest.mark.parametrize("prec", [24, 64, 200])
+def test_every_arb_primitive_encloses_the_mpmath_value(prec):
+    # The numeric verifier decides a point from ONE arb evaluation (no second, finer run), so each
+    # primitive must be rigorous at every working precision, coarse ones included.
+    ctx = ArbCtx(prec)
+    cases = {
+        "exp": (mpmath.exp, [Fraction(-7, 3), Fraction(1, 10**6), Fraction(41, 2)]),
+        "log": (mpmath.log, [Fraction(1, 10**9), Fraction(7, 3), Fraction(10**8 + 1)]),
+        "log1p": (mpmath.log1p, [Fraction(-1, 2), Fraction(1, 10**12), Fraction(5)]),
+        "expm1": (mpmath.expm1, [Fraction(-3), Fraction(1, 10**12), Fraction(2)]),
+        "sqrt": (mpmath.sqrt, [Fraction(2), Fraction(1, 10**7), Fraction(123456789, 7)]),
+        "erfc": (mpmath.erfc, [Fraction(-2), Fraction(1, 3), Fraction(9)]),
+        "tanh": (mpmath.tanh, [Fraction(-1, 7), Fraction(3), Fraction(1, 10**9)]),
+        "lgamma": (mpmath.loggamma, [Fraction(1, 3), Fraction(5, 2), Fraction(1000)]),
+    }
+    for name, (reference, xs) in cases.items():
+        for x in xs:
+            ball = getattr(ctx, name)(ctx.num(x))
+            lo, hi = arb_endpoints(ball)
+            with mpmath.workdps(80):
+                exact = reference(mpmath.mpf(x.numerator) / x.denominator)
+                assert mpmath.mpf(lo.numerator) / lo.denominator <= exact, (name, x, prec)
+                assert exact <= mpmath.mpf(hi.numerator) / hi.denominator, (name, x, prec)

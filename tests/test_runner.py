@@ -3,8 +3,16 @@
 import time
 
 from dpverify.verifiers.dispatch import PROFILES, task_seed
-from dpverify.verifiers.runner import Task, _execute_pool, exit_code, plan
+from dpverify.verifiers.runner import (
+    Task,
+    _execute_pool,
+    exit_code,
+    expected_seconds,
+    longest_first,
+    plan,
+)
 from dpverify.verifiers.verdict import Outcome, Status, headline, outcome
+from dpverify.verifiers.warmup import warm_up
 
 
 def test_seeds_are_stable_and_distinct():
@@ -62,3 +70,25 @@ def test_a_worker_crash_is_an_error(monkeypatch):
     verdicts = list(_execute_pool([Task("BW-ANALYTIC-GAUSS", 2, 0, "numeric")],
                                   PROFILES["quick"], 2, None, 5.0))
     assert verdicts[0].status is Status.ERROR and "7" in verdicts[0].summary
+
+
+def test_a_pool_run_starts_the_longest_tasks_first():
+    tasks = [Task("A", 1, 0, "numeric"), Task("B", 1, 0, "smt"), Task("C", 1, 0, "oracle"),
+             Task("D", 1, 0, "oracle")]
+    seconds = {tasks[0].id: 0.2, tasks[1].id: 9.0, tasks[3].id: 0.2}
+    # C is unknown to the earlier run: it counts UNKNOWN_TASK_SECONDS; A and D keep plan order
+    assert longest_first(tasks, seconds) == [tasks[1], tasks[2], tasks[0], tasks[3]]
+
+
+def test_the_committed_snapshot_gives_the_expected_seconds_of_planned_tasks(tmp_path):
+    seconds = expected_seconds()
+    planned = plan(["SMITH-GROUP", "DEF-DP"])
+    assert all(t.id in seconds for t in planned)
+    assert longest_first(planned, seconds)[0].theorem == "SMITH-GROUP"
+    assert expected_seconds(tmp_path / "absent.json") == {}
+    (tmp_path / "bad.json").write_text("{not json")
+    assert expected_seconds(tmp_path / "bad.json") == {}
+
+
+def test_the_warm_up_before_forking_runs_every_route_to_its_true_verdict():
+    assert warm_up() == [Status.CERTIFIED, Status.PASSED, Status.PROVED, Status.PROVED]

@@ -212,12 +212,9 @@ def _decide_compare_arb(
         with arb_precision(prec):
             holds, margin = _decide_arb(lhs, check.op, rhs, check.tol)
         if holds is not None:
-            # re-decide at a higher precision: the same answer is required
-            lhs2, rhs2 = _arb_sides(check, point, prec + 64)
-            with arb_precision(prec + 64):
-                holds2, _ = _decide_arb(lhs2, check.op, rhs2, check.tol)
-            if holds2 is not None and holds2 != holds:
-                raise AssertionError(f"arb decisions differ between {prec} and {prec + 64} bits")
+            # One decision suffices: both sides are rigorous balls, so a decision cannot change
+            # with the precision (the rigour of the ctx primitives is tested in tests/test_ctx.py;
+            # a second evaluation at prec + 64 bits cost ~20 % of a numeric run, guarding nothing).
             return PointDecision(holds, True, prec, arb_str(lhs), arb_str(rhs), margin)
         prec *= 2
     return PointDecision(None, True, prec // 2, arb_str(lhs), arb_str(rhs), margin,
@@ -259,10 +256,7 @@ def decide_predicate(
                     res = ArbCtx(prec).run(check.test, **point)
                 except PrecisionExhausted:
                     res = None
-                if res is not None:
-                    again = ArbCtx(prec + 64).run(check.test, **point)
-                    if again is not None and again != res:
-                        raise AssertionError("arb predicate differs between precisions")
+                if res is not None:  # decided on rigorous balls: final (see _decide_compare_arb)
                     return PointDecision(bool(res), True, prec)
                 prec *= 2
             return PointDecision(None, True, prec // 2, note="undecided at the precision ceiling")
