@@ -126,3 +126,16 @@ def test_every_arb_primitive_encloses_the_mpmath_value(prec):
                 exact = reference(mpmath.mpf(x.numerator) / x.denominator)
                 assert mpmath.mpf(lo.numerator) / lo.denominator <= exact, (name, x, prec)
                 assert exact <= mpmath.mpf(hi.numerator) / hi.denominator, (name, x, prec)
+
+
+def test_a_side_without_an_enclosure_at_any_precision_is_undecided_not_a_crash():
+    from dpverify.theorems.claims import Compare, points
+    from dpverify.theorems.ctx import PrecisionExhausted
+    from dpverify.verifiers.numeric import decide_compare
+
+    def never(ctx, **_):
+        raise PrecisionExhausted("no enclosure")
+
+    check = Compare(never, "le", lambda ctx, **_: ctx.one, points({}), "numeric")
+    decision = decide_compare(check, {}, digits=15, max_bits=256)
+    assert decision.holds is None and "no enclosure" in decision.note

@@ -203,6 +203,8 @@ def _arb_sides(check: Compare, point: Mapping[str, Any], prec: int) -> tuple[Any
 def _decide_compare_arb(
     check: Compare, point: Mapping[str, Any], prec: int, max_bits: int
 ) -> PointDecision:
+    lhs = rhs = None
+    margin = ""
     while prec <= max_bits:
         try:
             lhs, rhs = _arb_sides(check, point, prec)
@@ -217,6 +219,9 @@ def _decide_compare_arb(
             # a second evaluation at prec + 64 bits cost ~20 % of a numeric run, guarding nothing).
             return PointDecision(holds, True, prec, arb_str(lhs), arb_str(rhs), margin)
         prec *= 2
+    if lhs is None or rhs is None:
+        return PointDecision(None, True, prec // 2,
+                             note="no enclosure at any precision up to the ceiling")
     return PointDecision(None, True, prec // 2, arb_str(lhs), arb_str(rhs), margin,
                          note="undecided at the precision ceiling")
 
