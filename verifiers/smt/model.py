@@ -152,7 +152,7 @@ def _rational_model(solver: Any, variables: Mapping[str, Any],
             continue
         solver.push()
         solver.set("timeout", max(1, int(min(budget.remaining(), 5.0) * 1000)))
-        solver.add(variables[name] == z3.Q(q.numerator, q.denominator))
+        solver.add(variables[name] == z3.Q(q.numerator, q.denominator, variables[name].ctx))
         if solver.check() == z3.sat:
             m = solver.model()
             values = {n: _z3_value(m.eval(v, model_completion=True))

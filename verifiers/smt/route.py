@@ -57,9 +57,12 @@ def verify(check: Smt, budget: Budget) -> tuple[Status, str, dict[str, Any]]:
         undeclared = sorted(s.name for s in symbols if s.name not in problem.variables)
         if undeclared:
             raise TranslationError(f"undeclared variables: {', '.join(undeclared)}")
-        variables = {n: (z3.Int(n) if t == "int" else z3.Real(n))
+        # a fresh z3 Context per problem: z3's search depends on the ids of its terms, so in the
+        # shared main context the verdict would depend on what the process solved before
+        zctx = z3.Context()
+        variables = {n: (z3.Int(n, zctx) if t == "int" else z3.Real(n, zctx))
                      for n, t in problem.variables.items()}
-        tr = _Translation(variables)
+        tr = _Translation(variables, zctx)
         hyps: list[tuple[str, Any, Any]] = []  # (name, sympy relation, z3 bool)
         for i, h in enumerate(problem.hypotheses, 1):
             hyps.append((f"h{i}: {h}", h, _translate(sp.sympify(h), tr)))
@@ -70,18 +73,18 @@ def verify(check: Smt, budget: Budget) -> tuple[Status, str, dict[str, Any]]:
         return Status.NOT_APPLICABLE, f"not a polynomial problem: {e}", evidence
     all_real = all(t == "real" for t in problem.variables.values())
     logic = "QF_NRA" if all_real else "QF_NIRA"
-    solver = z3.SolverFor("QF_NRA") if all_real else z3.Solver()
+    solver = z3.SolverFor("QF_NRA", ctx=tr.ctx) if all_real else z3.Solver(ctx=tr.ctx)
     timeout_ms = max(1, int(min(budget.remaining(), budget.seconds) * 1000))
     solver.set("timeout", timeout_ms)
     tracked: dict[str, str] = {}
     for name, _rel, z in hyps:
         tag = f"t{len(tracked)}"
         tracked[tag] = name
-        solver.assert_and_track(z, z3.Bool(tag))
+        solver.assert_and_track(z, z3.Bool(tag, tr.ctx))
     for name, z, text in tr.domain:
         tag = f"t{len(tracked)}"
         tracked[tag] = f"{name}: {text}"
-        solver.assert_and_track(z, z3.Bool(tag))
+        solver.assert_and_track(z, z3.Bool(tag, tr.ctx))
     if tr.domain:
         evidence["domain_conditions"] = [text for _, _, text in tr.domain]
     solver.add(z3.Not(goal))
@@ -116,8 +119,8 @@ def verify(check: Smt, budget: Budget) -> tuple[Status, str, dict[str, Any]]:
 def _vacuous(hyps: list[tuple[str, Any, Any]], tr: _Translation, budget: Budget) -> bool:
     import z3
 
-    s = z3.SolverFor("QF_NRA") if all(not z3.is_int(v) for v in tr.variables.values()) \
-        else z3.Solver()
+    s = z3.SolverFor("QF_NRA", ctx=tr.ctx) \
+        if all(not z3.is_int(v) for v in tr.variables.values()) else z3.Solver(ctx=tr.ctx)
     s.set("timeout", max(1, int(min(budget.remaining(), 10.0) * 1000)))
     for _, _, z in hyps:
         s.add(z)

@@ -15,6 +15,7 @@ from dpverify.theorems.errors import TranslationError
 @dataclass
 class _Translation:
     variables: dict[str, Any]
+    ctx: Any = None  # the z3 Context of the variables (None: z3's main context)
     domain: list[tuple[str, Any, str]] = field(default_factory=list)  # (name, z3 bool, text)
     aux: int = 0
     cache: dict[Any, Any] = field(default_factory=dict)
@@ -34,17 +35,17 @@ def _translate(expr: Any, tr: _Translation) -> Any:
         return tr.cache[expr]
     e = expr
     if e is sp.true or e is True:
-        out = z3.BoolVal(True)
+        out = z3.BoolVal(True, tr.ctx)
     elif e is sp.false or e is False:
-        out = z3.BoolVal(False)
+        out = z3.BoolVal(False, tr.ctx)
     elif e.is_Symbol:
         if e.name not in tr.variables:
             raise TranslationError(f"variable {e.name} is not declared in the problem")
         out = tr.variables[e.name]
     elif e.is_Integer:
-        out = z3.IntVal(int(e))
+        out = z3.IntVal(int(e), tr.ctx)
     elif e.is_Rational:
-        out = z3.Q(int(e.p), int(e.q))
+        out = z3.Q(int(e.p), int(e.q), tr.ctx)
     elif e.is_Float:
         raise TranslationError(f"floating-point constant {e}: write it as a Rational")
     elif isinstance(e, sp.Add):
@@ -54,7 +55,7 @@ def _translate(expr: Any, tr: _Translation) -> Any:
         num = [a for a in e.args if not (isinstance(a, sp.Pow) and a.exp.is_negative)]
         den = [sp.Pow(a.base, -a.exp) for a in e.args
                if isinstance(a, sp.Pow) and a.exp.is_negative]
-        top = [_translate(a, tr) for a in num] or [z3.IntVal(1)]
+        top = [_translate(a, tr) for a in num] or [z3.IntVal(1, tr.ctx)]
         out = z3.Product(*top) if len(top) > 1 else top[0]
         if den:
             out = _z3_real(out) / _denominator(sp.Mul(*den), tr)
@@ -116,22 +117,22 @@ def _translate_pow(e: Any, tr: _Translation) -> Any:
     if x.is_Integer:
         n = int(x)
         if n < 0:
-            return z3.RealVal(1) / _denominator(sp.Pow(base, -n), tr)
+            return z3.RealVal(1, tr.ctx) / _denominator(sp.Pow(base, -n), tr)
         b = _translate(base, tr)
         if n == 0:
-            return z3.IntVal(1)
+            return z3.IntVal(1, tr.ctx)
         return z3.Product(*([b] * n)) if n > 1 else b
     if x.is_Rational:  # principal root: r >= 0, r^q = base (base >= 0)
         p, q = int(x.p), int(x.q)
         b = _z3_real(_translate(base, tr))
         tr.aux += 1
-        r = z3.Real(f"root{tr.aux}_of_{base}")
+        r = z3.Real(f"root{tr.aux}_of_{base}", tr.ctx)
         tr.domain.append((f"domain{len(tr.domain) + 1}", b >= 0, f"{base} >= 0"))
         tr.domain.append((f"root{tr.aux}", z3.And(r >= 0, z3.Product(*([r] * q)) == b),
                           f"root{tr.aux} = ({base})^(1/{q})"))
         power = z3.Product(*([r] * abs(p))) if abs(p) > 1 else r
         if p < 0:
             tr.domain.append((f"domain{len(tr.domain) + 1}", b != 0, f"{base} != 0"))
-            return z3.RealVal(1) / power
+            return z3.RealVal(1, tr.ctx) / power
         return power
     raise TranslationError(f"power {e} with a non-rational exponent is not polynomial")
