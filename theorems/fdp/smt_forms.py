@@ -168,3 +168,27 @@ def subsample_profile_problem() -> SmtProblem:
     return SmtProblem({"x": _REAL, "q": _REAL, "y": _REAL},
                       (sp.Ge(x, 1), sp.Le(q, 1), sp.Ge(y, 1)), sp.Eq(delta, witness),
                       ("x = e^eps0", "y = e^eps"))
+
+
+# ------------------------------------------------------------------------------------------
+# DRS-TRADEOFF: symmetry of G_mu
+
+
+def gauss_round_trip_problem() -> SmtProblem:
+    """``f_gauss(mu, f_gauss(mu, a)) = a`` for every mu >= 0 and a in (0, 1), from the formula
+    body in the sym context (``Phi^{-1}(p) = -sqrt(2) erfcinv(2p)``). The one rewriting,
+    ``erfcinv(erfc(z)) = z``, holds for every real z (erfc is a strictly decreasing bijection
+    of R onto (0, 2)); here ``z = mu/sqrt(2) - erfcinv(2a)`` is real because 2a is in (0, 2).
+    sympy then closes ``erfc(erfcinv(2a))/2 = a``; z3 receives what remains."""
+    import sympy as sp
+
+    from dpverify.theorems.formulas.tradeoff import f_gauss
+
+    ctx = SymCtx()
+    mu, a = sp.Symbol("mu", nonnegative=True), sp.Symbol("a", positive=True)
+    value = f_gauss(ctx, mu, f_gauss(ctx, mu, a))
+    value = value.replace(lambda n: isinstance(n, sp.erfcinv) and isinstance(n.args[0], sp.erfc),
+                          lambda n: n.args[0].args[0])
+    return SmtProblem({"mu": _REAL, "a": _REAL}, (sp.Ge(mu, 0), sp.Gt(a, 0), sp.Lt(a, 1)),
+                      sp.Eq(sp.simplify(value), a),
+                      ("Phi^{-1}(p) = -sqrt(2) erfcinv(2p)", "erfcinv(erfc(z)) = z, z real"))
