@@ -379,3 +379,16 @@ def test_gauss_round_trip_problem_closes_and_catches_a_planted_curve(
     monkeypatch.setattr(tradeoff, "f_gauss",
                         lambda ctx, mu, fpr: ctx.ncdf(tradeoff.ninv(ctx, fpr) - mu))
     assert gauss_round_trip_problem().goal is not sp.true
+
+
+def test_gauss_complement_problem_closes_and_catches_a_planted_tpr(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import sympy as sp
+
+    from dpverify.theorems.fdp.smt_forms import gauss_complement_problem
+    from dpverify.theorems.formulas import tradeoff
+
+    assert gauss_complement_problem().goal is sp.true
+    monkeypatch.setattr(tradeoff, "tpr_gauss",
+                        lambda ctx, mu, fpr: ctx.ncdf(tradeoff.ninv(ctx, fpr) - mu))
+    assert gauss_complement_problem().goal is not sp.true

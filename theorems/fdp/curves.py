@@ -24,6 +24,7 @@ from dpverify.theorems.claims import (
 from dpverify.theorems.core import Evaluator, Real, Theorem
 from dpverify.theorems.fdp.common import FAMILY, FPR, FPR_GRID, PAIRS, const
 from dpverify.theorems.fdp.smt_forms import (
+    gauss_complement_problem,
     gauss_round_trip_problem,
     laplace_cdf_problem,
     laplace_symmetry_problem,
@@ -181,10 +182,13 @@ DRS_TRADEOFF = Theorem(
               scope="instance"),
         Claim(7, "TPR and trade-off are complementary: tpr_gauss(mu, a) + f_gauss(mu, a) = 1 "
                  "over mu in [0.05, 6], a in [1e-8, 0.99999] (relative 1e-30; two separately "
-                 "written formulas) [property].",
+                 "written formulas) [property]; for every mu >= 0, a in (0, 1) [smt: both formula "
+                 "bodies in sympy, Phi^{-1}(p) = -sqrt(2) erfcinv(2p), Phi(z) + Phi(-z) = 1].",
               (Compare(lambda ctx, mu, fpr, **_: tpr_gauss(ctx, mu, fpr) + f_gauss(ctx, mu, fpr),
                        "eq", lambda ctx, **_: ctx.one, _GAUSS_BOX, "property", Tol.rel("1e-30"),
-                       "tpr + G_mu", "1"),)),
+                       "tpr + G_mu", "1"),
+               Smt(gauss_complement_problem, "tpr_gauss + f_gauss = 1, mu >= 0, a in (0, 1) "
+                   "(sympy: erfc(-w) = 2 - erfc(w))"))),
     ),
     notes="autodp fdp_bank.fDP_approx_DP (06489ea) lacks a multiplication sign (TypeError for "
           "finite eps > 0); converter.approxdp_to_fdp is correct.",

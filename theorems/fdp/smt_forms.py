@@ -174,6 +174,18 @@ def subsample_profile_problem() -> SmtProblem:
 # DRS-TRADEOFF: symmetry of G_mu
 
 
+def _gauss_symbols() -> tuple[Any, Any]:
+    import sympy as sp
+
+    return sp.Symbol("mu", nonnegative=True), sp.Symbol("a", positive=True)
+
+
+def _gauss_hypotheses(mu: Any, a: Any) -> tuple[Any, ...]:
+    import sympy as sp
+
+    return (sp.Ge(mu, 0), sp.Gt(a, 0), sp.Lt(a, 1))
+
+
 def gauss_round_trip_problem() -> SmtProblem:
     """``f_gauss(mu, f_gauss(mu, a)) = a`` for every mu >= 0 and a in (0, 1), from the formula
     body in the sym context (``Phi^{-1}(p) = -sqrt(2) erfcinv(2p)``). The one rewriting,
@@ -185,10 +197,27 @@ def gauss_round_trip_problem() -> SmtProblem:
     from dpverify.theorems.formulas.tradeoff import f_gauss
 
     ctx = SymCtx()
-    mu, a = sp.Symbol("mu", nonnegative=True), sp.Symbol("a", positive=True)
+    mu, a = _gauss_symbols()
     value = f_gauss(ctx, mu, f_gauss(ctx, mu, a))
     value = value.replace(lambda n: isinstance(n, sp.erfcinv) and isinstance(n.args[0], sp.erfc),
                           lambda n: n.args[0].args[0])
-    return SmtProblem({"mu": _REAL, "a": _REAL}, (sp.Ge(mu, 0), sp.Gt(a, 0), sp.Lt(a, 1)),
+    return SmtProblem({"mu": _REAL, "a": _REAL}, _gauss_hypotheses(mu, a),
                       sp.Eq(sp.simplify(value), a),
                       ("Phi^{-1}(p) = -sqrt(2) erfcinv(2p)", "erfcinv(erfc(z)) = z, z real"))
+
+
+def gauss_complement_problem() -> SmtProblem:
+    """``tpr_gauss(mu, a) + f_gauss(mu, a) = 1`` for every mu >= 0 and a in (0, 1): the two
+    formula bodies in the sym context (``Phi^{-1}(p) = -sqrt(2) erfcinv(2p)``) are
+    ``Phi(z) + Phi(-z)`` with ``z = Phi^{-1}(a) + mu`` real, which sympy closes by ``erfc(-w) =
+    2 - erfc(w)``; z3 receives what remains."""
+    import sympy as sp
+
+    from dpverify.theorems.formulas.tradeoff import f_gauss, tpr_gauss
+
+    ctx = SymCtx()
+    mu, a = _gauss_symbols()
+    value = tpr_gauss(ctx, mu, a) + f_gauss(ctx, mu, a)
+    return SmtProblem({"mu": _REAL, "a": _REAL}, _gauss_hypotheses(mu, a),
+                      sp.Eq(sp.simplify(value), 1),
+                      ("Phi^{-1}(p) = -sqrt(2) erfcinv(2p)", "erfc(-w) = 2 - erfc(w)"))
