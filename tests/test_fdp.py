@@ -392,3 +392,16 @@ def test_gauss_complement_problem_closes_and_catches_a_planted_tpr(
     monkeypatch.setattr(tradeoff, "tpr_gauss",
                         lambda ctx, mu, fpr: ctx.ncdf(tradeoff.ninv(ctx, fpr) - mu))
     assert gauss_complement_problem().goal is not sp.true
+
+
+def test_mu_rr_one_problem_closes_and_catches_a_planted_closed_form(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import sympy as sp
+
+    from dpverify.theorems.fdp.smt_forms import mu_rr_one_problem
+    from dpverify.theorems.formulas import tradeoff_composition as tc
+
+    assert mu_rr_one_problem().goal is sp.true
+    monkeypatch.setattr(tc, "mu_rr_one",  # Phi^{-1}(e^eps0/(1 + e^eps0)) without the factor 2
+                        lambda ctx, eps0: -tc.ninv(ctx, 1 / (1 + ctx.exp(eps0))))
+    assert mu_rr_one_problem().goal is not sp.true

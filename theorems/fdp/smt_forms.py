@@ -221,3 +221,35 @@ def gauss_complement_problem() -> SmtProblem:
     return SmtProblem({"mu": _REAL, "a": _REAL}, _gauss_hypotheses(mu, a),
                       sp.Eq(sp.simplify(value), 1),
                       ("Phi^{-1}(p) = -sqrt(2) erfcinv(2p)", "erfc(-w) = 2 - erfc(w)"))
+
+
+# ------------------------------------------------------------------------------------------
+# FDP-PLD-CONV: mu of one RR step
+
+
+def _erfcinv_reflected(expr: Any) -> Any:
+    """Each ``erfcinv(w)`` rewritten as ``-erfcinv(2 - w)`` where ``2 - w`` is the simpler
+    form: ``erfc(-z) = 2 - erfc(z)`` for every real z, so the identity holds for w in (0, 2)."""
+    import sympy as sp
+
+    def repl(node: Any) -> Any:
+        other = sp.cancel(2 - node.args[0])
+        return -sp.erfcinv(other) if sp.count_ops(other) < sp.count_ops(node.args[0]) else node
+
+    return expr.replace(lambda n: isinstance(n, sp.erfcinv), repl)
+
+
+def mu_rr_one_problem() -> SmtProblem:
+    """``mu_rr(eps0, 1)`` (the maximum over the Neyman-Pearson vertices of one RR(eps0) step)
+    equals the closed form ``2 Phi^{-1}(e^eps0/(1 + e^eps0))`` for every eps0 > 0: both formula
+    bodies in the sym context (``Phi^{-1}(p) = -sqrt(2) erfcinv(2p)``), each erfcinv argument in
+    (0, 2) reflected by ``erfcinv(w) = -erfcinv(2 - w)`` where that is simpler, then sympy."""
+    import sympy as sp
+
+    from dpverify.theorems.formulas.tradeoff_composition import mu_rr, mu_rr_one
+
+    ctx = SymCtx()
+    eps0 = sp.Symbol("eps0", positive=True)
+    diff = _erfcinv_reflected(mu_rr(ctx, eps0, 1) - mu_rr_one(ctx, eps0))
+    return SmtProblem({"eps0": _REAL}, (sp.Gt(eps0, 0),), sp.Eq(sp.simplify(diff), 0),
+                      ("Phi^{-1}(p) = -sqrt(2) erfcinv(2p)", "erfcinv(w) = -erfcinv(2 - w)"))
