@@ -361,3 +361,47 @@ def test_symbolic_helpers_give_polynomial_conditions() -> None:
     assert sp.simplify(rel.lhs - 2 * a * x) == 0 and rel.rhs == 1
     cleared = clear_denominators(sp.Lt(a, 1 / (1 + x)))
     assert cleared == sp.Lt(a * x + a - 1, 0)
+
+
+def test_gauss_round_trip_problem_closes_and_catches_a_planted_curve(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """G_mu(G_mu(a)) = a reduces to True symbolically; a curve that is not an involution
+    (Phi(Phi^{-1}(a) - mu), planted) leaves a goal that is not True."""
+    import sympy as sp
+
+    from dpverify.theorems.ctx import SymCtx
+    from dpverify.theorems.fdp.smt_forms import gauss_round_trip_problem
+    from dpverify.theorems.formulas import tradeoff
+
+    p = sp.Rational(1, 3)
+    assert sp.simplify(SymCtx().ncdf(tradeoff.ninv(SymCtx(), p)) - p) == 0
+    assert gauss_round_trip_problem().goal is sp.true
+    monkeypatch.setattr(tradeoff, "f_gauss",
+                        lambda ctx, mu, fpr: ctx.ncdf(tradeoff.ninv(ctx, fpr) - mu))
+    assert gauss_round_trip_problem().goal is not sp.true
+
+
+def test_gauss_complement_problem_closes_and_catches_a_planted_tpr(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import sympy as sp
+
+    from dpverify.theorems.fdp.smt_forms import gauss_complement_problem
+    from dpverify.theorems.formulas import tradeoff
+
+    assert gauss_complement_problem().goal is sp.true
+    monkeypatch.setattr(tradeoff, "tpr_gauss",
+                        lambda ctx, mu, fpr: ctx.ncdf(tradeoff.ninv(ctx, fpr) - mu))
+    assert gauss_complement_problem().goal is not sp.true
+
+
+def test_mu_rr_one_problem_closes_and_catches_a_planted_closed_form(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import sympy as sp
+
+    from dpverify.theorems.fdp.smt_forms import mu_rr_one_problem
+    from dpverify.theorems.formulas import tradeoff_composition as tc
+
+    assert mu_rr_one_problem().goal is sp.true
+    monkeypatch.setattr(tc, "mu_rr_one",  # Phi^{-1}(e^eps0/(1 + e^eps0)) without the factor 2
+                        lambda ctx, eps0: -tc.ninv(ctx, 1 / (1 + ctx.exp(eps0))))
+    assert mu_rr_one_problem().goal is not sp.true

@@ -36,6 +36,7 @@ from dpverify.theorems.composition.terms import (
     drv_at_slack,
     drv_bound,
     drv_clipped_at_slack,
+    drv_clipped_bound,
     kov34_at_tilde,
     kov34_bound,
     kov_delta_at,
@@ -141,12 +142,15 @@ DRV_ADV = Theorem(
               "{1e-3, 1e-6, 1e-9}, delta0 in {0, 1e-8}, for the unclipped and the clipped form "
               "(the catalogue's largest KOV - DRV = -1.4e-9 is that of the clipped form, at "
               "eps0 = 1, k = 1, delta' = 1e-9; unclipped it is -0.029); proved with delta0 = 0 "
-              f"on {ORDER_BOX_TEXT} as KOV-DELTA.delta_pure(eps0, k, eps') <= delta'.",
+              f"on {ORDER_BOX_TEXT} as KOV-DELTA.delta_pure(eps0, k, eps') <= delta', for the "
+              "unclipped and (a separate branch and bound) the clipped eps'.",
               (Compare(drv_at_slack, "ge", kov_eps_at_slack, drv96(), "property",
                        lhs_name="DRV-ADV.eps", rhs_name="KOV-EPS.eps", part="unclipped"),
                Compare(drv_clipped_at_slack, "ge", kov_eps_at_slack, drv96(), "property",
                        lhs_name="DRV-ADV.eps_clipped", rhs_name="KOV-EPS.eps", part="clipped"),
-               replace(order_check(drv_bound, "DRV eps'"), part="unclipped"))),
+               replace(order_check(drv_bound, "DRV eps'"), part="unclipped"),
+               replace(order_check(drv_clipped_bound, "min(k eps0, DRV eps')"),
+                       part="clipped"))),
         Claim(2, "The unclipped value can exceed k eps0: k = 2, eps0 = 0.5, delta' = 0.1 gives "
               "2.166 > 1.",
               (Compare(lambda ctx, **_: drv_eps(ctx, ctx.num("0.5"), 2, Fraction(1, 10), 0),

@@ -4,11 +4,14 @@
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable
 from dataclasses import replace
 from fractions import Fraction
 from typing import Any
+
+import flint
 
 from dpverify.theorems.claims import (
     Box,
@@ -23,6 +26,7 @@ from dpverify.theorems.claims import (
 from dpverify.theorems.composition.smt_forms import (
     clipped_problem,
     rr_enum_positive_problem,
+    rr_enum_zero_at_sum_problem,
     witness_ratio_problem,
 )
 from dpverify.theorems.composition.terms import (
@@ -33,6 +37,7 @@ from dpverify.theorems.composition.terms import (
     order_check,
 )
 from dpverify.theorems.core import Evaluator, Theorem
+from dpverify.theorems.ctx import arb_endpoints
 from dpverify.theorems.formulas.advanced_composition import (
     basic_delta,
     basic_eps,
@@ -43,7 +48,12 @@ from dpverify.theorems.formulas.advanced_composition import (
     lap_scale,
 )
 from dpverify.theorems.formulas.br_bounds import dr19_eps, dr19_eps_kovkl, mgf_eps, optkl_eps
-from dpverify.theorems.formulas.kov_mv import kov_delta_pure, kov_eps, mv_delta_pure
+from dpverify.theorems.formulas.kov_mv import (
+    is_wide_ball,
+    kov_delta_pure,
+    kov_eps,
+    mv_delta_pure,
+)
 from dpverify.theorems.numerics.composition_enum import het_rr_delta_enum
 from dpverify.theorems.params import (
     DELTA_LIST,
@@ -66,6 +76,22 @@ def _draw_basic_zero(rng: random.Random) -> dict[str, Any]:
 @exact_params("eps_list")
 def _mv_at_sum(ctx: Any, eps_list: Any, **_: Any) -> Any:
     return mv_delta_pure(ctx, eps_list, sum(eps_list, Fraction(0)))
+
+
+def _kov_at_k_eps0(ctx: Any, eps0: Any, k: int, **_: Any) -> Any:
+    """``KOV-DELTA.delta_pure(eps0, k, k eps0)``; over a box of eps0 the hull of its values at
+    the box ends rounded outwards to a dyadic grid (``delta_pure(eps0, k, eps0 s)`` is
+    nondecreasing in eps0 for fixed s, KOV-DELTA claim 4), exact points where ``k eps0`` is
+    exact."""
+    if not is_wide_ball(eps0):
+        return kov_delta_pure(ctx, eps0, k, k * eps0)
+    lo, hi = arb_endpoints(eps0)
+    # ends rounded outwards to multiples of 2^-(prec - 16): for eps0 <= 3, k <= 60, k eps0 has
+    # at most prec bits, so it stays exact in arb
+    scale = 2 ** (flint.ctx.prec - 16)
+    ends = (Fraction(math.floor(max(lo, Fraction(0)) * scale), scale),
+            Fraction(math.ceil(hi * scale), scale))
+    return ctx.hull(*(kov_delta_pure(ctx, ctx.num(e), k, ctx.num(k * e)) for e in ends))
 
 
 def _draw_basic_homog(rng: random.Random) -> dict[str, Any]:
@@ -129,16 +155,30 @@ def _clipped_checks() -> tuple[Predicate | Smt, ...]:
 def _basic_claims() -> tuple[Claim, ...]:
     return (
         Claim(1, "The optimum of KOV-DELTA (delta0 = 0) at eps = k eps0, and of MV-OPT at eps = "
-              "sum eps_i, is 0 (certified to 1e-50 in arb; exact zero is not decidable with "
-              "balls).",
+              "sum eps_i, is 0 (certified to 1e-50 in arb on random instances, k <= 60 and k <= "
+              "12). Proved: KOV-DELTA as delta_pure <= 0 (a sum of terms (.)_+ >= 0) by branch "
+              "and bound on eps0 in [0.001, 3], k in {1..60} (each sub-box enclosed at its two "
+              "eps0 ends rounded outwards to the arb precision, exact points where every atom "
+              "(2i - k) eps0 <= k eps0); MV-OPT (z3, x_i = e^{eps_i}; k = 4 takes 12 s) for k in "
+              "{1, 2, 3} and every eps_i >= 0, for the subset sum of [MV] Thm 1.5 as built term "
+              "for term by the 2^k-output enumeration of RR(eps_1) x ... x RR(eps_k).",
               (Compare(lambda ctx, eps0, k, **_: kov_delta_pure(ctx, eps0, k, k * eps0), "eq",
                        const("0"), Generated(_draw_basic_homog, 60, "random (eps0, k <= 60)"),
                        "oracle", Tol.abs("1e-50"), "KOV-DELTA.delta_pure(eps0, k, k eps0)", "0",
                        part="KOV-DELTA"),
+               # <= 0 with every term (.)_+ >= 0 is = 0 (branch and bound decides inequalities)
+               Compare(_kov_at_k_eps0, "le", const("0"),
+                       Box(reals={"eps0": ("0.001", "3")}, ints={"k": (1, 60)},
+                           log_scale=frozenset({"eps0"})),
+                       "interval", lhs_name="KOV-DELTA.delta_pure(eps0, k, k eps0)",
+                       rhs_name="0", part="KOV-DELTA"),
                Compare(_mv_at_sum, "eq", const("0"),
                        Generated(_draw_basic_zero, 60, "random eps_list, k <= 12"), "oracle",
                        Tol.abs("1e-50"), "MV-OPT.delta_pure(eps_list, sum eps_i)", "0",
-                       part="MV-OPT"))),
+                       part="MV-OPT"),
+               *(Smt((lambda k=k: rr_enum_zero_at_sum_problem(k)),
+                     f"[MV] Thm 1.5 subset sum at eps = eps_1 + ... + eps_{k} is 0",
+                     part="MV-OPT") for k in (1, 2, 3)))),
         Claim(2, "For heterogeneous RR (k <= 8), the exact delta at every eps < sum eps_i, by "
               "enumeration of the 2^k outputs, is strictly positive: basic composition is "
               "optimal at delta = 0. Proved (z3, from the enumeration's formula body, x_i = "

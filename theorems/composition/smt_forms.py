@@ -103,18 +103,43 @@ def witness_ratio_problem(ratio: Callable[..., Any], k_max: int) -> SmtProblem:
                       ("x = e^eps", f"k = 1..{k_max}, one equation each"))
 
 
+def _rr_enum_in_powers(k: int, eps: Any, y: Any) -> tuple[tuple[Any, ...], Any]:
+    """The exact delta of RR(eps_1) x ... x RR(eps_k) by enumeration of the 2^k outputs
+    (het_rr_delta_enum) at ``eps`` (a sympy expression in the eps_i and ``eps``), written in
+    ``x_i = e^{eps_i}`` and ``y = e^eps``; returns the x_i and the value."""
+    import sympy as sp
+
+    eps_list = sp.symbols(f"eps1:{k + 1}", positive=True)
+    xs = sp.symbols(f"x1:{k + 1}", positive=True)
+    eps_sym = sp.Symbol("eps", nonnegative=True)
+    target = eps(eps_list, eps_sym)
+    value = exp_as_powers(het_rr_delta_enum(SymCtx(), list(eps_list), target), eps_sym, y)
+    for e, x in zip(eps_list, xs, strict=True):
+        value = exp_as_powers(value, e, x)
+    return xs, value
+
+
 def rr_enum_positive_problem(k: int) -> SmtProblem:
     """The exact delta of RR(eps_1) x ... x RR(eps_k) by enumeration of the 2^k outputs
     (het_rr_delta_enum) is > 0 at every eps in [0, sum eps_i): x_i = e^{eps_i} > 1, y = e^eps
     in [1, prod x_i)."""
     import sympy as sp
 
-    eps_list = sp.symbols(f"eps1:{k + 1}", positive=True)
-    xs = sp.symbols(f"x1:{k + 1}", positive=True)
-    eps, y = sp.Symbol("eps", nonnegative=True), sp.Symbol("y", positive=True)
-    value = exp_as_powers(het_rr_delta_enum(SymCtx(), list(eps_list), eps), eps, y)
-    for e, x in zip(eps_list, xs, strict=True):
-        value = exp_as_powers(value, e, x)
+    y = sp.Symbol("y", positive=True)
+    xs, value = _rr_enum_in_powers(k, lambda _eps_list, eps: eps, y)
     hyps = (*(sp.Gt(x, 1) for x in xs), sp.Ge(y, 1), sp.Lt(y, sp.Mul(*xs)))
     return SmtProblem({**{str(x): "real" for x in xs}, "y": "real"}, hyps, sp.Gt(value, 0),
                       ("x_i = e^{eps_i}", "y = e^eps"))
+
+
+def rr_enum_zero_at_sum_problem(k: int) -> SmtProblem:
+    """The subset sum of [MV] Thm 1.5, ``sum_S (e^{sum_S eps_i} - e^eps e^{sum_{not S}
+    eps_i})_+ / prod_i (1 + e^{eps_i})`` (built term for term by het_rr_delta_enum: the output
+    S of RR(eps_1) x ... x RR(eps_k) has those P and Q masses), is 0 at eps = sum eps_i for
+    every eps_i >= 0: x_i = e^{eps_i} >= 1."""
+    import sympy as sp
+
+    y = sp.Symbol("y", positive=True)
+    xs, value = _rr_enum_in_powers(k, lambda eps_list, _eps: sp.Add(*eps_list), y)
+    return SmtProblem({str(x): "real" for x in xs}, tuple(sp.Ge(x, 1) for x in xs),
+                      sp.Eq(value, 0), ("x_i = e^{eps_i}", "eps = sum eps_i"))

@@ -154,6 +154,10 @@ def drv_bound(ctx: Any, eps0: Any, k: int, delta: Any) -> Any:
     return drv_eps_slack(ctx, eps0, k, delta)
 
 
+def drv_clipped_bound(ctx: Any, eps0: Any, k: int, delta: Any) -> Any:
+    return drv_eps_clipped(ctx, eps0, k, delta, 0)
+
+
 def kov34_bound(ctx: Any, eps0: Any, k: int, delta: Any) -> Any:
     """``min(b1, b2)`` of [KOV] Thm 3.4 without the ``k eps0`` term: ``delta_pure(eps0, k, x) =
     0`` for every ``x >= k eps0``, so clipping does not change ``delta_pure`` at the bound."""

@@ -56,6 +56,10 @@ class SymCtx(Ctx):
     def erfc(self, x: Any) -> Any:
         return self.sp.erfc(x)
 
+    def ninv(self, p: Any) -> Any:
+        """The exact standard normal quantile ``Phi^{-1}(p) = -sqrt(2) erfcinv(2p)``."""
+        return -self.sp.sqrt(2) * self.sp.erfcinv(2 * p)
+
     def tanh(self, x: Any) -> Any:
         return self.sp.tanh(x)
 

@@ -23,7 +23,12 @@ from dpverify.theorems.claims import (
 )
 from dpverify.theorems.core import Evaluator, Real, Theorem
 from dpverify.theorems.fdp.common import FAMILY, FPR, FPR_GRID, PAIRS, const
-from dpverify.theorems.fdp.smt_forms import laplace_cdf_problem, laplace_symmetry_problem
+from dpverify.theorems.fdp.smt_forms import (
+    gauss_complement_problem,
+    gauss_round_trip_problem,
+    laplace_cdf_problem,
+    laplace_symmetry_problem,
+)
 from dpverify.theorems.formulas.gdp import gdp_delta
 from dpverify.theorems.formulas.tradeoff import (
     delta_gauss_golden,
@@ -151,12 +156,17 @@ DRS_TRADEOFF = Theorem(
               (Predicate(_characterization, PAIRS, "oracle",
                          "NP curve convex, nonincreasing, T(1) = 0, T <= Id"),)),
         Claim(4, "Symmetry: f_gauss(mu, f_gauss(mu, a)) = a over mu in [0.05, 6], a in [1e-8, "
-                 "0.99999] (relative 1e-25) [property]; f_approx(eps, delta, f_approx(eps, "
-                 "delta, a)) = a for every x = e^eps >= 1, delta in [0, 1], a in [0, 1 - delta] "
-                 "(piecewise-linear identity, z3) [smt].",
+                 "0.99999] (relative 1e-25) [property], and for every mu >= 0, a in (0, 1) "
+                 "[smt: the formula body in sympy, Phi^{-1}(p) = -sqrt(2) erfcinv(2p), with the "
+                 "one rewriting erfcinv(erfc(z)) = z for real z]; f_approx(eps, delta, "
+                 "f_approx(eps, delta, a)) = a for every x = e^eps >= 1, delta in [0, 1], a in "
+                 "[0, 1 - delta] (piecewise-linear identity, z3) [smt].",
               (Compare(lambda ctx, mu, fpr, **_: f_gauss(ctx, mu, f_gauss(ctx, mu, fpr)), "eq",
                        lambda ctx, fpr, **_: fpr, _GAUSS_BOX, "property", Tol.rel("1e-25"),
                        "G_mu(G_mu(a))", "a", ctx="mp", part="f_gauss"),
+               Smt(gauss_round_trip_problem, "G_mu(G_mu(a)) = a, mu >= 0, a in (0, 1) (sympy: "
+                   "Phi^{-1} = -sqrt(2) erfcinv(2p), erfcinv(erfc(z)) = z for real z)",
+                   part="f_gauss"),
                Smt(_fa_round_trip_problem, "Max(0, 1-d-x f, (1-d-f)/x) at f = f(a) equals a",
                    part="f_approx")),
               ),
@@ -172,10 +182,13 @@ DRS_TRADEOFF = Theorem(
               scope="instance"),
         Claim(7, "TPR and trade-off are complementary: tpr_gauss(mu, a) + f_gauss(mu, a) = 1 "
                  "over mu in [0.05, 6], a in [1e-8, 0.99999] (relative 1e-30; two separately "
-                 "written formulas) [property].",
+                 "written formulas) [property]; for every mu >= 0, a in (0, 1) [smt: both formula "
+                 "bodies in sympy, Phi^{-1}(p) = -sqrt(2) erfcinv(2p), Phi(z) + Phi(-z) = 1].",
               (Compare(lambda ctx, mu, fpr, **_: tpr_gauss(ctx, mu, fpr) + f_gauss(ctx, mu, fpr),
                        "eq", lambda ctx, **_: ctx.one, _GAUSS_BOX, "property", Tol.rel("1e-30"),
-                       "tpr + G_mu", "1"),)),
+                       "tpr + G_mu", "1"),
+               Smt(gauss_complement_problem, "tpr_gauss + f_gauss = 1, mu >= 0, a in (0, 1) "
+                   "(sympy: erfc(-w) = 2 - erfc(w))"))),
     ),
     notes="autodp fdp_bank.fDP_approx_DP (06489ea) lacks a multiplication sign (TypeError for "
           "finite eps > 0); converter.approxdp_to_fdp is correct.",

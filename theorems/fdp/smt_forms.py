@@ -168,3 +168,88 @@ def subsample_profile_problem() -> SmtProblem:
     return SmtProblem({"x": _REAL, "q": _REAL, "y": _REAL},
                       (sp.Ge(x, 1), sp.Le(q, 1), sp.Ge(y, 1)), sp.Eq(delta, witness),
                       ("x = e^eps0", "y = e^eps"))
+
+
+# ------------------------------------------------------------------------------------------
+# DRS-TRADEOFF: symmetry of G_mu
+
+
+def _gauss_symbols() -> tuple[Any, Any]:
+    import sympy as sp
+
+    return sp.Symbol("mu", nonnegative=True), sp.Symbol("a", positive=True)
+
+
+def _gauss_hypotheses(mu: Any, a: Any) -> tuple[Any, ...]:
+    import sympy as sp
+
+    return (sp.Ge(mu, 0), sp.Gt(a, 0), sp.Lt(a, 1))
+
+
+def gauss_round_trip_problem() -> SmtProblem:
+    """``f_gauss(mu, f_gauss(mu, a)) = a`` for every mu >= 0 and a in (0, 1), from the formula
+    body in the sym context (``Phi^{-1}(p) = -sqrt(2) erfcinv(2p)``). The one rewriting,
+    ``erfcinv(erfc(z)) = z``, holds for every real z (erfc is a strictly decreasing bijection
+    of R onto (0, 2)); here ``z = mu/sqrt(2) - erfcinv(2a)`` is real because 2a is in (0, 2).
+    sympy then closes ``erfc(erfcinv(2a))/2 = a``; z3 receives what remains."""
+    import sympy as sp
+
+    from dpverify.theorems.formulas.tradeoff import f_gauss
+
+    ctx = SymCtx()
+    mu, a = _gauss_symbols()
+    value = f_gauss(ctx, mu, f_gauss(ctx, mu, a))
+    value = value.replace(lambda n: isinstance(n, sp.erfcinv) and isinstance(n.args[0], sp.erfc),
+                          lambda n: n.args[0].args[0])
+    return SmtProblem({"mu": _REAL, "a": _REAL}, _gauss_hypotheses(mu, a),
+                      sp.Eq(sp.simplify(value), a),
+                      ("Phi^{-1}(p) = -sqrt(2) erfcinv(2p)", "erfcinv(erfc(z)) = z, z real"))
+
+
+def gauss_complement_problem() -> SmtProblem:
+    """``tpr_gauss(mu, a) + f_gauss(mu, a) = 1`` for every mu >= 0 and a in (0, 1): the two
+    formula bodies in the sym context (``Phi^{-1}(p) = -sqrt(2) erfcinv(2p)``) are
+    ``Phi(z) + Phi(-z)`` with ``z = Phi^{-1}(a) + mu`` real, which sympy closes by ``erfc(-w) =
+    2 - erfc(w)``; z3 receives what remains."""
+    import sympy as sp
+
+    from dpverify.theorems.formulas.tradeoff import f_gauss, tpr_gauss
+
+    ctx = SymCtx()
+    mu, a = _gauss_symbols()
+    value = tpr_gauss(ctx, mu, a) + f_gauss(ctx, mu, a)
+    return SmtProblem({"mu": _REAL, "a": _REAL}, _gauss_hypotheses(mu, a),
+                      sp.Eq(sp.simplify(value), 1),
+                      ("Phi^{-1}(p) = -sqrt(2) erfcinv(2p)", "erfc(-w) = 2 - erfc(w)"))
+
+
+# ------------------------------------------------------------------------------------------
+# FDP-PLD-CONV: mu of one RR step
+
+
+def _erfcinv_reflected(expr: Any) -> Any:
+    """Each ``erfcinv(w)`` rewritten as ``-erfcinv(2 - w)`` where ``2 - w`` is the simpler
+    form: ``erfc(-z) = 2 - erfc(z)`` for every real z, so the identity holds for w in (0, 2)."""
+    import sympy as sp
+
+    def repl(node: Any) -> Any:
+        other = sp.cancel(2 - node.args[0])
+        return -sp.erfcinv(other) if sp.count_ops(other) < sp.count_ops(node.args[0]) else node
+
+    return expr.replace(lambda n: isinstance(n, sp.erfcinv), repl)
+
+
+def mu_rr_one_problem() -> SmtProblem:
+    """``mu_rr(eps0, 1)`` (the maximum over the Neyman-Pearson vertices of one RR(eps0) step)
+    equals the closed form ``2 Phi^{-1}(e^eps0/(1 + e^eps0))`` for every eps0 > 0: both formula
+    bodies in the sym context (``Phi^{-1}(p) = -sqrt(2) erfcinv(2p)``), each erfcinv argument in
+    (0, 2) reflected by ``erfcinv(w) = -erfcinv(2 - w)`` where that is simpler, then sympy."""
+    import sympy as sp
+
+    from dpverify.theorems.formulas.tradeoff_composition import mu_rr, mu_rr_one
+
+    ctx = SymCtx()
+    eps0 = sp.Symbol("eps0", positive=True)
+    diff = _erfcinv_reflected(mu_rr(ctx, eps0, 1) - mu_rr_one(ctx, eps0))
+    return SmtProblem({"eps0": _REAL}, (sp.Gt(eps0, 0),), sp.Eq(sp.simplify(diff), 0),
+                      ("Phi^{-1}(p) = -sqrt(2) erfcinv(2p)", "erfcinv(w) = -erfcinv(2 - w)"))

@@ -15,6 +15,7 @@ from dpverify.theorems.core import Evaluator, Theorem
 from dpverify.theorems.fdp.common import FAMILY, FPR, FPR_GRID, PAIRS, const
 from dpverify.theorems.fdp.smt_forms import (
     mix_profile,
+    mu_rr_one_problem,
     subsample_bbg_problem,
     subsample_order_problem,
     subsample_profile_problem,
@@ -231,9 +232,12 @@ def _tpr_above_clt(ctx: Any, q: Any, sigma: Any, k: int, fpr: Any, **_: Any) -> 
     return False if enc.upper() <= clt.lower() else None
 
 
-def _mu_value(eps0: str, k: int, value: str, route: Any, tol: str) -> Compare:
+def _mu_value(eps0: str, k: int, value: str, route: Any, tol: str, part: str = "") -> Compare:
+    """A golden value: the statement is about this one point, so the point is its whole
+    domain (``covers_domain``) when it is a part of its own."""
     return Compare(lambda ctx, **_: route(ctx, ctx.num(eps0), k), "eq", const(value),
-                   Points(({},)), "numeric", Tol.abs(tol), f"mu({eps0}, {k})", value)
+                   Points(({},), covers_domain=bool(part)), "numeric", Tol.abs(tol),
+                   f"mu({eps0}, {k})", value, part=part)
 
 
 FDP_PLD_CONV = Theorem(
@@ -274,15 +278,18 @@ FDP_PLD_CONV = Theorem(
     ),
     claims=(
         Claim(1, "mu_rr(eps0, 1) = 2 Phi^{-1}(e^{eps0}/(1 + e^{eps0})) over eps0 in [0.05, 5] "
-                 "(1e-25) [property]; 0.6238925920985082, 1.232035385344901, 2.357961485647250 at "
-                 "eps0 = 0.5, 1, 2.",
+                 "(1e-25) [property], and for every eps0 > 0 [smt: both formula bodies in "
+                 "sympy, Phi^{-1}(p) = -sqrt(2) erfcinv(2p), erfcinv(w) = -erfcinv(2 - w)]; "
+                 "0.6238925920985082, 1.232035385344901, 2.357961485647250 at eps0 = 0.5, 1, 2.",
               (Compare(lambda ctx, eps0, **_: mu_rr(ctx, eps0, 1), "eq",
                        lambda ctx, eps0, **_: mu_rr_one(ctx, eps0),
                        Box(reals={"eps0": ("0.05", "5")}), "property", Tol.abs("1e-25"),
-                       "vertex maximum", "2 Phi^{-1}(e^eps0/(1 + e^eps0))"),
-               _mu_value("0.5", 1, "0.6238925920985082", mu_rr, "1e-15"),
-               _mu_value("1", 1, "1.232035385344901", mu_rr, "1e-14"),
-               _mu_value("2", 1, "2.357961485647250", mu_rr, "1e-14"))),
+                       "vertex maximum", "2 Phi^{-1}(e^eps0/(1 + e^eps0))", part="identity"),
+               Smt(mu_rr_one_problem, "mu_rr(eps0, 1) = 2 Phi^{-1}(e^eps0/(1 + e^eps0)), "
+                   "eps0 > 0", part="identity"),
+               _mu_value("0.5", 1, "0.6238925920985082", mu_rr, "1e-15", "mu(0.5, 1)"),
+               _mu_value("1", 1, "1.232035385344901", mu_rr, "1e-14", "mu(1, 1)"),
+               _mu_value("2", 1, "2.357961485647250", mu_rr, "1e-14", "mu(2, 1)"))),
         Claim(2, "Grid optimism: mu_estimate_rr(1, 1) = 1.218472120226672 < mu_rr(1, 1) (the "
                  "estimate under-reports mu).",
               (_mu_value("1", 1, "1.218472120226672", mu_estimate_rr, "1e-12"),

@@ -33,7 +33,10 @@ def ninv(ctx: Any, p: Any) -> Any:
     """``Phi^{-1}(p)`` for p in (0, 1). Newton steps on exact points from the float64 quantile;
     in arb the result is then certified: a ball ``[x - r, x + r]`` is returned only once
     ``Phi(x - r) < p < Phi(x + r)`` is decided (Phi is increasing), else bisection with the
-    context's comparisons. Tails come from ``erfc``, accurate far below 1e-300."""
+    context's comparisons. Tails come from ``erfc``, accurate far below 1e-300. In the sym
+    context, the exact quantile ``-sqrt(2) erfcinv(2p)``."""
+    if ctx.name == "sym":
+        return ctx.ninv(p)
     pf = float(ctx.midpoint(p, p))
     if not 1e-300 < pf < 1 - 1e-16:
         return _ninv_bisect(ctx, p)
