@@ -255,6 +255,23 @@ def zero_beyond_problem() -> SmtProblem:
                       ("x0 = e^eps0", "x = e^eps", "b1 = b_c(a), b0 = b_c(a-1)"))
 
 
+RR_SMT_MAX_N = 4  # n = 5 does not close within 30 s (z3 nlsat, measured)
+
+
+def rr_below_local_problem(n: int) -> SmtProblem:
+    """Every ``H_x(P_m || Q_m)`` of the binary m-formula (:func:`rr_binary_profile`, evaluated
+    on sympy symbols, ``pos`` as ``Max(., 0)``) is ``<= (x0 - x)/(x0 + 1)`` for every real
+    ``x0 > 1``, ``1 <= x <= x0``, at this n."""
+    import sympy as sp
+
+    x0, x = sp.symbols("x0 x", real=True)
+    profile = rr_binary_profile(x0, n, x, lambda t: sp.Max(sp.together(t), 0), sp.Integer(1))
+    local = (x0 - x) / (x0 + 1)
+    return SmtProblem({"x0": "real", "x": "real"}, (sp.Gt(x0, 1), sp.Ge(x, 1), sp.Le(x, x0)),
+                      sp.And(*(sp.Le(h, local) for h in profile)),
+                      ("x0 = e^eps0", "x = e^eps", f"n = {n}"))
+
+
 def shift_n(term: Any) -> Any:
     @exact_params("eps0", "eps")
     def shifted(ctx: Any, n: int, **kw: Any) -> Any:

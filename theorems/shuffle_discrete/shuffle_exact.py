@@ -43,6 +43,7 @@ from dpverify.theorems.shuffle_discrete.exact_checks import (
     N_RR_EPS,
     PAIR_POINTS,
     RR_DELTA,
+    RR_SMT_MAX_N,
     SMALL_RANDOM,
     X_DOMAIN,
     binary_is_enumeration,
@@ -58,6 +59,7 @@ from dpverify.theorems.shuffle_discrete.exact_checks import (
     pts,
     recurrence_is_double_sum,
     round_trip,
+    rr_below_local_problem,
     rr_kary_k2,
     rr_monotone,
     s_eps,
@@ -345,9 +347,16 @@ SHUFFLE_RR_EXACT = Theorem(
                        lhs_name="delta(eps)", rhs_name="delta((eps + eps0)/2)"))),
         Claim(6, "The binary m-formula equals the two-order k = 2 enumeration EXACTLY, and "
                  "both are <= the one-user (local RR) delta (x0 - x)_+/(x0 + 1), on the grid "
-                 "n in 1..10, " + X_DOMAIN + ", exact rationals" + GRID_NOTE + ".",
+                 "n in 1..10, " + X_DOMAIN + ", exact rationals" + GRID_NOTE + "; and the "
+                 "m-formula is <= (x0 - x)/(x0 + 1) for EVERY real x0 = e^eps0 > 1 and "
+                 "1 <= x = e^eps <= x0 at each n in 1..4, proved by z3 on the m-formula's "
+                 "own symbolic form [smt].",
               (Predicate(binary_is_enumeration, PAIR_POINTS, "oracle",
-                         "m-formula == enumeration <= local delta"),)),
+                         "m-formula == enumeration <= local delta", part="grid n in 1..10"),
+               *(Smt(lambda n=n: rr_below_local_problem(n),
+                     f"m-formula <= (x0 - x)/(x0 + 1) for every x0 > 1, 1 <= x <= x0, n = {n}",
+                     part=f"every real x0, x at n = {n}")
+                 for n in range(1, RR_SMT_MAX_N + 1)))),
         Claim(7, "Shuffling is post-processing of the n reports: the k-ary delta_n <= delta_1 "
                  "= (x0 - x)_+/(x0 + k - 1), with equality at n = 1, on the grid "
                  "k = 3 with n in 1..5 and k = 4 with n in 1..3, " + X_DOMAIN + ", exact "
