@@ -33,6 +33,17 @@ def _private_reference_cache(tmp_path_factory: pytest.TempPathFactory,
     monkeypatch.setenv("DPVERIFY_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "refcache"))
 
 
+@pytest.fixture(autouse=True)
+def _mpmath_precision_restored() -> object:
+    """mpmath's global precision is process state: a test that changes it must not change how
+    a later test prints or rounds."""
+    import mpmath
+
+    prec = mpmath.mp.prec
+    yield
+    mpmath.mp.prec = prec
+
+
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "packaging: builds the wheel from the checkout (runs in CI; a few seconds)")
