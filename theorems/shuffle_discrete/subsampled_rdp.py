@@ -139,9 +139,10 @@ def _gauss_smt_problem(alpha: int, index: int) -> SmtProblem:
                           "e^{(alpha-1) tau} = the binomial moment sum"))
 
 
-# (alpha, order) proved by z3 within seconds. The reverse order does not close reliably: at
-# alpha = 2 one Min choice took from 2 s to 65 s between runs, at alpha = 3 z3 returns unknown
-_RR_SMT_CASES = ((2, "mix_first"), (3, "mix_first"), (4, "mix_first"))
+# (alpha, order) proved by z3 within seconds (base_first at alpha = 2: under 1 s per Min choice
+# in two runs, though an earlier z3 once took 65 s on one choice). base_first at alpha = 3: z3
+# returned unknown.
+_RR_SMT_CASES = ((2, "mix_first"), (3, "mix_first"), (4, "mix_first"), (2, "base_first"))
 
 
 def _min_choices(expr: Any) -> list[Any]:
@@ -265,10 +266,11 @@ WBK19_SUBRDP = Theorem(
                  for a in range(2, 9) for i in range(2)))),
         Claim(6, "RR base: the bound >= the exact D_alpha of the witness pair in both orders. "
                  "Proved by z3 for every q in (0, 1] and eps0 > 0 at alpha in {2, 3, 4} for "
-                 "D_alpha(mix || RR_0) (x = e^eps0 = 1 + u; both moments from the formula "
-                 "bodies; one z3 problem per choice of the Min arguments) [smt]; searched in both "
-                 "orders over q in [0.001, 1], eps0 in [0.05, 3], alpha in {2..10} [property] "
-                 "(the order D_alpha(RR_0 || mix) is searched only).",
+                 "D_alpha(mix || RR_0) and at alpha = 2 for D_alpha(RR_0 || mix) (x = e^eps0 = "
+                 "1 + u; both moments from the formula bodies; one z3 problem per choice of the "
+                 "Min arguments) [smt]; searched in both orders over q in [0.001, 1], eps0 in "
+                 "[0.05, 3], alpha in {2..10} [property] (D_alpha(RR_0 || mix) at alpha >= 3 is "
+                 "searched only).",
               (Compare(_rr_bound, "ge", _rr_witness("mix_first"), _RR_BOX, "property",
                        lhs_name="WBK19 Thm 9", rhs_name="D_alpha(mix || RR_0)",
                        part="mix_first"),
