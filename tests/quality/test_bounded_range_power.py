@@ -20,8 +20,7 @@ import sympy as sp
 from dpverify.theorems.bounded_range import game_boxes as gb
 from dpverify.theorems.bounded_range import pair_boxes as pb
 from dpverify.theorems.bounded_range.terms import _c, _tiny
-from dpverify.theorems.claims import Box, Check, Claim, Compare, Smt, SmtProblem, Tol
-from dpverify.theorems.core import Source, Theorem
+from dpverify.theorems.claims import Box, Check, Compare, Smt, SmtProblem, Tol
 from dpverify.theorems.formulas.bounded_range import (
     _em_laws,
     _ipow,
@@ -33,16 +32,12 @@ from dpverify.theorems.formulas.bounded_range import (
     range_of,
     sensitivity_of,
 )
-from dpverify.verifiers.dispatch import PROFILES, run_claim_check
 from dpverify.verifiers.verdict import Status
+from tests.common.planted import planted_verdict
 
 
 def _run(check: Check) -> tuple[Status, dict]:
-    th = Theorem(id="PLANTED", title="planted", family="bounded_range",
-                 source=Source("planted by tests/quality", "-"), types=("EXACT",),
-                 confidence=("DERIVED",), statement="planted", domain="",
-                 claims=(Claim(1, "planted", (check,)),))
-    v = run_claim_check(th, 1, 0, PROFILES["quick"])
+    v = planted_verdict(check, "bounded_range")
     return v.status, v.evidence
 
 

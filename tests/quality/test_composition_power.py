@@ -15,20 +15,18 @@ from fractions import Fraction
 import mpmath
 import pytest
 
-from dpverify.theorems.claims import Box, Claim, Compare
+from dpverify.theorems.claims import Box, Compare
 from dpverify.theorems.composition.terms import delta_of_u, drv_bound, kov_delta_at, order_box
-from dpverify.theorems.core import Source, Theorem
+from dpverify.theorems.core import Theorem
 from dpverify.theorems.formulas.kov_mv import kov_eps
 from dpverify.verifiers.dispatch import PROFILES, run_claim_check
 from dpverify.verifiers.verdict import Status
+from tests.common.planted import planted_theorem
 from tests.test_composition import eps_bisect
 
 
 def _planted(check: Compare) -> Theorem:
-    return Theorem(id="PLANTED", title="planted", family="composition",
-                   source=Source("planted by tests/quality", "-"), types=("BOUND",),
-                   confidence=("DERIVED",), statement="planted", domain="",
-                   claims=(Claim(1, "planted", (check,)),))
+    return planted_theorem(check, "composition", types=("BOUND",))
 
 
 def _run(check: Compare) -> tuple[Status, dict]:

@@ -25,8 +25,7 @@ from typing import Any
 
 import pytest
 
-from dpverify.theorems.claims import Box, Check, Claim, Compare, Points, Smt, SmtProblem, Tol
-from dpverify.theorems.core import Source, Theorem
+from dpverify.theorems.claims import Box, Check, Compare, Points, Smt, SmtProblem, Tol
 from dpverify.theorems.ctx import SymCtx
 from dpverify.theorems.formulas import discrete_gaussian as dg
 from dpverify.theorems.formulas import discrete_laplace as dl
@@ -37,16 +36,12 @@ from dpverify.theorems.formulas.subsampled_rdp_wor import wbk_tau, wbk_tau_gauss
 from dpverify.theorems.numerics.finite import randomized_response, renyi
 from dpverify.theorems.shuffle_discrete.discrete import _as_poly, _symbols
 from dpverify.theorems.values import exact_params, to_ctx
-from dpverify.verifiers.dispatch import PROFILES, run_claim_check
 from dpverify.verifiers.verdict import Status
+from tests.common.planted import planted_verdict
 
 
 def _run(check: Check) -> Status:
-    th = Theorem(id="PLANTED", title="planted", family="shuffle_discrete",
-                 source=Source("planted by tests/quality", "-"), types=("EXACT",),
-                 confidence=("DERIVED",), statement="planted", domain="",
-                 claims=(Claim(1, "planted", (check,)),))
-    return run_claim_check(th, 1, 0, PROFILES["quick"]).status
+    return planted_verdict(check, "shuffle_discrete").status
 
 
 # ------------------------------------------------------------------------------------------

@@ -16,8 +16,7 @@ from typing import Any
 
 import pytest
 
-from dpverify.theorems.claims import Box, Check, Claim, Compare, Points, Tol, grid
-from dpverify.theorems.core import Source, Theorem
+from dpverify.theorems.claims import Box, Check, Compare, Points, Tol, grid
 from dpverify.theorems.fdp.smt_forms import mix_profile
 from dpverify.theorems.formulas.tradeoff import (
     check_fpr,
@@ -31,16 +30,12 @@ from dpverify.theorems.formulas.tradeoff import (
     tpr_gauss,
 )
 from dpverify.theorems.formulas.tradeoff_composition import f_rr_hom, f_rr_list
-from dpverify.verifiers.dispatch import PROFILES, run_claim_check
 from dpverify.verifiers.verdict import Status
+from tests.common.planted import planted_verdict
 
 
 def _run(check: Check) -> Status:
-    th = Theorem(id="PLANTED", title="planted", family="fdp",
-                 source=Source("planted by tests/quality", "-"), types=("EXACT",),
-                 confidence=("DERIVED",), statement="planted", domain="",
-                 claims=(Claim(1, "planted", (check,)),))
-    return run_claim_check(th, 1, 0, PROFILES["quick"]).status
+    return planted_verdict(check, "fdp").status
 
 
 def wrong_f_approx(ctx: Any, eps: Any, delta: Any, fpr: Any) -> Any:

@@ -23,8 +23,7 @@ from typing import Any
 
 import pytest
 
-from dpverify.theorems.claims import Box, Claim, Compare, Smt, Tol
-from dpverify.theorems.core import Source, Theorem
+from dpverify.theorems.claims import Box, Compare, Smt, Tol
 from dpverify.theorems.formulas.conversions import balle_delta
 from dpverify.theorems.formulas.gaussian import gauss_delta, gauss_rdp_tau
 from dpverify.theorems.formulas.laplace import laplace_delta
@@ -35,16 +34,12 @@ from dpverify.theorems.privacy_loss.universal import (
     gauss_square_terms,
 )
 from dpverify.theorems.subsampling import universal as sub_universal
-from dpverify.verifiers.dispatch import PROFILES, run_claim_check
 from dpverify.verifiers.verdict import Status
+from tests.common.planted import planted_verdict
 
 
 def _status(check: Compare | Smt) -> Status:
-    th = Theorem(id="PLANTED", title="planted", family="privacy_loss",
-                 source=Source("planted by tests/quality", "-"), types=("BOUND",),
-                 confidence=("DERIVED",), statement="planted", domain="",
-                 claims=(Claim(1, "planted", (check,)),))
-    return run_claim_check(th, 1, 0, PROFILES["quick"], budget_seconds=60).status
+    return planted_verdict(check, "privacy_loss", budget_seconds=60).status
 
 
 def _wrong_tau(ctx: Any, sigma: Any, alpha: Any, k: Any) -> Any:

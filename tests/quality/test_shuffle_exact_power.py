@@ -20,8 +20,7 @@ from typing import Any
 
 import pytest
 
-from dpverify.theorems.claims import Check, Claim, Compare, Points, Predicate
-from dpverify.theorems.core import Source, Theorem
+from dpverify.theorems.claims import Check, Compare, Points, Predicate
 from dpverify.theorems.ctx.arb import arb_endpoints
 from dpverify.theorems.formulas.shuffle_exact import (
     clone_delta_double_sum_exact,
@@ -33,16 +32,12 @@ from dpverify.theorems.formulas.shuffle_exact import (
 from dpverify.theorems.numerics.shuffle import clone_coefficients, clone_start_exact, clone_walk
 from dpverify.theorems.shuffle_discrete.exact_checks import PAIR_POINTS
 from dpverify.theorems.values import exact_params
-from dpverify.verifiers.dispatch import PROFILES, run_claim_check
 from dpverify.verifiers.verdict import Status
+from tests.common.planted import planted_verdict
 
 
 def _run(check: Check) -> Status:
-    th = Theorem(id="PLANTED", title="planted", family="shuffle_discrete",
-                 source=Source("planted by tests/quality", "-"), types=("EXACT",),
-                 confidence=("DERIVED",), statement="planted", domain="",
-                 claims=(Claim(1, "planted", (check,)),))
-    return run_claim_check(th, 1, 0, PROFILES["quick"]).status
+    return planted_verdict(check, "shuffle_discrete").status
 
 
 def _pos(v: Fraction) -> Fraction:
