@@ -320,10 +320,8 @@ def v1_universal(number: int, delta_formula: Callable[..., Any] = v1_delta) -> C
     """The universal claim of GCE-V1 for a formula ``delta(ctx, eps_list, m, eps,
     neighboring)`` (the quality tests plant wrong ones)."""
     box = {"reals": {"eps": ("0", "2")}}
-
-    def sides(neighboring: str) -> tuple[Callable[..., Any], Callable[..., Any]]:
-        return _v1_sides(neighboring, delta_formula)
-
+    add_brute, add_formula = _v1_sides("add_remove", delta_formula)
+    repl_brute, repl_formula = _v1_sides("replace_one", delta_formula)
     return Claim(number, "For every eps_list (RR mechanisms), 1 <= m <= n and eps, GCE-V1.delta "
                  "equals the brute-force maximum of the exact two-sided delta over the allowed "
                  "pairs: (0, b) with |b| <= m (add/remove) and (b, b') with |b| = |b'| = m "
@@ -334,15 +332,15 @@ def v1_universal(number: int, delta_formula: Callable[..., Any] = v1_delta) -> C
                  "for 2 RR rounds (all x_i = e^eps_i >= 1, z >= 1): the exact delta of (0, b) "
                  "grows when a 1 is added to b (3 rounds: z3 unknown after a minute, not "
                  "attempted).", (
-        Compare(sides("add_remove")[0], "eq", sides("add_remove")[1],
+        Compare(add_brute, "eq", add_formula,
                 Box(ints={"inst": SEED_RANGE, "m": (1, 3)}, **box), "property",
                 Tol.abs("1e-30"), "max_{0 < |b| <= m} exact delta(0, b)",
                 "GCE-V1.delta(add_remove)", part="add_remove"),
-        Compare(sides("replace_one")[0], "eq", sides("replace_one")[1],
+        Compare(repl_brute, "eq", repl_formula,
                 Box(ints={"inst": SEED_RANGE, "m": (1, 2)}, constraint=_v1_fits, **box),
                 "property", Tol.abs("1e-30"), "max_{|b| = |b'| = m} exact delta(b, b')",
                 "GCE-V1.delta(replace_one), 2m <= n", part="replace_one, 2m <= n"),
-        Compare(sides("replace_one")[0], "le", sides("replace_one")[1],
+        Compare(repl_brute, "le", repl_formula,
                 Box(ints={"inst": SEED_RANGE, "m": (2, 3)}, constraint=_v1_exceeds, **box),
                 "property", lhs_name="max_{|b| = |b'| = m} exact delta(b, b')",
                 rhs_name="GCE-V1.delta(replace_one), 2m > n", part="replace_one, 2m > n"),
@@ -402,18 +400,28 @@ def _v2_sides(neighboring: str) -> tuple[Callable[..., Any], Callable[..., Any]]
     return brute, formula
 
 
-def v2_universal(number: int) -> Claim:
+def _brute_force_checks(sides: Callable[[str], tuple[Callable[..., Any], Callable[..., Any]]],
+                        evaluator: str) -> tuple[Compare, ...]:
+    """``brute force == evaluator`` per neighbouring relation (one part each), over seeded
+    instances and eps in [0, 2]; each relation's pair of terms is built once."""
     box = Box(ints={"inst": SEED_RANGE}, reals={"eps": ("0", "2")})
+    out = []
+    for nb in ("add_remove", "replace_one"):
+        brute, formula = sides(nb)
+        out.append(Compare(brute, "eq", formula, box, "property", Tol.abs("1e-30"),
+                           f"brute-force maximum over the allowed pairs ({nb})",
+                           f"{evaluator}({nb})", part=nb))
+    return tuple(out)
+
+
+def v2_universal(number: int) -> Claim:
     return Claim(number, "For every eps_list (RR mechanisms, n >= 2) and eps, GCE-V2.delta equals "
                  "the brute-force maximum of the exact two-sided delta over (0, e_i) "
                  "(add/remove) and over (e_i, e_j), i != j (replace-one). Searched over seeded "
                  "eps_list (n in {2..5}, eps_i in [0.1, 1.5]), eps in [0, 2]; the reduction to "
                  "the differing rounds is proved by z3 for two generic binary-output rounds "
                  "(all laws, all z = e^eps >= 0): a round where both vectors are 0 drops out.", (
-        *(Compare(_v2_sides(nb)[0], "eq", _v2_sides(nb)[1], box, "property", Tol.abs("1e-30"),
-                  f"brute-force maximum over the allowed pairs ({nb})", f"GCE-V2.delta({nb})",
-                  part=nb)
-          for nb in ("add_remove", "replace_one")),
+        *_brute_force_checks(_v2_sides, "GCE-V2.delta"),
         Smt(lambda: _agree_problem(0), "delta((0, 0), (0, 1)) == delta of round 2 alone",
             part="a round where both vectors agree drops out"),
     ))
@@ -444,7 +452,6 @@ def _v3_sides(neighboring: str) -> tuple[Callable[..., Any], Callable[..., Any]]
 
 
 def v3_universal(number: int) -> Claim:
-    box = Box(ints={"inst": SEED_RANGE}, reals={"eps": ("0", "2")})
     return Claim(number, "For all eps lists of C, A, P (RR mechanisms) and eps, GCE-V3.delta "
                  "equals the brute-force maximum of the exact two-sided delta over (0, 1_{C∪A}), "
                  "(0, 1_{C∪P}) and, for replace-one, (1_{C∪A}, 1_{C∪P}). Searched over seeded "
@@ -452,10 +459,7 @@ def v3_universal(number: int) -> Claim:
                  "reduction to the differing rounds A ∪ P is proved by z3 for two generic "
                  "binary-output rounds (all laws, all z >= 0): a common round (both vectors 1) "
                  "drops out.", (
-        *(Compare(_v3_sides(nb)[0], "eq", _v3_sides(nb)[1], box, "property", Tol.abs("1e-30"),
-                  f"brute-force maximum over the allowed pairs ({nb})", f"GCE-V3.delta({nb})",
-                  part=nb)
-          for nb in ("add_remove", "replace_one")),
+        *_brute_force_checks(_v3_sides, "GCE-V3.delta"),
         Smt(lambda: _agree_problem(1), "delta((0, 1), (1, 1)) == delta of round 1 alone",
             part="a common round drops out"),
     ))
