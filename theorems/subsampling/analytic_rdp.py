@@ -21,6 +21,7 @@ from dpverify.theorems.formulas.amplification import (
     analytic_tau_rr,
 )
 from dpverify.theorems.formulas.subsampled_gaussian import sgm_rdp_binomial
+from dpverify.theorems.formulas.subsampled_rdp_wor import laplace_mixture_renyi
 from dpverify.theorems.numerics.finite import random_pair, randomized_response, renyi
 from dpverify.theorems.numerics.integers import as_int
 from dpverify.theorems.params import EPS0, SIGMA, B, Q
@@ -31,17 +32,9 @@ from dpverify.theorems.subsampling.universal import analytic_universal
 
 def _laplace_mix_renyi(ctx: Any, q: Any, b: Any, alpha: Any, direction: str) -> Any:
     """Exact ``D_alpha(mix||Q)`` (add) or ``D_alpha(Q||mix)`` (remove) with ``Q = Lap(0, b)``,
-    ``P = Lap(1, b)``, ``mix = (1-q) Q + q P``: two constant pieces and a quadrature on
-    ``[0, 1]`` (mpmath)."""
-    power = alpha if direction == "add" else 1 - alpha
-    lo = ctx.pow(1 - q + q * ctx.exp(-1 / b), power) / 2
-    hi = ctx.pow(1 - q + q * ctx.exp(1 / b), power) * ctx.exp(-1 / b) / 2
-
-    def f(y: Any) -> Any:
-        return ctx.exp(-y / b) / (2 * b) * ctx.pow(1 - q + q * ctx.exp((2 * y - 1) / b), power)
-
-    return ctx.log(lo + hi + ctx.quad(f, [ctx.zero, ctx.num(Fraction(1, 2)), ctx.one])) / (
-        alpha - 1)
+    ``mix = (1-q) Q + q Lap(1, b)``."""
+    return laplace_mixture_renyi(ctx, q, b, alpha,
+                                 "mix_first" if direction == "add" else "base_first")
 
 
 def _rr_mix_renyi(ctx: Any, q: Any, eps0: Any, alpha: Any, direction: str) -> Any:
