@@ -46,31 +46,29 @@ def dlap_eps(ctx: Any, b: Any, delta: Any, sensitivity: int) -> Any:
     - 2x)``, so on ``I_k = [max(0, a(s - 2k - 2)), a(s - 2k))`` the profile is ``C_k - e^eps
     D_k`` with ``C_k = 1/(1 + e^{-a}) + tanh(a/2) sum_{x<=k} e^{-a x}``, ``D_k = e^{-a s}/(1 +
     e^{-a}) + tanh(a/2) sum_{x<=k} e^{-a(s-x)}``; the piece holding ``delta`` is found by
-    comparing with the profile at the left ends, and ``eps = log((C_k - delta)/D_k)``. Where a
-    ball comparison is undecided the hull of both neighbouring pieces' inverses is returned
-    (each is exact on its side; the profile is continuous)."""
+    comparing with the profile at the left ends, and ``eps = log((C_k - delta)/D_k)``. The
+    selection is a chain of ``piecewise_lt``: where a ball comparison is undecided the hull of
+    both sides is returned (each is exact on its side; the profile is continuous), and in the
+    sym context the chain is a nested ``Piecewise`` (the z3 round trip of claim DLAP 7)."""
     if sensitivity == 1:
         inner = dlap_eps_argument(ctx, b, delta)
         return ctx.piecewise_lt(inner, ctx.one, lambda: ctx.zero, lambda: ctx.log(inner))
     a = 1 / b
     s = sensitivity
-    for k in range((s - 1) // 2 + 1):
+
+    def from_piece(k: int) -> Any:
         c, d = dlap_piece(ctx, b, s, k)
 
-        def inverse(c: Any = c, d: Any = d) -> Any:
+        def inverse() -> Any:
             return ctx.log((c - delta) / d)
 
         if 2 * k + 2 >= s:  # the last piece reaches eps = 0
             return ctx.piecewise_lt(delta, c - d, inverse, lambda: ctx.zero)
-        left = a * (s - 2 * k - 2)
-        below = ctx.lt(delta, c - ctx.exp(left) * d)  # delta below the profile at the left end
-        if below is True:
-            return inverse()
-        if below is None:
-            c2, d2 = dlap_piece(ctx, b, s, k + 1)
-            nxt = ctx.log((c2 - delta) / d2)
-            return ctx.hull(inverse(), nxt if 2 * k + 4 < s else ctx.hull(nxt, ctx.zero))
-    raise AssertionError("unreachable: the last piece reaches eps = 0")
+        # delta below the profile at the left end of I_k: piece k; else a piece further left
+        left = c - ctx.exp(a * (s - 2 * k - 2)) * d
+        return ctx.piecewise_lt(delta, left, inverse, lambda: from_piece(k + 1))
+
+    return from_piece(0)
 
 
 def dlap_piece(ctx: Any, b: Any, sensitivity: int, k: int) -> tuple[Any, Any]:

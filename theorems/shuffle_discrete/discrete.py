@@ -27,7 +27,7 @@ from dpverify.theorems.numerics.finite import hockey_stick, product
 from dpverify.theorems.params import B_DISCRETE, DELTA, EPS, SENSITIVITY_INT
 from dpverify.theorems.refs import CKS20_V3, cite
 from dpverify.theorems.shuffle_discrete.discrete_common import FAMILY, const
-from dpverify.theorems.symbolic import exp_as_powers
+from dpverify.theorems.symbolic import clear_denominators, exp_as_powers
 from dpverify.theorems.values import to_ctx
 
 
@@ -129,6 +129,30 @@ def _piece_problem(s: int, k: int) -> SmtProblem:
     return SmtProblem({"x": "real", "y": "real"}, hyps, sp.Eq(arg, x**2),
                       ("y = e^{a/2}, a = 1/b", "x = e^{eps/2}", f"sensitivity = {s}",
                        f"eps in I_{k} = [a max(0, s - 2k - 2), a(s - 2k))"))
+
+
+_ROUND_TRIP_SENSITIVITIES = (1, 2, 3, 4)
+
+
+def _round_trip_problem() -> SmtProblem:
+    """The evaluator's round trip ``eps(b, delta(b, e, s), s) = e`` for every ``b > 0``, ``e in
+    [0, s/b)`` and ``s`` in :data:`_ROUND_TRIP_SENSITIVITIES`, from the two formula bodies in the
+    sym context: :func:`dlap_eps` is there a nested ``Piecewise`` (its piece selection), so the
+    goal ``e^{eps(delta(e))} = e^e`` is one piecewise rational identity per ``s``, denominators
+    cleared (:func:`clear_denominators`)."""
+    import sympy as sp
+
+    a, e, x, y, _ = _symbols()
+    ctx = SymCtx()
+    goals = []
+    for s in _ROUND_TRIP_SENSITIVITIES:
+        inverse = dlap_eps(ctx, 1 / a, dlap_delta(ctx, 1 / a, e, s), s)
+        same = sp.Eq(sp.piecewise_fold(sp.exp(inverse)), sp.exp(e))
+        goals.append(sp.Implies(sp.Lt(x, y**s), clear_denominators(_as_poly(same))))
+    hyps = (sp.Gt(y, 1), sp.Ge(x, 1))
+    return SmtProblem({"x": "real", "y": "real"}, hyps, sp.And(*goals),
+                      ("y = e^{a/2}, a = 1/b", "x = e^{eps/2}",
+                       "sensitivity s in {1..4}: 0 <= eps < a s, i.e. x < y^s"))
 
 
 def _kfold_pld(ctx: Any, b: Any, k: int, eps: Any, **_: Any) -> Any:
@@ -249,12 +273,16 @@ DLAP = Theorem(
                  "- 2k)) the profile is C_k - e^eps D_k and (C_k - delta(eps))/D_k = e^eps, so "
                  "the piece inverse returns eps: proved by z3 for every b > 0 and eps in I_k, "
                  "s in {2, 3, 4}, every k [smt]; the evaluator's round trip eps(b, delta(b, "
-                 "e, s), s) = e (which also selects the piece by comparisons) searched for e = "
-                 "t s/b, b in [0.2, 5], t in [0, 0.999], s in {1..4} (1e-25) [property].",
+                 "e, s), s) = e, with its piece selection by comparisons (a nested Piecewise "
+                 "in the sym context), proved by z3 for every b > 0, e in [0, s/b) and s in "
+                 "{1..4} [smt], and searched for e = t s/b, b in [0.2, 5], t in [0, 0.999], s "
+                 "in {1..4} (1e-25) [property].",
               (*(Smt(lambda s=s, k=k: _piece_problem(s, k),
                      f"(C_k - delta)/D_k == e^eps on I_k, s = {s}, k = {k}",
-                     part="piece inverse")
+                     part=f"piece inverse, s = {s}, k = {k}")
                  for s in (2, 3, 4) for k in range((s - 1) // 2 + 1)),
+               Smt(_round_trip_problem, "e^{eps(b, delta(b, e, s), s)} == e^e on 0 <= e < s/b, "
+                   "s in {1..4}", part="the evaluator's round trip"),
                Compare(_round_trip(), "eq", _eps_of_t, _ROUND_BOX, "property",
                        Tol.abs("1e-25"), "eps(b, delta(b, e, s), s)", "e",
                        part="the evaluator's round trip"))),
