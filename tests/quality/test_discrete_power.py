@@ -214,3 +214,44 @@ def test_truncation_without_its_tail_is_not_an_enclosure() -> None:
     assert not bool(short.contains(full))
     tail = ctx.run(lambda c: with_tail(c, short, dg.gauss_lattice_tail(c, v, 4)))
     assert bool(tail.contains(full))
+
+
+# ------------------------------------------------------------------------------------------
+# the region proofs of DLAP 6 and 7 (z3), with the right or a planted formula
+
+
+def wrong_dlap_eps_right_end(ctx: Any, b: Any, delta: Any, sensitivity: int) -> Any:
+    """dlap_eps with the piece selected by the profile at the RIGHT end of I_k (s >= 2)."""
+    if sensitivity == 1:
+        return dl.dlap_eps(ctx, b, delta, 1)
+    a, s = 1 / b, sensitivity
+
+    def from_piece(k: int) -> Any:
+        c, d = dl.dlap_piece(ctx, b, s, k)
+
+        def inverse() -> Any:
+            return ctx.log((c - delta) / d)
+
+        if 2 * k + 2 >= s:
+            return ctx.piecewise_lt(delta, c - d, inverse, lambda: ctx.zero)
+        return ctx.piecewise_lt(delta, c - ctx.exp(a * (s - 2 * k)) * d, inverse,
+                                lambda: from_piece(k + 1))
+
+    return from_piece(0)
+
+
+def test_round_trip_proof_refutes_a_wrong_piece_selection() -> None:
+    from dpverify.theorems.shuffle_discrete.discrete import _round_trip_problem
+
+    assert _run(Smt(lambda: _round_trip_problem(wrong_dlap_eps_right_end), "planted")) is (
+        Status.FAILED)
+    assert _run(Smt(_round_trip_problem, "right")) is Status.PROVED
+
+
+@pytest.mark.parametrize("s", [1, 2])
+def test_enumeration_proof_refutes_a_wrong_head_weight(s: int) -> None:
+    from dpverify.theorems.shuffle_discrete.discrete import _enumeration_problem
+
+    assert _run(Smt(lambda: _enumeration_problem(s, wrong_dlap_delta), "planted")) is (
+        Status.FAILED)
+    assert _run(Smt(lambda: _enumeration_problem(s), "right")) is Status.PROVED

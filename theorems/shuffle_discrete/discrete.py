@@ -133,31 +133,48 @@ def _piece_problem(s: int, k: int) -> SmtProblem:
                        f"eps in I_{k} = [a max(0, s - 2k - 2), a(s - 2k))"))
 
 
+def _piecewise_as_logic(expr: Any) -> Any:
+    """A ``Piecewise`` of relations as plain logic, ``Or_i (c_i & ~c_j (j < i) & r_i)``: the
+    first true condition selects its relation (sympy's ``And``/``Implies`` and the re-check of a
+    z3 model take Boolean arguments only)."""
+    import sympy as sp
+
+    if not isinstance(expr, sp.Piecewise):
+        return expr
+    cases, earlier = [], []
+    for rel, cond in expr.args:
+        cases.append(sp.And(cond, *(sp.Not(c) for c in earlier), _piecewise_as_logic(rel)))
+        earlier.append(cond)
+    return sp.Or(*cases)
+
+
 _ROUND_TRIP_SENSITIVITIES = (1, 2, 3, 4)
 
 
-def _round_trip_problem() -> SmtProblem:
+def _round_trip_problem(inverse_of: Any = dlap_eps) -> SmtProblem:
     """The evaluator's round trip ``eps(b, delta(b, e, s), s) = e`` for every ``b > 0``, ``e in
     [0, s/b)`` and ``s`` in :data:`_ROUND_TRIP_SENSITIVITIES`, from the two formula bodies in the
     sym context: :func:`dlap_eps` is there a nested ``Piecewise`` (its piece selection), so the
     goal ``e^{eps(delta(e))} = e^e`` is one piecewise rational identity per ``s``, denominators
-    cleared (:func:`clear_denominators`)."""
+    cleared (:func:`clear_denominators`). ``inverse_of`` is the inverse under test (the quality
+    tests plant wrong ones)."""
     import sympy as sp
 
     a, e, x, y, _ = _symbols()
     ctx = SymCtx()
     goals = []
     for s in _ROUND_TRIP_SENSITIVITIES:
-        inverse = dlap_eps(ctx, 1 / a, dlap_delta(ctx, 1 / a, e, s), s)
+        inverse = inverse_of(ctx, 1 / a, dlap_delta(ctx, 1 / a, e, s), s)
         same = sp.Eq(sp.piecewise_fold(sp.exp(inverse)), sp.exp(e))
-        goals.append(sp.Implies(sp.Lt(x, y**s), clear_denominators(_as_poly(same))))
+        goals.append(sp.Implies(sp.Lt(x, y**s),
+                                _piecewise_as_logic(clear_denominators(_as_poly(same)))))
     hyps = (sp.Gt(y, 1), sp.Ge(x, 1))
     return SmtProblem({"x": "real", "y": "real"}, hyps, sp.And(*goals),
                       ("y = e^{a/2}, a = 1/b", "x = e^{eps/2}",
                        "sensitivity s in {1..4}: 0 <= eps < a s, i.e. x < y^s"))
 
 
-def _enumeration_problem(s: int) -> SmtProblem:
+def _enumeration_problem(s: int, profile: Any = dlap_delta) -> SmtProblem:
     """The closed form equals ``sum_{x in Z} (P(x) - e^eps P(x - s))_+`` for every ``b > 0``,
     ``eps >= 0`` at sensitivity ``s`` (one problem per s: z3 does not split a conjunction over
     several s, 60 s unknown for s in {1..4} at once), the terms built by the pmf body
@@ -166,7 +183,8 @@ def _enumeration_problem(s: int) -> SmtProblem:
     the ``x = 0`` term, every term at ``x >= s`` is 0, and the closed form is the terms ``x =
     1..s-1`` plus the ``x = 0`` term times ``sum_{m >= 0} e^{-a m} = 1/(1 - e^{-a})`` (the
     geometric series: the one step not checked by z3). Polynomial variables ``y = e^a``, ``x =
-    e^eps`` (``tanh(a/2) = (e^a - 1)/(e^a + 1)``), denominators cleared."""
+    e^eps`` (``tanh(a/2) = (e^a - 1)/(e^a + 1)``), denominators cleared. ``profile`` is the
+    closed form under test (the quality tests plant wrong ones)."""
     import sympy as sp
 
     a, e = sp.symbols("a e", positive=True)
@@ -193,7 +211,7 @@ def _enumeration_problem(s: int) -> SmtProblem:
     first = term(0, s)
     middle = ctx.fsum(term(j, s) for j in range(1, s))
     goals = (poly(sp.Eq(split(term(-m, s)), u * first)), poly(sp.Eq(split(term(s + m, s)), 0)),
-             poly(sp.Eq(dlap_delta(ctx, 1 / a, e, s), middle + first / (1 - sp.exp(-a)))))
+             poly(sp.Eq(profile(ctx, 1 / a, e, s), middle + first / (1 - sp.exp(-a)))))
     hyps = (sp.Gt(y, 1), sp.Ge(x, 1), sp.Le(u, 1))
     return SmtProblem({"x": "real", "y": "real", "u": "real"}, hyps, sp.And(*goals),
                       ("y = e^a, a = 1/b", "x = e^eps", "u = e^{-a m}, m >= 0 an integer",
