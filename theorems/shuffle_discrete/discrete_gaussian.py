@@ -248,9 +248,10 @@ CKS20_DGAUSS = Theorem(
                  "alpha = n + f, n in {1..11}, f in [0.001, 0.999], and = (1e-30) at integer "
                  "orders alpha in {2..12}, over sigma^2 in [0.2, 10], D in {1, 2} [property].",
               (Compare(_renyi_nf, "lt", _zcdp_nf, _RENYI_FRAC_BOX, "property",
-                       lhs_name="renyi", rhs_name="alpha D^2/(2 sigma^2)"),
+                       lhs_name="renyi", rhs_name="alpha D^2/(2 sigma^2)",
+                       part="fractional orders"),
                Compare(_renyi, "eq", _zcdp, _RENYI_INT_BOX, "property", Tol.abs("1e-30"),
-                       "renyi", "alpha D^2/(2 sigma^2)"))),
+                       "renyi", "alpha D^2/(2 sigma^2)", part="integer orders"))),
         Claim(9, "Inverse: eps(sigma, delta(sigma, e, D), D) = e over sigma^2 in [0.1, 20], e "
                  "in [0, 4], D in {1, 2, 3} (1e-25) [property].",
               (Compare(_round_trip, "eq", _eps, _THM7_BOX, "property", Tol.abs("1e-25"),

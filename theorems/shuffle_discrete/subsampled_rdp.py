@@ -250,9 +250,11 @@ WBK19_SUBRDP = Theorem(
                  "orders, of ((1-q) Lap(0, b) + q Lap(1, b), Lap(0, b)) over q in [0.01, 0.5], "
                  "b in [0.5, 4], alpha in {2..8} [property].",
               (Compare(_lap_bound, "ge", _lap_exact("mix_first"), _LAP_BOX, "property",
-                       lhs_name="WBK19 Thm 9", rhs_name="D_alpha(mix || Lap0)", ctx="mp"),
+                       lhs_name="WBK19 Thm 9", rhs_name="D_alpha(mix || Lap0)", ctx="mp",
+                       part="mix_first"),
                Compare(_lap_bound, "ge", _lap_exact("base_first"), _LAP_BOX, "property",
-                       lhs_name="WBK19 Thm 9", rhs_name="D_alpha(Lap0 || mix)", ctx="mp"))),
+                       lhs_name="WBK19 Thm 9", rhs_name="D_alpha(Lap0 || mix)", ctx="mp",
+                       part="base_first"))),
         Claim(5, "Gaussian base: the bound >= the exact RDP of the lower-bound pair "
                  "(MTZ-SGM-RDP binomial formula). Proved by z3 for every q in (0, 1] and sigma > "
                  "0 at every integer alpha in {2..8} (x = e^{1/(2 sigma^2)} = 1 + u; both "
