@@ -29,6 +29,7 @@ from dpverify.theorems.fdp.smt_forms import (
     laplace_cdf_problem,
     laplace_symmetry_problem,
 )
+from dpverify.theorems.fdp.smt_pairs import characterization_problem
 from dpverify.theorems.formulas.gdp import gdp_delta
 from dpverify.theorems.formulas.tradeoff import (
     delta_gauss_golden,
@@ -152,9 +153,14 @@ DRS_TRADEOFF = Theorem(
               scope="instance"),
         Claim(3, "Characterization on random finite pairs with up to 8 outcomes: the exact "
                  "(rational) Neyman-Pearson curve is convex, nonincreasing, T(1) = 0 and T(a) <= "
-                 "1 - a on the grid a = i/20.",
+                 "1 - a on the grid a = i/20 [oracle]. Proved for EVERY pair on 2 or 3 outcomes "
+                 "(masses real variables; one case per order of the likelihood ratios, vertices "
+                 "from the same accumulation as the exact routine): the vertices are monotone, "
+                 "every turn convex, the last is (1, 0) and 0 <= b <= 1 - a at each (z3) [smt].",
               (Predicate(_characterization, PAIRS, "oracle",
-                         "NP curve convex, nonincreasing, T(1) = 0, T <= Id"),)),
+                         "NP curve convex, nonincreasing, T(1) = 0, T <= Id"),
+               Smt(characterization_problem, "NP vertices of every pair on <= 3 outcomes: "
+                   "monotone, convex, end (1, 0), 0 <= b <= 1 - a"))),
         Claim(4, "Symmetry: f_gauss(mu, f_gauss(mu, a)) = a over mu in [0.05, 6], a in [1e-8, "
                  "0.99999] (relative 1e-25) [property], and for every mu >= 0, a in (0, 1) "
                  "[smt: the formula body in sympy, Phi^{-1}(p) = -sqrt(2) erfcinv(2p), with the "

@@ -36,6 +36,7 @@ from dpverify.theorems.formulas.tradeoff_composition import (
     np_curve,
     np_vertices,
     pld_vertices,
+    tpr_envelope_term,
 )
 from dpverify.theorems.formulas.tradeoff_pld import laplace_tpr, rr_tpr, sgm_mu_estimate, sgm_tpr
 from dpverify.theorems.params import (
@@ -199,7 +200,7 @@ def _tpr_envelope_sound(ctx: Any, p: Any, q: Any, x: Any, **_: Any) -> bool:
     xs = (x, x + Fraction(1, 2), 1 + (x - 1) / 3)
     ds = [(xx, max(hockey_stick(p, q, xx), hockey_stick(q, p, xx))) for xx in xs]
     for a in FPR_GRID:
-        env = min(min(Fraction(1), xx * a + d, 1 - (1 - d - a) / xx) for xx, d in ds)
+        env = min(tpr_envelope_term(xx, d, a) for xx, d in ds)
         if env < 1 - np_curve(v, a):
             return False
     return True
