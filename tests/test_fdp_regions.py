@@ -32,3 +32,54 @@ def test_np_characterization_refutes_a_planted_rejection_order(
 
     monkeypatch.setattr(smt_pairs, "np_vertices_in_order", reversed_order)
     assert _status(smt_pairs.characterization_problem) is Status.FAILED
+
+
+# DRS-SUBSAMPLE's new evaluators: the registered claims 3 and 5 refute planted formulas.
+def _claim_checks(theorem: str, number: int) -> tuple:  # type: ignore[type-arg]
+    from dpverify.theorems import get
+
+    return next(c for c in get(theorem).claims if c.number == number).checks
+
+
+def _statuses(theorem: str, number: int) -> list[Status]:
+    from tests.common.planted import planted_verdict
+
+    return [planted_verdict(check, "fdp").status for check in _claim_checks(theorem, number)]
+
+
+def test_subsample_gauss_claim_holds_and_refutes_a_planted_kink(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """x* = Phi(-mu) instead of Phi(-mu/2): the line of slope -1 starts off the curve."""
+    from dpverify.theorems.fdp import subsample_pld
+    from dpverify.theorems.formulas import tradeoff
+
+    assert set(_statuses("DRS-SUBSAMPLE", 3)) <= {Status.PASSED, Status.CERTIFIED}
+
+    def wrong(ctx, q, sigma, fpr):  # type: ignore[no-untyped-def]
+        mu = 1 / sigma
+        xs = ctx.ncdf(-mu)
+        ys = tradeoff.subsample_gauss_fq(ctx, mu, q, xs)
+        return ctx.piecewise_lt(xs, fpr, lambda: ctx.max(xs + ys - fpr, tradeoff.subsample_gauss_f(
+            ctx, q, sigma, fpr)), lambda: tradeoff.subsample_gauss_fq(ctx, mu, q, fpr))
+
+    monkeypatch.setattr(subsample_pld, "subsample_gauss_f", wrong)
+    assert Status.FAILED in _statuses("DRS-SUBSAMPLE", 3)
+
+
+def test_subsample_approx_claim_refutes_a_hull_without_the_inverse(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """C_q as the hull of f_q's vertices alone (f_q^{-1} forgotten): the profile at eps = 0
+    and the gap at the kink change."""
+    from dpverify.theorems.fdp import subsample_pld
+    from dpverify.theorems.formulas import tradeoff
+
+    assert set(_statuses("DRS-SUBSAMPLE", 5)) == {Status.CERTIFIED}
+
+    def wrong_vertices(ctx, eps0, delta0, q):  # type: ignore[no-untyped-def]
+        kink = (1 - delta0) / (1 + ctx.exp(eps0))
+        f = ((ctx.zero, 1 - delta0), (kink, kink), (1 - delta0, ctx.zero), (ctx.one, ctx.zero))
+        return tradeoff.lower_hull(ctx, [(a, q * b + (1 - q) * (1 - a)) for a, b in f])
+
+    monkeypatch.setattr(subsample_pld, "subsample_approx_vertices", wrong_vertices)
+    monkeypatch.setattr(tradeoff, "subsample_approx_vertices", wrong_vertices)
+    assert Status.FAILED in _statuses("DRS-SUBSAMPLE", 5)
