@@ -83,3 +83,18 @@ def test_subsample_approx_claim_refutes_a_hull_without_the_inverse(
     monkeypatch.setattr(subsample_pld, "subsample_approx_vertices", wrong_vertices)
     monkeypatch.setattr(tradeoff, "subsample_approx_vertices", wrong_vertices)
     assert Status.FAILED in _statuses("DRS-SUBSAMPLE", 5)
+
+
+def test_clt_band_check_refutes_a_planted_composition(monkeypatch: pytest.MonkeyPatch) -> None:
+    """k-fold RR vertices of the wrong eps0 (1.5 eps0): the band maxima no longer match."""
+    from fractions import Fraction
+
+    from dpverify.theorems.fdp import clt
+    from dpverify.theorems.formulas.tradeoff_composition import rr_hom_vertices
+
+    assert clt._band("0.5", 10)[0] is True
+    assert clt._grid_max(None, "0.5", 10, "0.03091566") is True
+    monkeypatch.setattr(clt, "_BAND_MEMO", {})
+    monkeypatch.setattr(clt, "rr_hom_vertices",
+                        lambda c, e, k: rr_hom_vertices(c, e * c.num(Fraction(3, 2)), k))
+    assert clt._grid_max(None, "0.5", 10, "0.03091566") is False
