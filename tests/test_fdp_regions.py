@@ -98,3 +98,28 @@ def test_clt_band_check_refutes_a_planted_composition(monkeypatch: pytest.Monkey
     monkeypatch.setattr(clt, "rr_hom_vertices",
                         lambda c, e, k: rr_hom_vertices(c, e * c.num(Fraction(3, 2)), k))
     assert clt._grid_max(None, "0.5", 10, "0.03091566") is False
+
+
+@pytest.mark.parametrize("name", ["iff", "fenchel_young", "envelope"])
+def test_profile_problems_are_proved_on_two_outcomes(name: str) -> None:
+    from dpverify.theorems.fdp import smt_pairs
+
+    build = {"iff": smt_pairs.dp_iff_fdp_problem, "fenchel_young": smt_pairs.fenchel_young_problem,
+             "envelope": lambda: smt_pairs.fenchel_young_problem(envelope=True)}[name]
+    assert _status(build) is Status.PROVED
+
+
+@pytest.mark.parametrize("name", ["iff", "fenchel_young", "envelope"])
+def test_profile_problems_refute_a_one_sided_hockey_stick(
+        name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """H_x(P||Q) without its max(0, .) clamp (sum of p_i - x q_i = 1 - x <= 0): the profile
+    collapses and every statement is refuted."""
+    from dpverify.theorems.fdp import smt_pairs
+
+    def no_clamp(p, q, x, max_=max):  # type: ignore[no-untyped-def]
+        return sum(pi - x * qi for pi, qi in zip(p, q, strict=True))
+
+    monkeypatch.setattr(smt_pairs, "hockey_stick", no_clamp)
+    build = {"iff": smt_pairs.dp_iff_fdp_problem, "fenchel_young": smt_pairs.fenchel_young_problem,
+             "envelope": lambda: smt_pairs.fenchel_young_problem(envelope=True)}[name]
+    assert _status(build) is Status.FAILED

@@ -24,6 +24,7 @@ from dpverify.theorems.fdp.smt_forms import (
     subsample_order_problem,
     subsample_profile_problem,
 )
+from dpverify.theorems.fdp.smt_pairs import fenchel_young_problem
 from dpverify.theorems.formulas.dp_accounting_grid import gdp_mu_estimate, gdp_tpr_bounds
 from dpverify.theorems.formulas.gdp import gdp_mu_clt
 from dpverify.theorems.formulas.tradeoff import (
@@ -448,8 +449,14 @@ FDP_PLD_CONV = Theorem(
               scope="instance"),
         Claim(5, "Soundness of the TPR bound: for random finite pairs and a grid of three x = "
                  "e^eps, the dual-to-primal envelope is >= the exact TPR 1 - T(P,Q)(fpr) at fpr = "
-                 "i/20 (two-order profile, exact rationals).",
-              (Predicate(_tpr_envelope_sound, PAIRS, "oracle", "envelope >= exact TPR"),)),
+                 "i/20 (two-order profile, exact rationals) [oracle, up to 8 outcomes]. Proved "
+                 "for EVERY pair on 2 outcomes: for every real x = e^eps >= 1 the term min(1, x "
+                 "fpr + delta(x), 1 - (1 - delta(x) - fpr)/x) is >= 1 - T(P,Q) at every "
+                 "Neyman-Pearson vertex, hence at every fpr in [0, 1] and for the minimum over "
+                 "any grid of x (z3) [smt]; three outcomes do not close in the budget.",
+              (Predicate(_tpr_envelope_sound, PAIRS, "oracle", "envelope >= exact TPR"),
+               Smt(lambda: fenchel_young_problem(envelope=True), "every pair on 2 outcomes, "
+                   "x >= 1: dp_accounting's TPR term >= 1 - T(P,Q) at every vertex"))),
         Claim(6, "The vertices built from the PLD atoms (z_i, p_i) plus q_inf alone give the same "
                  "curve as the Neyman-Pearson vertices of (P, Q), for random finite pairs (exact, "
                  "at fpr = i/20 and every vertex).",
