@@ -301,8 +301,9 @@ def _check_delta(ctx: Any, delta: Any, name: str = "delta0") -> None:
 
 
 def subsample_approx_vertices(ctx: Any, eps0: Any, delta0: Any, q: Any) -> list[tuple[Any, Any]]:
-    """Vertices of ``C_q(f_{eps0,delta0})``: the lower convex hull of the vertices of ``f_q = q f
-    + (1 - q) Id`` and of their mirror images (the vertices of ``f_q^{-1}``); the epigraph of
+    """Vertices of ``C_q(f_{eps0,delta0})`` ([DRS] arXiv 1905.02383, Thm 4.2, number recalled):
+    the lower convex hull of the vertices of ``f_q = q f + (1 - q) Id`` and of their mirror
+    images (the vertices of ``f_q^{-1}``); the epigraph of
     ``min{f_q, f_q^{-1}}`` is the union of the two epigraphs, so its convex envelope is the hull
     of both vertex sets. f's vertices: (0, 1 - delta0), its kink ``(x*, x*)`` with ``x* = (1 -
     delta0)/(1 + e^eps0)``, (1 - delta0, 0), (1, 0)."""
@@ -326,7 +327,8 @@ def subsample_approx_f(ctx: Any, eps0: Any, delta0: Any, q: Any, fpr: Any) -> An
 
 
 def subsample_gauss_fq(ctx: Any, mu: Any, q: Any, fpr: Any) -> Any:
-    """``f_q(t) = q G_mu(t) + (1 - q)(1 - t)``."""
+    """``f_q(t) = q G_mu(t) + (1 - q)(1 - t)`` ([DRS] arXiv 1905.02383, Thm 4.2, number
+    recalled: the mixture whose symmetrized hull is C_q)."""
     return q * f_gauss(ctx, mu, fpr) + (1 - q) * (1 - fpr)
 
 
