@@ -176,12 +176,10 @@ def ref_mu_uniform(q: str, sigma: str, k: int) -> Any:
                                     + 3 * ncdf(mp.mpf("-0.5") / s) - 2)
 
 
-def ref_subsample_f(eps0: str, q: str, a: str) -> Any:
-    """Lower convex hull of min(f_q, f_q^{-1}) sampled at its breakpoints and 2001 more points."""
-    e, qq = mp.exp(mp.mpf(eps0)), mp.mpf(q)
-
-    def f(t: Any) -> Any:
-        return max(0, 1 - e * t, (1 - t) / e)
+def _hull_of_min(f: Any, kinks: list[Any], q: str, a: str) -> Any:
+    """Lower convex hull of min(f_q, f_q^{-1}) (f_q = q f + (1 - q) Id), sampled at the kinks of
+    both curves and 401 more points: exact when f is piecewise linear with those kinks."""
+    qq = mp.mpf(q)
 
     def fq(t: Any) -> Any:
         return qq * f(t) + (1 - qq) * (1 - t)
@@ -193,8 +191,8 @@ def ref_subsample_f(eps0: str, q: str, a: str) -> Any:
             lo, hi = (mid, hi) if fq(mid) > t else (lo, mid)
         return hi
 
-    x1 = 1 / (1 + e)
-    pts = sorted({mp.mpf(0), mp.mpf(1), x1, fq(x1)} | {mp.mpf(i) / 400 for i in range(401)})
+    pts = sorted({mp.mpf(0), mp.mpf(1)} | set(kinks) | {fq(k) for k in kinks}
+                 | {mp.mpf(i) / 400 for i in range(401)})
     curve = [(t, min(fq(t), fq_inv(t))) for t in pts]
     hull: list[tuple[Any, Any]] = []
     for pt in curve:
@@ -203,6 +201,32 @@ def ref_subsample_f(eps0: str, q: str, a: str) -> Any:
             hull.pop()
         hull.append(pt)
     return interp(hull, mp.mpf(a))
+
+
+def ref_subsample_f(eps0: str, q: str, a: str) -> Any:
+    return ref_subsample_approx(eps0, "0", q, a)
+
+
+def ref_subsample_approx(eps0: str, delta0: str, q: str, a: str) -> Any:
+    e, d = mp.exp(mp.mpf(eps0)), mp.mpf(delta0)
+    return _hull_of_min(lambda t: max(0, 1 - d - e * t, (1 - d - t) / e),
+                        [(1 - d) / (1 + e), 1 - d, mp.mpf(0)], q, a)
+
+
+def ref_subsample_gauss(q: str, sigma: str, a: str) -> Any:
+    """DRS's explicit form with x* = Phi(-mu/2), f_q^{-1} by findroot in t (not in z)."""
+    mu, qq, aa = 1 / mp.mpf(sigma), mp.mpf(q), mp.mpf(a)
+
+    def fq(t: Any) -> Any:
+        return qq * ncdf(ninv(1 - t) - mu) + (1 - qq) * (1 - t)
+
+    xs = ncdf(-mu / 2)
+    ys = fq(xs)
+    if aa <= xs:
+        return fq(aa)
+    if aa <= ys:
+        return xs + ys - aa
+    return mp.findroot(lambda t: fq(t) - aa, (mp.mpf("1e-30"), xs), solver="anderson")
 
 
 def ref_subsample_delta(eps0: str, q: str, eps: str) -> Any:
@@ -250,6 +274,16 @@ CASES = [
      lambda: ref_subsample_f("1", "0.1", "0.3")),
     ("DRS-SUBSAMPLE", "delta_rr", {"eps0": "1", "q": "0.1", "eps": "0.05"},
      lambda: ref_subsample_delta("1", "0.1", "0.05")),
+    ("DRS-SUBSAMPLE", "f_approx", {"eps0": "2", "delta0": "1e-3", "q": "0.3", "fpr": "0.2"},
+     lambda: ref_subsample_approx("2", "1e-3", "0.3", "0.2")),
+    ("DRS-SUBSAMPLE", "f_approx", {"eps0": "0.5", "delta0": "0.01", "q": "0.5", "fpr": "0.9"},
+     lambda: ref_subsample_approx("0.5", "0.01", "0.5", "0.9")),
+    ("DRS-SUBSAMPLE", "f_gauss", {"q": "0.1", "sigma": "1", "fpr": "0.03"},
+     lambda: ref_subsample_gauss("0.1", "1", "0.03")),
+    ("DRS-SUBSAMPLE", "f_gauss", {"q": "0.3", "sigma": "0.5", "fpr": "0.5"},
+     lambda: ref_subsample_gauss("0.3", "0.5", "0.5")),
+    ("DRS-SUBSAMPLE", "f_gauss", {"q": "0.5", "sigma": "2", "fpr": "0.85"},
+     lambda: ref_subsample_gauss("0.5", "2", "0.85")),
     ("FDP-PLD-CONV", "mu_rr", {"eps0": "0.5", "k": 10}, lambda: ref_mu_rr("0.5", 10)),
     ("FDP-PLD-CONV", "mu_estimate_rr", {"eps0": "1", "k": 1}, lambda: ref_mu_estimate("1", 1)),
 ]
@@ -313,6 +347,8 @@ def test_dp_accounting_grid_matches_numpy_logspace() -> None:
     ("DRS-TRADEOFF", "f_gauss", {"mu": "1", "fpr": "1.5"}),
     ("DRS-TRADEOFF", "f_approx", {"eps": "1", "delta": "0", "fpr": "-0.1"}),
     ("DRS-SUBSAMPLE", "f_rr", {"eps0": "1", "q": "0", "fpr": "0.5"}),
+    ("DRS-SUBSAMPLE", "f_approx", {"eps0": "1", "delta0": "1.5", "q": "0.5", "fpr": "0.5"}),
+    ("DRS-SUBSAMPLE", "f_gauss", {"q": "0.5", "sigma": "1", "fpr": "2"}),
     ("DRS-TENSOR", "f_rr_hom", {"eps0": "1", "k": 5000, "fpr": "0.5"}),
     ("DRS-TENSOR", "f_rr", {"eps_list": ",".join(["1"] * 13), "fpr": "0.5"}),
 ])

@@ -29,6 +29,11 @@ from dpverify.theorems.fdp.smt_forms import (
     laplace_cdf_problem,
     laplace_symmetry_problem,
 )
+from dpverify.theorems.fdp.smt_pairs import (
+    characterization_problem,
+    dp_iff_fdp_problem,
+    fenchel_young_problem,
+)
 from dpverify.theorems.formulas.gdp import gdp_delta
 from dpverify.theorems.formulas.tradeoff import (
     delta_gauss_golden,
@@ -152,9 +157,14 @@ DRS_TRADEOFF = Theorem(
               scope="instance"),
         Claim(3, "Characterization on random finite pairs with up to 8 outcomes: the exact "
                  "(rational) Neyman-Pearson curve is convex, nonincreasing, T(1) = 0 and T(a) <= "
-                 "1 - a on the grid a = i/20.",
+                 "1 - a on the grid a = i/20 [oracle]. Proved for EVERY pair on 2 or 3 outcomes "
+                 "(masses real variables; one case per order of the likelihood ratios, vertices "
+                 "from the same accumulation as the exact routine): the vertices are monotone, "
+                 "every turn convex, the last is (1, 0) and 0 <= b <= 1 - a at each (z3) [smt].",
               (Predicate(_characterization, PAIRS, "oracle",
-                         "NP curve convex, nonincreasing, T(1) = 0, T <= Id"),)),
+                         "NP curve convex, nonincreasing, T(1) = 0, T <= Id"),
+               Smt(characterization_problem, "NP vertices of every pair on <= 3 outcomes: "
+                   "monotone, convex, end (1, 0), 0 <= b <= 1 - a"))),
         Claim(4, "Symmetry: f_gauss(mu, f_gauss(mu, a)) = a over mu in [0.05, 6], a in [1e-8, "
                  "0.99999] (relative 1e-25) [property], and for every mu >= 0, a in (0, 1) "
                  "[smt: the formula body in sympy, Phi^{-1}(p) = -sqrt(2) erfcinv(2p), with the "
@@ -172,8 +182,14 @@ DRS_TRADEOFF = Theorem(
               ),
         Claim(5, "(eps, delta)-DP iff f_{eps,delta}-DP on random finite pairs (exact rationals, "
                  "x = e^eps rational): max(H_x(P||Q), H_x(Q||P)) <= delta iff both T(P,Q) and "
-                 "T(Q,P) are >= f_{eps,delta} at every Neyman-Pearson vertex.",
-              (Predicate(_dp_iff_fdp, PAIRS, "oracle", "DP iff f-DP, both orders"),)),
+                 "T(Q,P) are >= f_{eps,delta} at every Neyman-Pearson vertex [oracle, up to 8 "
+                 "outcomes]. Proved for EVERY pair on 2 outcomes, every real x = e^eps >= 1 and "
+                 "delta in [0, 1] (masses real variables, one case per likelihood-ratio order, "
+                 "formula bodies with sympy.Max; z3) [smt]; three outcomes do not close in the "
+                 "budget.",
+              (Predicate(_dp_iff_fdp, PAIRS, "oracle", "DP iff f-DP, both orders"),
+               Smt(dp_iff_fdp_problem, "every pair on 2 outcomes, x >= 1, delta in [0, 1]: "
+                   "DP iff f-DP (both orders)"))),
         Claim(6, "Tail evaluation: tpr_gauss(1, 1e-12) = 7.973580104641081e-10 (relative 1e-14); "
                  "the float64 route 1 - Phi(Phi^{-1}(1 - 1e-12) - 1) is wrong in the fifth digit.",
               (Compare(lambda ctx, fpr, **_: tpr_gauss(ctx, ctx.one, fpr), "eq",
@@ -279,8 +295,14 @@ DRS_DUALITY = Theorem(
               scope="instance"),
         Claim(4, "Fenchel-Young on random finite pairs (exact): T(P,Q)(a) >= "
                  "f_{eps, delta(eps)}(a) "
-                 "for a = i/20 and x = e^eps in {1, 1.3, ..., 4}, delta the two-order profile.",
-              (Predicate(_fenchel_young, PAIRS, "oracle", "every supporting line below T"),)),
+                 "for a = i/20 and x = e^eps in {1, 1.3, ..., 4}, delta the two-order profile "
+                 "[oracle, up to 8 outcomes]. Proved for EVERY pair on 2 outcomes and every real "
+                 "x = e^eps >= 1 at every Neyman-Pearson vertex, hence for every a in [0, 1] (T "
+                 "minus a linear branch of f is piecewise linear with breakpoints at the "
+                 "vertices; z3) [smt]; three outcomes do not close in the budget.",
+              (Predicate(_fenchel_young, PAIRS, "oracle", "every supporting line below T"),
+               Smt(fenchel_young_problem, "every pair on 2 outcomes, x >= 1: T(P,Q) >= "
+                   "f_{x, delta(x)} at every vertex"))),
         Claim(5, "ERRATUM (expected refuted; catalogue claim 5 as stated): 'for finite pairs "
                  "the supremum over eps of f_{eps, delta(eps)}, delta the TWO-ORDER profile, is "
                  "attained at the absolute privacy-loss values'. The maximum of the two orders' "

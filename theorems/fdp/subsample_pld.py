@@ -7,11 +7,15 @@ Formulas: :mod:`dpverify.theorems.formulas.tradeoff`,
 
 from __future__ import annotations
 
+import itertools
 from fractions import Fraction
 from typing import Any
 
+import numpy as np
+
 from dpverify.theorems.claims import Box, Claim, Compare, Points, Predicate, Smt, Tol
 from dpverify.theorems.core import Evaluator, Theorem
+from dpverify.theorems.ctx import make_ctx
 from dpverify.theorems.fdp.common import FAMILY, FPR, FPR_GRID, PAIRS, const
 from dpverify.theorems.fdp.smt_forms import (
     mix_profile,
@@ -20,9 +24,16 @@ from dpverify.theorems.fdp.smt_forms import (
     subsample_order_problem,
     subsample_profile_problem,
 )
+from dpverify.theorems.fdp.smt_pairs import fenchel_young_problem
+from dpverify.theorems.formulas.dp_accounting_grid import gdp_mu_estimate, gdp_tpr_bounds
 from dpverify.theorems.formulas.gdp import gdp_mu_clt
 from dpverify.theorems.formulas.tradeoff import (
     f_approx,
+    lower_hull,
+    ninv,
+    subsample_approx_f,
+    subsample_approx_vertices,
+    subsample_gauss_f,
     subsample_rr_bbg,
     subsample_rr_delta,
     subsample_rr_f,
@@ -36,9 +47,14 @@ from dpverify.theorems.formulas.tradeoff_composition import (
     np_curve,
     np_vertices,
     pld_vertices,
+    profile_of_vertices,
+    tpr_envelope_term,
 )
 from dpverify.theorems.formulas.tradeoff_pld import laplace_tpr, rr_tpr, sgm_mu_estimate, sgm_tpr
+from dpverify.theorems.numerics.finite import hockey_stick as hockey_stick_ctx
+from dpverify.theorems.numerics.finite import leak_pair, mixture
 from dpverify.theorems.params import (
+    DELTA0,
     EPS,
     EPS0,
     EPS0_POS,
@@ -85,6 +101,63 @@ def _sub_vs_bbg(side: str, piece: str) -> Any:
 
     return term
 
+
+# C_q(G_mu) against a numerical hull: points (t, f_q(t)) and (f_q(t), t), t = i/4000, in
+# float64 (an approximate route: its rounding, below 1e-14, is far below the margins checked,
+# 2e-10 and up; the fp context keeps the 8000-point hull out of the quick run's time).
+_HULL_GRID = 4000
+_GRID_HULLS: dict[tuple[str, str], list[tuple[Any, Any]]] = {}
+
+
+def _grid_hull(mu: Any, q: Any) -> list[tuple[Any, Any]]:
+    key = (str(mu), str(q))
+    if key not in _GRID_HULLS:
+        fp = make_ctx("fp")
+        m, qq = fp.num(Fraction(str(mu))), fp.num(Fraction(str(q)))
+        pts = [(fp.zero, fp.one), (fp.one, fp.zero)]
+        for i in range(1, _HULL_GRID):
+            t = fp.num(Fraction(i, _HULL_GRID))
+            y = qq * fp.ncdf(-ninv(fp, t) - m) + (1 - qq) * (1 - t)
+            pts += [(t, y), (y, t)]
+        _GRID_HULLS[key] = lower_hull(fp, pts)
+    return _GRID_HULLS[key]
+
+
+def _hull_excess(ctx: Any, mu: Any, q: Any, fpr: Any, **_: Any) -> Any:
+    """Grid hull minus C_q(G_mu) at fpr: >= 0 (a hull of points on the two curves lies above
+    their convex envelope), small (grid error)."""
+    a = float(ctx.midpoint(fpr, fpr))
+    for (a0, b0), (a1, b1) in itertools.pairwise(_grid_hull(mu, q)):
+        if a <= a1:
+            chord = ctx.num(Fraction(b0 + (b1 - b0) * (a - a0) / (a1 - a0)))
+            return chord - subsample_gauss_f(ctx, q, 1 / mu, fpr)
+    raise AssertionError("fpr beyond the hull")  # unreachable: the hull ends at fpr = 1
+
+
+_HULL_POINTS = Points(tuple({"mu": mu, "q": q, "fpr": f, "bound": bound}
+                            for mu, q, bound in (("1", "0.1", "5.9e-7"), ("2", "0.3", "1.1e-5"),
+                                                 ("0.5", "0.5", "5.0e-7"))
+                            for f in ("0.05123", "0.2071", "0.5003", "0.8117")))
+
+
+def _leak_witness_profile(ctx: Any, eps0: Any, delta0: Any, q: Any, eps: Any, **_: Any) -> Any:
+    """Two-order hockey-stick of the BBG-T8 LEAK witness ((1-q) Pout + q Pin, Pout)."""
+    pin, pout = leak_pair(ctx, eps0, delta0)
+    mix = mixture(q, pout, pin)
+    return ctx.max(hockey_stick_ctx(ctx, mix, pout, eps), hockey_stick_ctx(ctx, pout, mix, eps))
+
+
+def _cq_approx_profile(ctx: Any, eps0: Any, delta0: Any, q: Any, eps: Any, **_: Any) -> Any:
+    return profile_of_vertices(ctx, subsample_approx_vertices(ctx, eps0, delta0, q), eps)
+
+
+def _approx_gap_at_kink(ctx: Any, eps0: Any, delta0: Any, q: Any, **_: Any) -> Any:
+    """C_q(f_{eps0,delta0}) - f_{eps', q delta0} at the kink (1 - q delta0)/(1 + e^eps')."""
+    eps1 = ctx.log1p(q * ctx.expm1(eps0))
+    a = (1 - q * delta0) / (1 + ctx.exp(eps1))
+    return subsample_approx_f(ctx, eps0, delta0, q, a) - f_approx(ctx, eps1, q * delta0, a)
+
+
 DRS_SUBSAMPLE = Theorem(
     id="DRS-SUBSAMPLE",
     title="Privacy amplification by subsampling for f-DP",
@@ -105,6 +178,12 @@ DRS_SUBSAMPLE = Theorem(
         Evaluator("f_rr", (EPS0, Q, FPR), subsample_rr_f, "C_q(f_{eps0,0})(fpr)"),
         Evaluator("delta_rr", (EPS0, Q, EPS), subsample_rr_delta,
                   "1 + C_q(f_{eps0,0})*(-e^eps), maximum over the four vertices"),
+        Evaluator("f_approx", (EPS0, DELTA0, Q, FPR), subsample_approx_f,
+                  "C_q(f_{eps0,delta0})(fpr): lower convex hull of the vertices of f_q and "
+                  "f_q^{-1}"),
+        Evaluator("f_gauss", (Q, SIGMA, FPR), subsample_gauss_f,
+                  "C_q(G_{1/sigma})(fpr): f_q on [0, x*], x* + f_q(x*) - fpr on [x*, f_q(x*)], "
+                  "f_q^{-1} on [f_q(x*), 1], x* = Phi(-1/(2 sigma))"),
     ),
     claims=(
         Claim(1, "C_q(f_{eps0,0}) >= f_{eps',0} (BBG-T9), eps' = log(1 + q(e^eps0 - 1)): equal "
@@ -147,6 +226,17 @@ DRS_SUBSAMPLE = Theorem(
                        Points(({"eps": "0", "v": "0.04621171572600098"},
                                {"eps": "0.05", "v": "0.03242279419143506"})),
                        "numeric", Tol.abs("1e-16")))),
+        Claim(3, "Explicit form of C_q(G_mu) (f_gauss, sigma = 1/mu) against the lower convex "
+                 "hull of the points (t, f_q(t)), (f_q(t), t), t = i/4000 (float64) [numeric, mp]: "
+                 "at fpr in {0.05123, 0.2071, 0.5003, 0.8117} the hull is above f_gauss and "
+                 "within the catalogue's grid maxima 5.9e-7, 1.1e-5, 5.0e-7 for (mu, q) = (1, "
+                 "0.1), (2, 0.3), (0.5, 0.5).",
+              (Compare(_hull_excess, "ge", lambda ctx, **_: ctx.zero, _HULL_POINTS, "numeric",
+                       lhs_name="grid hull - f_gauss", rhs_name="0", ctx="mp"),
+               Compare(_hull_excess, "le", lambda ctx, bound, **_: bound, _HULL_POINTS,
+                       "numeric", lhs_name="grid hull - f_gauss", rhs_name="grid maximum",
+                       ctx="mp")),
+              scope="instance"),
         Claim(4, "C_q(f) > f, C_1(f) = f and C_q(f) > C_{q'}(f) for q < q' (f = f_{eps0,0}), "
                  "over eps0 in [0.01, 5], q in [0.01, 0.99], fpr in [0.001, 0.999], q' = q + h "
                  "(1 - q), h in [0.01, 1] (strict inside; C_1(f) = f to 1e-30 on fpr in [0, 1]) "
@@ -168,10 +258,33 @@ DRS_SUBSAMPLE = Theorem(
                        Box(reals={"eps0": ("0.01", "5"), "q": ("0.01", "0.99"),
                                   "h": ("0.01", "1"), "fpr": ("0.001", "0.999")}),
                        "property", lhs_name="C_q(f)", rhs_name="C_{q'}(f)"))),
+        Claim(5, "With delta0 > 0 the BBG-T8 LEAK witness ((1-q) Pout + q Pin, Pout) does not "
+                 "attain C_q: at (eps0, delta0, q) = (2, 1e-3, 0.3) and eps = 0 its two-order "
+                 "profile is 0.2285140076633361 < 0.2285497685399427 = 1 + C_q(f_{eps0,delta0})*"
+                 "(-1) (f_approx's hull vertices; 1e-15). The catalogue's claim-1 gaps for "
+                 "delta0 > 0: C_q(f_{eps0,delta0}) - f_{eps', q delta0} at the kink of the "
+                 "latter is 0.2609717 at (2, 1e-3, 0.3) and 0.01761585 at (0.5, 0.01, 0.5) "
+                 "(1e-7).",
+              (Compare(_leak_witness_profile, "lt", _cq_approx_profile,
+                       Points(({"eps0": "2", "delta0": "1e-3", "q": "0.3", "eps": "0"},)),
+                       "oracle", lhs_name="LEAK witness profile", rhs_name="1 + C_q*(-1)"),
+               Compare(_leak_witness_profile, "eq", const("0.2285140076633361"),
+                       Points(({"eps0": "2", "delta0": "1e-3", "q": "0.3", "eps": "0"},)),
+                       "oracle", Tol.abs("1e-15")),
+               Compare(_cq_approx_profile, "eq", const("0.2285497685399427"),
+                       Points(({"eps0": "2", "delta0": "1e-3", "q": "0.3", "eps": "0"},)),
+                       "numeric", Tol.abs("1e-15")),
+               Compare(_approx_gap_at_kink, "eq", lambda ctx, g, **_: g,
+                       Points(({"eps0": "2", "delta0": "1e-3", "q": "0.3", "g": "0.2609717"},
+                               {"eps0": "0.5", "delta0": "0.01", "q": "0.5",
+                                "g": "0.01761585"})),
+                       "numeric", Tol.abs("1e-7"))),
+              scope="instance"),
     ),
-    notes="Claims 3 (Gaussian explicit form vs a numerical hull) and 5 (delta0 > 0 witness) of "
-          "the catalogue need C_q of G_mu and of f_{eps,delta}, not encoded here; the "
-          "evaluators f_approx and f_gauss of the catalogue are not encoded either.",
+    notes="Sampling without replacement with the replace-one relation (not Poisson "
+          "subsampling under add/remove). f_gauss uses the explicit form recalled from [DRS] "
+          "([UNCERTAIN] as a citation), checked against a numerical hull (claim 3); f_approx is "
+          "the definition min{f_q, f_q^{-1}}** computed as an exact hull of vertices.",
 )
 
 # ------------------------------------------------------------------------------------------
@@ -199,10 +312,18 @@ def _tpr_envelope_sound(ctx: Any, p: Any, q: Any, x: Any, **_: Any) -> bool:
     xs = (x, x + Fraction(1, 2), 1 + (x - 1) / 3)
     ds = [(xx, max(hockey_stick(p, q, xx), hockey_stick(q, p, xx))) for xx in xs]
     for a in FPR_GRID:
-        env = min(min(Fraction(1), xx * a + d, 1 - (1 - d - a) / xx) for xx, d in ds)
+        env = min(tpr_envelope_term(xx, d, a) for xx, d in ds)
         if env < 1 - np_curve(v, a):
             return False
     return True
+
+
+def _dp_accounting_tpr(ctx: Any, **_: Any) -> Any:
+    return ctx.num(Fraction(float(gdp_tpr_bounds(1.0, np.array([1e-3]))[0])))
+
+
+def _dp_accounting_mu(ctx: Any, **_: Any) -> Any:
+    return ctx.num(Fraction(gdp_mu_estimate(1.0)))
 
 
 def _ball(x: Any) -> Any:
@@ -306,10 +427,36 @@ FDP_PLD_CONV = Theorem(
                _mu_value("0.2", 50, "1.420079176674596", mu_rr, "1e-14"),
                _mu_value("0.5", 10, "1.607319119910573", mu_estimate_rr, "1e-12")),
               scope="instance"),
+        Claim(4, "Grid pessimism (the other direction from claim 2): for G_1, dp_accounting's "
+                 "delta-grid TPR bound (delta in {0} ∪ logspace(-13, 0, 3000), eps(delta) the "
+                 "exact GDP inverse; the float64 algorithm as dp_accounting runs it) at fpr = "
+                 "1e-3 is 0.01829853930862 against the exact 0.01829846840566 = tpr_gauss(1, "
+                 "1e-3) (excess 7.09e-8), and its mu_hat is 1.000028318788 > 1 (1e-12). With "
+                 "claim 2 the estimate is biased in neither a fixed nor a certified direction.",
+              (Compare(_dp_accounting_tpr, "eq", const("0.01829853930862"), Points(({},)),
+                       "numeric", Tol.abs("1e-13"), ctx="mp", part="grid TPR"),
+               Compare(lambda ctx, **_: tpr_gauss(ctx, ctx.one, ctx.num("1e-3")), "eq",
+                       const("0.01829846840566"), Points(({},)), "numeric", Tol.abs("1e-14"),
+                       part="exact TPR"),
+               Compare(_dp_accounting_tpr, "gt",
+                       lambda ctx, **_: tpr_gauss(ctx, ctx.one, ctx.num("1e-3")),
+                       Points(({},)), "numeric", lhs_name="delta-grid TPR bound",
+                       rhs_name="exact TPR", ctx="mp", part="grid TPR"),
+               Compare(_dp_accounting_mu, "eq", const("1.000028318788"), Points(({},)),
+                       "numeric", Tol.abs("1e-12"), ctx="mp", part="mu_hat"),
+               Compare(_dp_accounting_mu, "gt", lambda ctx, **_: ctx.one, Points(({},)),
+                       "numeric", lhs_name="mu_hat", rhs_name="1", ctx="mp", part="mu_hat")),
+              scope="instance"),
         Claim(5, "Soundness of the TPR bound: for random finite pairs and a grid of three x = "
                  "e^eps, the dual-to-primal envelope is >= the exact TPR 1 - T(P,Q)(fpr) at fpr = "
-                 "i/20 (two-order profile, exact rationals).",
-              (Predicate(_tpr_envelope_sound, PAIRS, "oracle", "envelope >= exact TPR"),)),
+                 "i/20 (two-order profile, exact rationals) [oracle, up to 8 outcomes]. Proved "
+                 "for EVERY pair on 2 outcomes: for every real x = e^eps >= 1 the term min(1, x "
+                 "fpr + delta(x), 1 - (1 - delta(x) - fpr)/x) is >= 1 - T(P,Q) at every "
+                 "Neyman-Pearson vertex, hence at every fpr in [0, 1] and for the minimum over "
+                 "any grid of x (z3) [smt]; three outcomes do not close in the budget.",
+              (Predicate(_tpr_envelope_sound, PAIRS, "oracle", "envelope >= exact TPR"),
+               Smt(lambda: fenchel_young_problem(envelope=True), "every pair on 2 outcomes, "
+                   "x >= 1: dp_accounting's TPR term >= 1 - T(P,Q) at every vertex"))),
         Claim(6, "The vertices built from the PLD atoms (z_i, p_i) plus q_inf alone give the same "
                  "curve as the Neyman-Pearson vertices of (P, Q), for random finite pairs (exact, "
                  "at fpr = i/20 and every vertex).",
@@ -343,8 +490,7 @@ FDP_PLD_CONV = Theorem(
           "the lower PLD's; dp_accounting's get_true_positive_rates bounds the same quantity "
           "above on a delta grid, and its get_gdp_parameter_estimate is mu_estimate_sgm with "
           "that bound in place of the exact TPR. "
-          "Claim 4 of the catalogue (grid pessimism for G_1 with the exact GDP inverse on the "
-          "default delta grid, 3000 inversions) is not encoded: too slow for the quick run. To "
-          "report a certified mu from a PLD, take the maximum over all vertices of a pessimistic "
-          "PLD's curve, not a fixed FPR grid.",
+          "Claim 4 replicates dp_accounting's float64 delta-grid algorithm (numpy) on the "
+          "exact GDP curve. To report a certified mu from a PLD, take the maximum over all "
+          "vertices of a pessimistic PLD's curve, not a fixed FPR grid.",
 )

@@ -262,3 +262,99 @@ def subsample_rr_bbg(ctx: Any, eps0: Any, q: Any, fpr: Any) -> Any:
     """``f_{eps', 0}(fpr)`` with ``eps' = log(1 + q(e^eps0 - 1))`` (BBG-T9 amplification)."""
     eps1 = ctx.log1p(q * ctx.expm1(eps0))
     return f_approx(ctx, eps1, ctx.zero, fpr)
+
+
+# ------------------------------------------------------------------------------------------
+# Subsampling of a general base ([DRS] Thm 4.2, number recalled): C_q(f) = min{f_q, f_q^{-1}}**
+
+
+def _cross(ctx: Any, o: Any, a: Any, b: Any) -> Any:
+    return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+
+
+def lower_hull(ctx: Any, points: Any) -> list[tuple[Any, Any]]:
+    """Vertices of the lower convex hull of ``points`` (monotone chain, by increasing first
+    coordinate). A turn whose sign the context cannot decide (balls of collinear points) is
+    decided on the midpoints: dropping or keeping a point that lies within the balls' width of
+    the hull changes the curve by no more than that width."""
+    def mid(x: Any) -> float:
+        return float(ctx.midpoint(x, x))
+
+    pts = sorted(points, key=lambda v: (mid(v[0]), mid(v[1])))
+    hull: list[tuple[Any, Any]] = []
+    for v in pts:
+        while len(hull) >= 2:
+            turn = _cross(ctx, hull[-2], hull[-1], v)
+            keep = ctx.lt(ctx.zero, turn)
+            if keep is None:
+                keep = mid(turn) > 0
+            if keep:
+                break
+            hull.pop()
+        hull.append(v)
+    return hull
+
+
+def _check_delta(ctx: Any, delta: Any, name: str = "delta0") -> None:
+    if ctx.lt(delta, ctx.zero) is True or ctx.lt(ctx.one, delta) is True:
+        raise InvalidParameter(f"{name} must be in [0, 1]; got {delta}")
+
+
+def subsample_approx_vertices(ctx: Any, eps0: Any, delta0: Any, q: Any) -> list[tuple[Any, Any]]:
+    """Vertices of ``C_q(f_{eps0,delta0})`` ([DRS] arXiv 1905.02383, Thm 4.2, number recalled):
+    the lower convex hull of the vertices of ``f_q = q f + (1 - q) Id`` and of their mirror
+    images (the vertices of ``f_q^{-1}``); the epigraph of
+    ``min{f_q, f_q^{-1}}`` is the union of the two epigraphs, so its convex envelope is the hull
+    of both vertex sets. f's vertices: (0, 1 - delta0), its kink ``(x*, x*)`` with ``x* = (1 -
+    delta0)/(1 + e^eps0)``, (1 - delta0, 0), (1, 0)."""
+    _check_q(ctx, q)
+    _check_delta(ctx, delta0)
+    if ctx.lt(eps0, ctx.zero) is True:
+        raise InvalidParameter(f"eps0 must be >= 0; got {eps0}")
+    kink = (1 - delta0) / (1 + ctx.exp(eps0))
+    f_vertices = ((ctx.zero, 1 - delta0), (kink, kink), (1 - delta0, ctx.zero),
+                  (ctx.one, ctx.zero))
+    fq = [(a, q * b + (1 - q) * (1 - a)) for a, b in f_vertices]
+    return lower_hull(ctx, fq + [(b, a) for a, b in fq])
+
+
+def subsample_approx_f(ctx: Any, eps0: Any, delta0: Any, q: Any, fpr: Any) -> Any:
+    """``C_q(f_{eps0,delta0})(fpr)`` with ``C_q(f) = min{f_q, f_q^{-1}}**``, ``f_q = q f + (1 - q)
+    Id``: (eps0, delta0)-DP on datasets of size m, subsampled without replacement to rate q =
+    m/n, replace-one ([DRS] J. Dong, A. Roth, W. J. Su, arXiv 1905.02383, Thm 4.2, number
+    recalled)."""
+    return interpolate(ctx, subsample_approx_vertices(ctx, eps0, delta0, q), fpr)
+
+
+def subsample_gauss_fq(ctx: Any, mu: Any, q: Any, fpr: Any) -> Any:
+    """``f_q(t) = q G_mu(t) + (1 - q)(1 - t)`` ([DRS] arXiv 1905.02383, Thm 4.2, number
+    recalled: the mixture whose symmetrized hull is C_q)."""
+    return q * f_gauss(ctx, mu, fpr) + (1 - q) * (1 - fpr)
+
+
+def subsample_gauss_f(ctx: Any, q: Any, sigma: Any, fpr: Any) -> Any:
+    """``C_q(G_{1/sigma})(fpr)`` by the explicit form for a symmetric base ([DRS] J. Dong, A. Roth,
+    W. J. Su, arXiv 1905.02383, Thm 4.2 and the explicit form after it, recalled
+    [UNCERTAIN]): with ``x* = Phi(-mu/2)`` (where ``f_q`` has slope -1, for every q) and ``y* =
+    f_q(x*)``: ``f_q`` on [0, x*], the line ``x* + y* - fpr`` on [x*, y*], ``f_q^{-1}`` on
+    [y*, 1]. ``f_q^{-1}(y)`` is ``Phi(z)`` for the z where ``q Phi(-z - mu) + (1 - q) Phi(-z) =
+    y`` (bisection in z, Phi increasing)."""
+    _check_q(ctx, q)
+    check_fpr(ctx, fpr)
+    if ctx.le(sigma, ctx.zero) is True:
+        raise InvalidParameter(f"sigma must be > 0; got {sigma}")
+    mu = 1 / sigma
+    x_star = ctx.ncdf(-mu / 2)
+    y_star = subsample_gauss_fq(ctx, mu, q, x_star)
+
+    def inverse() -> Any:
+        if ctx.le(ctx.one, fpr) is True:
+            return ctx.zero
+        z = ctx.solve(lambda z: q * ctx.ncdf(-z - mu) + (1 - q) * ctx.ncdf(-z), fpr,
+                      lo=_NINV_LO, hi=_NINV_HI - _NINV_LO, decreasing=True)
+        return ctx.ncdf(z)
+
+    def middle() -> Any:
+        return ctx.piecewise_lt(y_star, fpr, inverse, lambda: x_star + y_star - fpr)
+
+    return ctx.piecewise_lt(x_star, fpr, middle, lambda: subsample_gauss_fq(ctx, mu, q, fpr))

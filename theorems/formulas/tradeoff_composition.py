@@ -31,9 +31,19 @@ def np_vertices(p: tuple[Fraction, ...], q: tuple[Fraction, ...]) -> list[tuple[
         return math.inf if p[i] == 0 else q[i] / p[i]
 
     order = sorted(range(len(p)), key=ratio, reverse=True)
-    a, b = Fraction(0), Fraction(1)
+    groups = [list(group) for _, group in itertools.groupby(order, key=ratio)]
+    return np_vertices_in_order(p, q, groups, Fraction(0), Fraction(1))
+
+
+def np_vertices_in_order(p: Any, q: Any, groups: Any, zero: Any, one: Any) -> list[tuple[Any,
+                                                                                        Any]]:
+    """The Neyman-Pearson vertices once the rejection order is known: ``groups`` lists the
+    outcomes (indices) by decreasing ``q/p``, ties in one group; each group adds its P-mass to
+    the type-I error and removes its Q-mass from the type-II error. Exact (Fractions) or
+    symbolic (sympy masses, the order then stated as a hypothesis)."""
+    a, b = zero, one
     out = [(a, b)]
-    for _, group in itertools.groupby(order, key=ratio):
+    for group in groups:
         for i in group:
             a, b = a + p[i], b - q[i]
         out.append((a, b))
@@ -48,14 +58,22 @@ def np_curve(vertices: list[tuple[Fraction, Fraction]], a: Fraction) -> Fraction
     return vertices[-1][1]
 
 
-def hockey_stick(p: tuple[Fraction, ...], q: tuple[Fraction, ...], x: Fraction) -> Fraction:
-    """``H_x(P || Q) = sum_i max(0, p_i - x q_i)``."""
-    return sum((max(Fraction(0), pi - x * qi) for pi, qi in zip(p, q, strict=True)), Fraction(0))
+def hockey_stick(p: tuple[Any, ...], q: tuple[Any, ...], x: Any, max_: Any = max) -> Any:
+    """``H_x(P || Q) = sum_i max(0, p_i - x q_i)`` (exact; ``max_ = sympy.Max`` for symbols)."""
+    return sum((max_(0, pi - x * qi) for pi, qi in zip(p, q, strict=True)), Fraction(0))
 
 
-def f_approx_exact(x: Fraction, delta: Fraction, a: Fraction) -> Fraction:
-    """``f_{eps,delta}(a)`` with ``x = e^eps`` rational (exact)."""
-    return max(Fraction(0), 1 - delta - x * a, (1 - delta - a) / x)
+def f_approx_exact(x: Any, delta: Any, a: Any, max_: Any = max) -> Any:
+    """``f_{eps,delta}(a)`` with ``x = e^eps`` rational (exact; ``max_ = sympy.Max`` for
+    symbols)."""
+    return max_(0, 1 - delta - x * a, (1 - delta - a) / x)
+
+
+def tpr_envelope_term(x: Any, delta: Any, a: Any, min_: Any = min) -> Any:
+    """One term of dp_accounting's TPR bound ``min(1, x fpr + delta, 1 - (1 - delta - fpr)/x)``
+    (``get_true_positive_rates``, commit b5b0286e; ``x = e^eps``): equal to ``1 -
+    f_{eps,delta}(fpr)``."""
+    return min_(1, x * a + delta, 1 - (1 - delta - a) / x)
 
 
 def pld_vertices(p: tuple[Fraction, ...], q: tuple[Fraction, ...]) -> list[tuple[Fraction,

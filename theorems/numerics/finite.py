@@ -97,6 +97,20 @@ def randomized_response(ctx: Any, eps0: Any) -> tuple[tuple[Any, Any], tuple[Any
     return (z / (1 + z), 1 / (1 + z)), (1 / (1 + z), z / (1 + z))
 
 
+def leak_pair(ctx: Any, eps0: Any, delta0: Any) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    """BBG-T8 claim 2's base (also DRS-SUBSAMPLE claim 5's witness): outputs (LEAK, 1, 0);
+    ``Pin`` when u is present, ``Pout`` otherwise."""
+    z = ctx.exp(eps0)
+    pin = (delta0, (1 - delta0) * z / (1 + z), (1 - delta0) / (1 + z))
+    pout = (ctx.zero, 1 / (1 + z), z / (1 + z))
+    return pin, pout
+
+
+def mixture(q: Any, a: Sequence[Any], b: Sequence[Any]) -> tuple[Any, ...]:
+    """``(1-q) a + q b``."""
+    return tuple((1 - q) * x + q * y for x, y in zip(a, b, strict=True))
+
+
 def _is_zero(x: Any) -> bool:
     try:
         return bool(x == 0)

@@ -11,24 +11,15 @@ from typing import Any
 from dpverify.theorems.claims import Points
 from dpverify.theorems.formulas.subsampled_gaussian_pld import pld_eps_enclosure
 from dpverify.theorems.numerics import pld
-from dpverify.theorems.numerics.finite import hockey_stick, randomized_response
+from dpverify.theorems.numerics.finite import (  # noqa: F401 (leak_pair, mixture: re-exported)
+    hockey_stick,
+    leak_pair,
+    mixture,
+    randomized_response,
+)
 from dpverify.theorems.values import exact_params
 
 FAMILY = "subsampling"
-
-
-def leak_pair(ctx: Any, eps0: Any, delta0: Any) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
-    """BBG-T8 claim 2's base: outputs (LEAK, 1, 0); ``Pin`` when u is present, ``Pout``
-    otherwise."""
-    z = ctx.exp(eps0)
-    pin = (delta0, (1 - delta0) * z / (1 + z), (1 - delta0) / (1 + z))
-    pout = (ctx.zero, 1 / (1 + z), z / (1 + z))
-    return pin, pout
-
-
-def mixture(q: Any, a: Sequence[Any], b: Sequence[Any]) -> tuple[Any, ...]:
-    """``(1-q) a + q b``."""
-    return tuple((1 - q) * x + q * y for x, y in zip(a, b, strict=True))
 
 
 def both_orders(ctx: Any, p: Sequence[Any], q: Sequence[Any], eps: Any) -> Any:
