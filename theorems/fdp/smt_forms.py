@@ -16,6 +16,7 @@ from dpverify.theorems.formulas.tradeoff import (
     f_approx,
     laplace_tradeoff_cdf,
     laplace_tradeoff_mu,
+    subsample_approx_points,
     subsample_rr_bbg,
     subsample_rr_delta,
     subsample_rr_f,
@@ -32,7 +33,8 @@ def _symbols() -> dict[str, Any]:
     return {"mu": sp.Symbol("mu", nonnegative=True), "eps0": sp.Symbol("eps0", nonnegative=True),
             "eps": sp.Symbol("eps", nonnegative=True), "x": sp.Symbol("x", positive=True),
             "y": sp.Symbol("y", positive=True), "q": sp.Symbol("q", positive=True),
-            "q2": sp.Symbol("q2", positive=True), "a": sp.Symbol("a", real=True)}
+            "q2": sp.Symbol("q2", positive=True), "a": sp.Symbol("a", real=True),
+            "d": sp.Symbol("d", nonnegative=True)}
 
 
 # ------------------------------------------------------------------------------------------
@@ -168,6 +170,66 @@ def subsample_profile_problem() -> SmtProblem:
     return SmtProblem({"x": _REAL, "q": _REAL, "y": _REAL},
                       (sp.Ge(x, 1), sp.Le(q, 1), sp.Ge(y, 1)), sp.Eq(delta, witness),
                       ("x = e^eps0", "y = e^eps"))
+
+
+def _approx_points(s: dict[str, Any], q: Any) -> list[tuple[Any, Any]]:
+    """The points whose lower hull is C_q(f_{eps0,delta0}) (subsample_approx_points), x = e^eps0."""
+    pts = subsample_approx_points(SymCtx(), s["eps0"], s["d"], q)
+    return [(exp_as_powers(a, s["eps0"], s["x"]), exp_as_powers(b, s["eps0"], s["x"]))
+            for a, b in pts]
+
+
+def _on_or_above_f(s: dict[str, Any], point: tuple[Any, Any]) -> Any:
+    """``point`` lies in the epigraph of f_{eps0,delta0} (f_approx at its abscissa)."""
+    import sympy as sp
+
+    a, b = point
+    return clear_denominators(sp.Ge(b, _in_x(f_approx(SymCtx(), s["eps0"], s["d"], a), s)))
+
+
+def subsample_approx_order_problem(part: str) -> SmtProblem:
+    """Claim 4 for the base f = f_{eps0,delta0}, over the points P_i(q) whose lower convex hull
+    is C_q(f) (subsample_approx_points), for x = e^eps0 >= 1, delta0 in [0, 1]:
+
+    - ``"above"``: every P_i(q) lies on or above f, 0 < q <= 1. The hull of points of the convex
+      epigraph of f lies in it, so C_q(f) >= f.
+    - ``"one"``: at q = 1 every P_i lies on or above f and each breakpoint of f, (0, 1 - delta0),
+      (k, f(k)) with k = (1 - delta0)/(1 + x), (1 - delta0, f(1 - delta0)), (1, 0), is one of
+      the P_i. The hull of f's breakpoints is f (f is convex, linear between them), and points
+      above f do not lower it: C_1(f) = f.
+    - ``"decreasing"``: for 0 < q <= q2 <= 1, P_i(q2) <= P_i(q) in both coordinates. C_{q2}(f)
+      is nonincreasing (a convex hull whose lowest point, (1, 0), is its right end) and lies
+      below each P_i(q2), so C_{q2}(f)(a_i(q)) <= C_{q2}(f)(a_i(q2)) <= b_i(q2) <= b_i(q): every
+      P_i(q) is in the convex epigraph of C_{q2}(f), hence C_q(f) >= C_{q2}(f).
+    """
+    import sympy as sp
+
+    s = _symbols()
+    x, d, q, q2 = s["x"], s["d"], s["q"], s["q2"]
+    base = (sp.Ge(x, 1), sp.Ge(d, 0), sp.Le(d, 1))
+    names = {"x": _REAL, "d": _REAL, "q": _REAL}
+    subs = ("x = e^eps0", "d = delta0")
+    if part == "above":
+        goal = sp.And(*(_on_or_above_f(s, p) for p in _approx_points(s, q)))
+        return SmtProblem(names, (*base, sp.Gt(q, 0), sp.Le(q, 1)), goal, subs)
+    if part == "one":
+        pts = _approx_points(s, sp.Integer(1))
+        k = (1 - d) / (1 + x)
+
+        def f_at(a: Any) -> Any:
+            return _in_x(f_approx(SymCtx(), s["eps0"], d, a), s)
+
+        breaks = ((sp.Integer(0), f_at(sp.Integer(0))), (k, f_at(k)), (1 - d, f_at(1 - d)),
+                  (sp.Integer(1), sp.Integer(0)))
+        found = [sp.Or(*(sp.And(clear_denominators(sp.Eq(a, u)), clear_denominators(sp.Eq(b, v)))
+                         for a, b in pts)) for u, v in breaks]
+        goal = sp.And(*(_on_or_above_f(s, p) for p in pts), *found)
+        return SmtProblem({"x": _REAL, "d": _REAL}, base, goal, subs)
+    low, high = _approx_points(s, q), _approx_points(s, q2)
+    goal = sp.And(*(sp.And(clear_denominators(sp.Le(a2, a1)), clear_denominators(sp.Le(b2, b1)))
+                    for (a1, b1), (a2, b2) in zip(low, high, strict=True)))
+    return SmtProblem({**names, "q2": _REAL}, (*base, sp.Gt(q, 0), sp.Le(q, q2), sp.Le(q2, 1)),
+                      goal, subs)
 
 
 # ------------------------------------------------------------------------------------------

@@ -21,10 +21,10 @@ from dpverify.theorems.fdp.smt_forms import (
     mix_profile,
     mu_rr_one_problem,
     subsample_bbg_problem,
-    subsample_order_problem,
     subsample_profile_problem,
 )
 from dpverify.theorems.fdp.smt_pairs import fenchel_young_problem
+from dpverify.theorems.fdp.subsample_order import SUBSAMPLE_ORDER_CLAIM
 from dpverify.theorems.formulas.dp_accounting_grid import gdp_mu_estimate, gdp_tpr_bounds
 from dpverify.theorems.formulas.gdp import gdp_mu_clt
 from dpverify.theorems.formulas.tradeoff import (
@@ -82,8 +82,6 @@ def _gap_at_kink(ctx: Any, eps0: Any, q: Any, **_: Any) -> Any:
     return subsample_rr_f(ctx, eps0, q, a) - subsample_rr_bbg(ctx, eps0, q, a)
 
 
-_SUB_BOX = Box(reals={"eps0": ("0.01", "5"), "q": ("0.01", "0.99"),
-                      "fpr": ("0.001", "0.999")})
 _SUB_S_BOX = Box(reals={"eps0": ("0.01", "5"), "q": ("0.01", "1"), "s": ("0", "1")})
 _SUB_S_OPEN = Box(reals={"eps0": ("0.01", "5"), "q": ("0.01", "0.99"), "s": ("0.001", "0.999")})
 
@@ -237,27 +235,7 @@ DRS_SUBSAMPLE = Theorem(
                        "numeric", lhs_name="grid hull - f_gauss", rhs_name="grid maximum",
                        ctx="mp")),
               scope="instance"),
-        Claim(4, "C_q(f) > f, C_1(f) = f and C_q(f) > C_{q'}(f) for q < q' (f = f_{eps0,0}), "
-                 "over eps0 in [0.01, 5], q in [0.01, 0.99], fpr in [0.001, 0.999], q' = q + h "
-                 "(1 - q), h in [0.01, 1] (strict inside; C_1(f) = f to 1e-30 on fpr in [0, 1]) "
-                 "[property]. Proved (z3, from the formula bodies, x = e^eps0) for every x > 1, "
-                 "0 < q < q' <= 1, 0 < fpr < 1 (C_1(f) = f for x >= 1, fpr in [0, 1]) [smt].",
-              (Smt(lambda: subsample_order_problem("above"), "C_q(f) > f on (0, 1)"),
-               Smt(lambda: subsample_order_problem("one"), "C_1(f) = f on [0, 1]"),
-               Smt(lambda: subsample_order_problem("decreasing"), "C_q(f) > C_q'(f), q < q'"),
-               Compare(lambda ctx, eps0, q, fpr, **_: subsample_rr_f(ctx, eps0, q, fpr), "gt",
-                       lambda ctx, eps0, fpr, **_: f_approx(ctx, eps0, ctx.zero, fpr), _SUB_BOX,
-                       "property", lhs_name="C_q(f)", rhs_name="f"),
-               Compare(lambda ctx, eps0, fpr, **_: subsample_rr_f(ctx, eps0, ctx.one, fpr), "eq",
-                       lambda ctx, eps0, fpr, **_: f_approx(ctx, eps0, ctx.zero, fpr),
-                       Box(reals={"eps0": ("0.01", "5"), "fpr": ("0", "1")}), "property",
-                       Tol.abs("1e-30"), "C_1(f)", "f"),
-               Compare(lambda ctx, eps0, q, fpr, **_: subsample_rr_f(ctx, eps0, q, fpr), "gt",
-                       lambda ctx, eps0, q, h, fpr, **_: subsample_rr_f(ctx, eps0,
-                                                                        q + h * (1 - q), fpr),
-                       Box(reals={"eps0": ("0.01", "5"), "q": ("0.01", "0.99"),
-                                  "h": ("0.01", "1"), "fpr": ("0.001", "0.999")}),
-                       "property", lhs_name="C_q(f)", rhs_name="C_{q'}(f)"))),
+        SUBSAMPLE_ORDER_CLAIM,
         Claim(5, "With delta0 > 0 the BBG-T8 LEAK witness ((1-q) Pout + q Pin, Pout) does not "
                  "attain C_q: at (eps0, delta0, q) = (2, 1e-3, 0.3) and eps = 0 its two-order "
                  "profile is 0.2285140076633361 < 0.2285497685399427 = 1 + C_q(f_{eps0,delta0})*"

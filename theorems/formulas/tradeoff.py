@@ -300,10 +300,10 @@ def _check_delta(ctx: Any, delta: Any, name: str = "delta0") -> None:
         raise InvalidParameter(f"{name} must be in [0, 1]; got {delta}")
 
 
-def subsample_approx_vertices(ctx: Any, eps0: Any, delta0: Any, q: Any) -> list[tuple[Any, Any]]:
-    """Vertices of ``C_q(f_{eps0,delta0})`` ([DRS] arXiv 1905.02383, Thm 4.2, number recalled):
-    the lower convex hull of the vertices of ``f_q = q f + (1 - q) Id`` and of their mirror
-    images (the vertices of ``f_q^{-1}``); the epigraph of
+def subsample_approx_points(ctx: Any, eps0: Any, delta0: Any, q: Any) -> list[tuple[Any, Any]]:
+    """The points whose lower convex hull is ``C_q(f_{eps0,delta0})`` ([DRS] arXiv 1905.02383,
+    Thm 4.2, number recalled): the vertices of ``f_q = q f + (1 - q) Id`` followed by their
+    mirror images (the vertices of ``f_q^{-1}``), in the same order; the epigraph of
     ``min{f_q, f_q^{-1}}`` is the union of the two epigraphs, so its convex envelope is the hull
     of both vertex sets. f's vertices: (0, 1 - delta0), its kink ``(x*, x*)`` with ``x* = (1 -
     delta0)/(1 + e^eps0)``, (1 - delta0, 0), (1, 0)."""
@@ -315,7 +315,13 @@ def subsample_approx_vertices(ctx: Any, eps0: Any, delta0: Any, q: Any) -> list[
     f_vertices = ((ctx.zero, 1 - delta0), (kink, kink), (1 - delta0, ctx.zero),
                   (ctx.one, ctx.zero))
     fq = [(a, q * b + (1 - q) * (1 - a)) for a, b in f_vertices]
-    return lower_hull(ctx, fq + [(b, a) for a, b in fq])
+    return fq + [(b, a) for a, b in fq]
+
+
+def subsample_approx_vertices(ctx: Any, eps0: Any, delta0: Any, q: Any) -> list[tuple[Any, Any]]:
+    """Vertices of ``C_q(f_{eps0,delta0})``: the lower convex hull of
+    :func:`subsample_approx_points`."""
+    return lower_hull(ctx, subsample_approx_points(ctx, eps0, delta0, q))
 
 
 def subsample_approx_f(ctx: Any, eps0: Any, delta0: Any, q: Any, fpr: Any) -> Any:
