@@ -123,3 +123,25 @@ def test_profile_problems_refute_a_one_sided_hockey_stick(
     build = {"iff": smt_pairs.dp_iff_fdp_problem, "fenchel_young": smt_pairs.fenchel_young_problem,
              "envelope": lambda: smt_pairs.fenchel_young_problem(envelope=True)}[name]
     assert _status(build) is Status.FAILED
+
+
+def test_dual_max_cases_are_proved_on_two_outcomes() -> None:
+    """DRS-DUALITY claim 7: every case (larger-ratio outcome, x <= r / x >= r / q = 0) closes."""
+    from dpverify.theorems.fdp import smt_pairs
+
+    for first, piece in smt_pairs.DUAL_MAX_CASES:
+        assert _status(lambda f=first, p=piece: smt_pairs.dual_max_problem(f, p)) is Status.PROVED
+
+
+def test_dual_max_cases_refute_the_reverse_order_profile(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """delta(x) = H_x(Q||P) instead of H_x(P||Q): its breakpoint q/p of the other outcome is not
+    a candidate, and the maximum is missed."""
+    from dpverify.theorems.fdp import smt_pairs
+    from dpverify.theorems.formulas.tradeoff_composition import hockey_stick
+
+    monkeypatch.setattr(smt_pairs, "hockey_stick",
+                        lambda p, q, x, max_=max: hockey_stick(q, p, x, max_))
+    statuses = [_status(lambda f=first, p=piece: smt_pairs.dual_max_problem(f, p))
+                for first, piece in smt_pairs.DUAL_MAX_CASES]
+    assert Status.FAILED in statuses

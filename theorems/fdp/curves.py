@@ -30,8 +30,10 @@ from dpverify.theorems.fdp.smt_forms import (
     laplace_symmetry_problem,
 )
 from dpverify.theorems.fdp.smt_pairs import (
+    DUAL_MAX_CASES,
     characterization_problem,
     dp_iff_fdp_problem,
+    dual_max_problem,
     fenchel_young_problem,
 )
 from dpverify.theorems.formulas.gdp import gdp_delta
@@ -322,9 +324,18 @@ DRS_DUALITY = Theorem(
                  "H_x(P||Q), convex piecewise linear in x = e^eps with breakpoints at the "
                  "likelihood ratios, the sup over x >= 1 of f_{x, delta(x)}(a) is attained at x "
                  "in {1} ∪ {p_i/q_i >= 1} (each branch of f_{x,delta} is monotone in x between "
-                 "breakpoints); random finite pairs, exact, a = i/20.",
+                 "breakpoints); random finite pairs, exact, a = i/20 [oracle]. Proved (z3, "
+                 "H_x and f_{x,delta} from the exact routines' bodies) for every pair on two "
+                 "outcomes, every x >= 1 and a in [0, 1], one problem per case (each its own "
+                 "part): which outcome has the larger ratio r = p/q, and x <= r, x >= r or q = 0 "
+                 "there (the cases cover every pair and x) [smt].",
               (Predicate(_finite_dual_max(False), PAIRS, "oracle",
-                         "one-order finite maximum over loss values"),)),
+                         "one-order finite maximum over loss values"),
+               *(Smt(lambda first=first, piece=piece: dual_max_problem(first, piece),
+                     f"two outcomes, outcome {first} has the larger ratio r, case {piece}: "
+                     "f_{x,delta(x)} <= max(f_{1,delta(1)}, f_{r,delta(r)})",
+                     part=f"2 outcomes: ratio of outcome {first} larger, {piece}")
+                 for first, piece in DUAL_MAX_CASES))),
     ),
     notes="The golden-section routes are independent of the tangent-line closed forms.",
 )

@@ -149,3 +149,37 @@ def fenchel_young_problem(envelope: bool = False) -> SmtProblem:
     return _problem(_every_order(p, q, goal), {"x": "real"}, (sp.Ge(x, 1),), p, q,
                     ("x = e^eps", "delta(x) = max(H_x(P||Q), H_x(Q||P))",
                      "vertices decide [0, 1] (T - L piecewise linear)"))
+
+
+DUAL_MAX_CASES = tuple((first, piece) for first in range(PROFILE_OUTCOMES)
+                       for piece in ("below", "above", "p_only"))
+
+
+def dual_max_problem(first: int, piece: str) -> SmtProblem:
+    """DRS-DUALITY claim 7 on two outcomes, one case: outcome ``first`` has the larger
+    likelihood ratio (``q_o p_first >= q_first p_o``), so the ratios >= 1 are 1 and ``r =
+    p_first/q_first``. With the one-order profile ``delta(y) = H_y(P||Q)`` (the exact routine's
+    body), for every ``x = e^eps >= 1`` and ``a`` in [0, 1]: ``f_{x, delta(x)}(a) <=
+    max(f_{1, delta(1)}(a), f_{r, delta(r)}(a))``. ``piece``: ``"below"`` (q_first > 0, x <= r),
+    ``"above"`` (q_first > 0, x >= r), ``"p_only"`` (q_first = 0: no ratio but 1)."""
+    import sympy as sp
+
+    p, q = _masses(PROFILE_OUTCOMES)
+    x, a, r = sp.Symbol("x", real=True), sp.Symbol("a", real=True), sp.Symbol("r", real=True)
+    other = 1 - first
+
+    def line(y: Any) -> Any:
+        return f_approx_exact(y, hockey_stick(p, q, y, sp.Max), a, sp.Max)
+
+    hyps = [sp.Ge(x, 1), sp.Ge(a, 0), sp.Le(a, 1), sp.Ge(q[other] * p[first], q[first] * p[other])]
+    if piece == "p_only":
+        hyps.append(sp.Eq(q[first], 0))
+        goal = sp.Le(line(x), line(sp.Integer(1)))
+        return _problem(goal, {"x": "real", "a": "real"}, tuple(hyps), p, q,
+                        ("x = e^eps", f"case: outcome {first} P-only"))
+    hyps += [sp.Gt(q[first], 0), sp.Eq(r * q[first], p[first]),
+             sp.Le(x, r) if piece == "below" else sp.Ge(x, r)]
+    goal = sp.Le(line(x), sp.Max(line(sp.Integer(1)), line(r)))
+    return _problem(goal, {"x": "real", "a": "real", "r": "real"}, tuple(hyps), p, q,
+                    ("x = e^eps", f"case: outcome {first} has the larger ratio r = p/q",
+                     f"case: x {piece} r"))
