@@ -8,6 +8,8 @@ Which file holds which id (formulas live in :mod:`dpverify.theorems.formulas.tra
 - ``composition``: DRS-TENSOR
 - ``clt``: DRS-CLT
 - ``subsample_pld``: DRS-SUBSAMPLE, FDP-PLD-CONV
+- ``subsample_order``: DRS-SUBSAMPLE claim 4 (three bases, one part per base and conjunct)
+- ``smt_forms``, ``smt_pairs``: the SMT problems (no entries)
 - ``common``: the fpr parameter, random finite pairs, shared terms (no entries)
 
 References
