@@ -162,3 +162,25 @@ def test_claim4_gauss_base_is_searched_and_refutes_swapped_weights(
     statuses = _statuses("gauss")
     assert statuses[("gauss one", "property")] is Status.FAILED
     assert statuses[("gauss decreasing", "property")] is Status.FAILED
+
+
+def test_claim4_approx_above_refutes_a_wrong_kink(monkeypatch: pytest.MonkeyPatch) -> None:
+    """f's kink placed at (1 - delta0)/(2 + e^eps0), off the curve: the point (k, k) lies below
+    f there, so C_q(f) >= f is refuted (by z3 and by the search)."""
+    from dpverify.theorems.fdp import smt_forms, subsample_order
+    from dpverify.theorems.formulas.tradeoff import interpolate, lower_hull
+
+    def wrong_points(ctx, eps0, delta0, q):  # type: ignore[no-untyped-def]
+        kink = (1 - delta0) / (2 + ctx.exp(eps0))
+        f = ((ctx.zero, 1 - delta0), (kink, kink), (1 - delta0, ctx.zero), (ctx.one, ctx.zero))
+        fq = [(a, q * b + (1 - q) * (1 - a)) for a, b in f]
+        return fq + [(b, a) for a, b in fq]
+
+    def wrong_f(ctx, eps0, delta0, q, fpr):  # type: ignore[no-untyped-def]
+        return interpolate(ctx, lower_hull(ctx, wrong_points(ctx, eps0, delta0, q)), fpr)
+
+    monkeypatch.setattr(smt_forms, "subsample_approx_points", wrong_points)
+    monkeypatch.setattr(subsample_order, "subsample_approx_f", wrong_f)
+    statuses = _statuses("approx above")
+    assert statuses[("approx above", "smt")] is Status.FAILED
+    assert statuses[("approx above", "property")] is Status.FAILED
