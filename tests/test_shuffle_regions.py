@@ -1,0 +1,75 @@
+"""Region proofs of the shuffle entries: BBGN19-BLANKET claims 9-10 (monotonicity of the clipped
+blanket bound), checked against independent routes (finite differences of the formula bodies in
+plain mpmath) and at the certified counterexample of the catalogue's claim 4."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from dpverify.theorems.claims import Smt
+from dpverify.theorems.ctx import ArbCtx, MpCtx
+from dpverify.theorems.formulas import shuffle_bounds as sb
+from dpverify.theorems.shuffle_discrete.blanket_monotone import (
+    derivative_forms,
+    eps_derivative_problem,
+    pointwise_condition,
+)
+from dpverify.theorems.shuffle_discrete.bounds_checks import CONSTANTS, monotone
+from dpverify.theorems.symbolic import eval_in_ctx
+from dpverify.verifiers.smt.route import verify
+from dpverify.verifiers.verdict import Budget, Status
+
+
+def test_catalogue_claim_4_fails_for_the_generic_constants():
+    """min(1, delta) rises from eps = 1.98 to 1.99 at eps0 = 2, n = 365 (claim 9)."""
+    for ctx in (ArbCtx(128), MpCtx(128)):
+        args = {"eps0": ctx.num(2), "n": 365, "s": ctx.num("0.99"), "t": ctx.num("0.5"),
+                "k": 2, "variant": 0}
+        assert monotone(ctx, **args) is False
+        args["variant"] = 2  # the Laplace constants are monotone there
+        assert monotone(ctx, **args) is True
+
+
+@pytest.mark.parametrize("name", list(CONSTANTS))
+@pytest.mark.parametrize("eps0,eps,k", [("1.5", "1.3", 3), ("2", "1.9", 7), ("0.4", "0.1", 2)])
+def test_derivative_forms_match_finite_differences(name, eps0, eps, k):
+    ctx = MpCtx(200)
+    mp = ctx.m  # finite differences in the context's own precision
+
+    def parts(e):
+        gamma, b = CONSTANTS[name](ctx, ctx.num(eps0), e, k)
+        return sb.blanket_log_parts(ctx, gamma, b, e)
+
+    d_p_fd = mp.diff(lambda e: parts(e)[0], mp.mpf(eps))
+    d_q_fd = mp.diff(lambda e: parts(e)[1], mp.mpf(eps))
+    d_p, gamma, d_t, t = derivative_forms(name)
+    values = {"z": ctx.exp(ctx.num(eps0) / 2), "y": ctx.exp(ctx.num(eps)), "k": ctx.num(k)}
+    big_e = ctx.exp(eval_in_ctx(t, ctx, values))
+    g = eval_in_ctx(gamma, ctx, values)
+    d_q = values["y"] * g * big_e * eval_in_ctx(d_t, ctx, values) / (1 + g * (big_e - 1))
+    assert abs(eval_in_ctx(d_p, ctx, values) - d_p_fd) < mp.mpf("1e-30") * (1 + abs(d_p_fd))
+    assert abs(d_q - d_q_fd) < mp.mpf("1e-30") * (1 + abs(d_q_fd))
+
+
+@pytest.mark.parametrize("name", list(CONSTANTS))
+def test_eps_derivative_problem_is_proved(name):
+    status, _, evidence = verify(Smt(eps_derivative_problem(name), "P' <= 0, Q' < 0"),
+                                 Budget(seconds=30))
+    assert status == Status.PROVED, evidence
+
+
+def test_eps_derivative_problem_needs_y_at_most_3():
+    """Above e^eps = 3, P' > 0: the SMT part cannot be stretched past log 3."""
+    ctx = MpCtx(100)
+    d_p = derivative_forms("delta")[0]
+    assert eval_in_ctx(d_p, ctx, {"z": ctx.num(2), "y": ctx.num("3.1"), "k": ctx.num(2)}) > 0
+
+
+def test_pointwise_condition_decides_points():
+    ctx = ArbCtx(128)
+    fail = {"eps0": ctx.num(Fraction("1.98590625")), "s": ctx.num(Fraction("0.9921875"))}
+    assert pointwise_condition("delta")(ctx, **fail) is False
+    assert pointwise_condition("delta_laplace")(ctx, **fail) is True
+    assert pointwise_condition("delta_rr")(ctx, k=5, **fail) is True
