@@ -73,3 +73,44 @@ def test_pointwise_condition_decides_points():
     assert pointwise_condition("delta")(ctx, **fail) is False
     assert pointwise_condition("delta_laplace")(ctx, **fail) is True
     assert pointwise_condition("delta_rr")(ctx, k=5, **fail) is True
+
+
+# ------------------------------------------------------------------------------------------
+# SHUFFLE-RR-EXACT claim 6
+
+
+def test_rr_terms_identity_holds_and_catches_a_planted_error(monkeypatch):
+    from dpverify.theorems.shuffle_discrete import rr_region
+
+    assert all(rr_region.terms_identity(None, n) for n in range(1, 6))
+    real = rr_region.rr_binary_coefficients
+
+    def swapped(x0, x, one):  # alpha and gamma exchanged: a wrong m-formula
+        w, v, alpha, gamma = real(x0, x, one)
+        return w, v, gamma, alpha
+
+    monkeypatch.setattr(rr_region, "rr_binary_coefficients", swapped)
+    assert not rr_region.terms_identity(None, 3)
+
+
+def test_rr_step_and_laws_are_proved():
+    from dpverify.theorems.shuffle_discrete.rr_region import laws_problem, step_problem
+
+    for build in (step_problem, laws_problem):
+        status, _, evidence = verify(Smt(build, "rr"), Budget(seconds=60))
+        assert status == Status.PROVED, evidence
+
+
+def test_rr_step_fails_when_gamma_may_be_positive():
+    """The step needs gamma <= 0, i.e. x >= 1: with x < 1 allowed z3 finds a model."""
+    import sympy as sp
+
+    from dpverify.theorems.claims import SmtProblem
+    from dpverify.theorems.shuffle_discrete.rr_region import step_problem
+
+    good = step_problem()
+    x = sp.Symbol("x", real=True)
+    hyps = tuple(h for h in good.hypotheses if h != sp.Ge(x, 1)) + (sp.Gt(x, 0),)
+    bad = SmtProblem(good.variables, hyps, good.goal, good.substitutions)
+    status, _, _ = verify(Smt(lambda: bad, "rr"), Budget(seconds=30))
+    assert status == Status.FAILED

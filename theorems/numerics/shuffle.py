@@ -163,47 +163,70 @@ def _list_mul(a: list[Any], b: list[Any]) -> list[Any]:
     return out
 
 
+def rr_binary_coefficients(x0: Any, x: Any, one: Any) -> tuple[Any, Any, Any, Any]:
+    """``(w, v, alpha, gamma)`` of shuffled binary RR(eps0): ``w = x0/(x0 + 1)``, ``v = 1 - w``
+    and the coefficients of ``P_m(j) - x Q_m(j) = alpha X_m(j) + gamma X_m(j-1)``: ``alpha = w -
+    x v``, ``gamma = v - x w``."""
+    w = x0 / (x0 + 1)
+    v = one - w
+    return w, v, w - x * v, v - x * w
+
+
+def rr_binary_laws(x0: Any, n: int, one: Any, poly: str = "list") -> list[list[Any]]:
+    """``[X_m(0..n-1) for m in 0..n-1]``: the law of the number of 1-reports among the other
+    n - 1 users of whom m hold 1, ``X_m(z) = (w z + 1 - w)^m ((1 - w) z + w)^(n-1-m)``. Each X_m
+    is one product of two precomputed powers (no division: a division by ``(1 - w) z + w``
+    amplifies errors by ``(x0 + 1)/(x0 - 1)`` per step). ``poly``: ``"arb"`` (python-flint
+    ``arb_poly``), ``"fmpq"`` (exact ``fmpq_poly``) or ``"list"`` (plain lists, any number
+    type)."""
+    w = x0 / (x0 + 1)
+    v = one - w
+    if poly == "list":
+        a_pows = _powers([v, w], n - 1, _list_mul, [one])
+        b_pows = _powers([w, v], n - 1, _list_mul, [one])
+        return [_list_mul(a_pows[m], b_pows[n - 1 - m]) for m in range(n)]
+    if poly == "arb":
+        make, lift = flint.arb_poly, (lambda t: t)
+    else:
+        make, lift = flint.fmpq_poly, (lambda t: flint.fmpq(t.numerator, t.denominator))
+    lin_a, lin_b = make([lift(v), lift(w)]), make([lift(w), lift(v)])
+    a_pows = _powers(lin_a, n - 1, lambda s, t: s * t, make([1]))
+    b_pows = _powers(lin_b, n - 1, lambda s, t: s * t, make([1]))
+    coeffs = []
+    for m in range(n):
+        prod = a_pows[m] * b_pows[n - 1 - m]
+        row = [prod[j] for j in range(n)]
+        coeffs.append(row if poly == "arb" else [Fraction(int(c.p), int(c.q)) for c in row])
+    return coeffs
+
+
+def hockey_terms(alpha: Any, gamma: Any, xm: list[Any]) -> list[Any]:
+    """The arguments of the positive parts of ``H_x(P_m || Q_m) = sum_j pos(alpha X_m(j) +
+    gamma X_m(j-1))``, ``j = 0..n`` (``X_m(-1) = X_m(n) = 0``)."""
+    n = len(xm)
+    return [alpha * xm[0], *(alpha * xm[j] + gamma * xm[j - 1] for j in range(1, n)),
+            gamma * xm[n - 1]]
+
+
 def rr_binary_profile(x0: Any, n: int, x: Any, pos: Pos, one: Any, poly: str = "list"
                       ) -> list[Any]:
     """``[H_x(P_m || Q_m) for m in 0..n-1]`` for shuffled binary RR(eps0), ``x0 = e^eps0``.
 
     With m of the other n - 1 users holding 1, the number of 1-reports among them has law
-    ``X_m(z) = (w z + 1 - w)^m ((1 - w) z + w)^(n-1-m)`` (w = x0/(x0 + 1)); user 1 holding 0
-    or 1 gives ``P_m = X_m (w + (1 - w) z)`` and ``Q_m = X_m ((1 - w) + w z)``, so ``P_m(j) -
-    x Q_m(j) = (w - x(1-w)) X_m(j) + ((1-w) - x w) X_m(j-1)`` (catalogue SHUFFLE-RR-EXACT).
-    The reversal ``K -> n - K`` maps ``(P_m, Q_m)`` to ``(Q_{n-1-m}, P_{n-1-m})``, so the
-    maximum of this one-order list is the two-order maximum over m. Each X_m is one product of
-    two precomputed powers (no division: a division by ``(1 - w) z + w`` amplifies errors by
-    ``(x0 + 1)/(x0 - 1)`` per step). ``poly``: ``"arb"`` (python-flint ``arb_poly``),
-    ``"fmpq"`` (exact ``fmpq_poly``) or ``"list"`` (plain lists, any number type).
+    :func:`rr_binary_laws` X_m; user 1 holding 0 or 1 gives ``P_m = X_m (w + (1 - w) z)`` and
+    ``Q_m = X_m ((1 - w) + w z)``, so ``P_m(j) - x Q_m(j) = (w - x(1-w)) X_m(j) + ((1-w) - x w)
+    X_m(j-1)`` (catalogue SHUFFLE-RR-EXACT; :func:`rr_binary_coefficients`,
+    :func:`hockey_terms`). The reversal ``K -> n - K`` maps ``(P_m, Q_m)`` to ``(Q_{n-1-m},
+    P_{n-1-m})``, so the maximum of this one-order list is the two-order maximum over m.
     """
-    w = x0 / (x0 + 1)
-    v = one - w
-    alpha, gamma = w - x * v, v - x * w
-    if poly == "list":
-        a_pows = _powers([v, w], n - 1, _list_mul, [one])
-        b_pows = _powers([w, v], n - 1, _list_mul, [one])
-        coeffs = [_list_mul(a_pows[m], b_pows[n - 1 - m]) for m in range(n)]
-    else:
-        if poly == "arb":
-            make, lift = flint.arb_poly, (lambda t: t)
-        else:
-            make, lift = flint.fmpq_poly, (lambda t: flint.fmpq(t.numerator, t.denominator))
-        lin_a, lin_b = make([lift(v), lift(w)]), make([lift(w), lift(v)])
-        a_pows = _powers(lin_a, n - 1, lambda s, t: s * t, make([1]))
-        b_pows = _powers(lin_b, n - 1, lambda s, t: s * t, make([1]))
-        coeffs = []
-        for m in range(n):
-            prod = a_pows[m] * b_pows[n - 1 - m]
-            row = [prod[j] for j in range(n)]
-            coeffs.append(row if poly == "arb" else
-                          [Fraction(int(c.p), int(c.q)) for c in row])
+    _, _, alpha, gamma = rr_binary_coefficients(x0, x, one)
     out = []
-    for xm in coeffs:
-        total = pos(alpha * xm[0])
-        for j in range(1, n):
-            total = total + pos(alpha * xm[j] + gamma * xm[j - 1])
-        out.append(total + pos(gamma * xm[n - 1]))
+    for xm in rr_binary_laws(x0, n, one, poly):
+        terms = hockey_terms(alpha, gamma, xm)
+        total = pos(terms[0])
+        for t in terms[1:]:
+            total = total + pos(t)
+        out.append(total)
     return out
 
 
@@ -261,17 +284,24 @@ def rr_kary_values(x0: Any, n: int, x: Any, k: int, pos: Pos, mx: Callable[..., 
     2..k-1 relabels the outputs and swapping values 0 and 1 swaps the two orders, so the other
     count vectors repeat these values."""
     zero = 0 * one
-    s = x0 + (k - 1)
-    rows = [[x0 / s if j == v else one / s for j in range(k)] for v in range(k)]
     out = []
     for c in count_vectors(k, n - 1):
-        law: dict[tuple[int, ...], Any] = {(0,) * k: one}
-        for v, cv in enumerate(c):
-            for _ in range(cv):
-                law = _add_user(law, rows[v])
-        p, q = _add_user(law, rows[0]), _add_user(law, rows[1])
+        p, q = rr_kary_pair(x0, k, c, one)
         out.append((c, mx(_hockey(p, q, x, pos, zero), _hockey(q, p, x, pos, zero))))
     return out
+
+
+def rr_kary_pair(x0: Any, k: int, c: tuple[int, ...], one: Any
+                 ) -> tuple[dict[tuple[int, ...], Any], dict[tuple[int, ...], Any]]:
+    """The laws of the report histogram ``(Hist(c + e_0), Hist(c + e_1))`` of k-ary RR(eps0)
+    (true value w.p. ``x0/(x0 + k - 1)``), the other users' values counted by c."""
+    s = x0 + (k - 1)
+    rows = [[x0 / s if j == v else one / s for j in range(k)] for v in range(k)]
+    law: dict[tuple[int, ...], Any] = {(0,) * k: one}
+    for v, cv in enumerate(c):
+        for _ in range(cv):
+            law = _add_user(law, rows[v])
+    return _add_user(law, rows[0]), _add_user(law, rows[1])
 
 
 def rr_kary_max(x0: Any, n: int, x: Any, k: int, pos: Pos, mx: Callable[..., Any], one: Any

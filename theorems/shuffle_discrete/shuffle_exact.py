@@ -69,6 +69,12 @@ from dpverify.theorems.shuffle_discrete.exact_checks import (
     worst_m_is,
     zero_beyond_problem,
 )
+from dpverify.theorems.shuffle_discrete.rr_region import (
+    N_DOMAIN,
+    laws_problem,
+    step_problem,
+    terms_identity,
+)
 
 # ------------------------------------------------------------------------------------------
 # FMT21-NUM
@@ -346,13 +352,25 @@ SHUFFLE_RR_EXACT = Theorem(
                Compare(RR_DELTA, "ge", half_eps(RR_DELTA), _RR_MONO_BOX, "property",
                        lhs_name="delta(eps)", rhs_name="delta((eps + eps0)/2)"))),
         Claim(6, "The binary m-formula equals the two-order k = 2 enumeration EXACTLY, and "
-                 "both are <= the one-user (local RR) delta (x0 - x)_+/(x0 + 1), on the grid "
-                 "n in 1..10, " + X_DOMAIN + ", exact rationals" + GRID_NOTE + "; and the "
-                 "m-formula is <= (x0 - x)/(x0 + 1) for EVERY real x0 = e^eps0 > 1 and "
-                 "1 <= x = e^eps <= x0 at each n in 1..4, proved by z3 on the m-formula's "
-                 "own symbolic form [smt].",
-              (Predicate(binary_is_enumeration, PAIR_POINTS, "oracle",
-                         "m-formula == enumeration <= local delta", part="grid n in 1..10"),
+                 "both are <= the one-user (local RR) delta (x0 - x)/(x0 + 1), for every real x0 "
+                 "= e^eps0 > 1 and 1 <= x = e^eps <= x0, at each n in 1..10. Routes: the "
+                 "positive-part arguments of the two are the same elements of Q(x0, x) (exact "
+                 "field arithmetic on the product's code, each n in 1..10, the whole finite "
+                 "domain of n) [oracle]; each pos(alpha X(j) + gamma X(j-1)) <= alpha X(j) for X "
+                 ">= 0, the step of the running sums, for every n [smt]; every law X_m of the "
+                 "m-formula is >= 0 with mass 1 for every x0 > 1, n in 1..10 [smt]; so H <= "
+                 "alpha = (x0 - x)/(x0 + 1). Also z3 on the whole m-formula at n in 1..4 [smt], "
+                 "and exact rationals on the grid n in 1..10, " + X_DOMAIN + " [oracle].",
+              (Predicate(terms_identity, N_DOMAIN, "oracle",
+                         "m-formula terms == k = 2 enumeration terms in Q(x0, x), n = 1..10",
+                         part="m-formula == enumeration"),
+               Predicate(binary_is_enumeration, PAIR_POINTS, "oracle",
+                         "m-formula == enumeration <= local on the grid, n = 1..10",
+                         part="m-formula == enumeration"),
+               Smt(step_problem, "pos(alpha X(j) + gamma X(j-1)) <= alpha X(j): the running "
+                   "sums, every n", part="termwise bound"),
+               Smt(laws_problem, "X_m >= 0, sum_j X_m(j) = 1 for x0 > 1, n in 1..10",
+                   part="laws of the m-formula"),
                *(Smt(lambda n=n: rr_below_local_problem(n),
                      f"m-formula <= (x0 - x)/(x0 + 1) for every x0 > 1, 1 <= x <= x0, n = {n}",
                      part=f"every real x0, x at n = {n}")

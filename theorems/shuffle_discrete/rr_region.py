@@ -1,0 +1,104 @@
+"""SHUFFLE-RR-EXACT claim 6 over every real ``x0 = e^eps0 > 1``, ``1 <= x = e^eps <= x0``, for
+each n in 1..:data:`RR_REGION_MAX_N`, from the product's own code
+(:mod:`dpverify.theorems.numerics.shuffle`) evaluated on symbols:
+
+- the binary m-formula and the k = 2 enumeration have the same positive-part arguments: the
+  term at histogram ``(a, b)`` of ``H(Hist(c + e_0) || Hist(c + e_1))`` is the m-formula's term
+  ``b`` at ``m = c_1``, and that of the reversed order its term ``a`` at ``m = n - 1 - c_1``,
+  as elements of the rational function field ``Q(x0, x)`` (sympy's exact field arithmetic: an
+  identity for every real x0, x where defined). Over the canonical c the two orders reach every
+  m, so the two maxima are equal (:func:`terms_identity`);
+- each ``pos(alpha X(j) + gamma X(j-1)) <= alpha X(j)`` for ``X >= 0`` (``alpha >= 0 >=
+  gamma``), proved by z3 as the step of the running sum, for every n (:func:`step_problem`);
+- every law X_m of :func:`rr_binary_laws` is ``>= 0`` with total mass 1 for ``x0 > 1`` (z3,
+  :func:`laws_problem`). Hence ``H_x(P_m || Q_m) <= alpha sum_j X_m(j) = (x0 - x)/(x0 + 1)``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dpverify.theorems.claims import Points, SmtProblem
+from dpverify.theorems.numerics.shuffle import (
+    count_vectors,
+    hockey_terms,
+    rr_binary_coefficients,
+    rr_binary_laws,
+    rr_kary_pair,
+)
+
+RR_REGION_MAX_N = 10
+# the n of the claim: its whole finite domain (x0 and x are quantified inside each check)
+N_DOMAIN = Points(tuple({"n": n} for n in range(1, RR_REGION_MAX_N + 1)), covers_domain=True)
+
+
+def terms_identity(ctx: Any, n: int, **_: Any) -> bool:
+    """At this n, the k = 2 enumeration's positive-part arguments (both orders, every canonical
+    c, every histogram) equal the m-formula's, in ``Q(x0, x)``; and the two orders reach every
+    m."""
+    from sympy import QQ
+    from sympy.polys.fields import field
+
+    k_field, x0, x = field("x0,x", QQ)
+    one = k_field.one
+    _, _, alpha, gamma = rr_binary_coefficients(x0, x, one)
+    profile = [hockey_terms(alpha, gamma, xm) for xm in rr_binary_laws(x0, n, one)]
+    reached: set[int] = set()
+    for c in count_vectors(2, n - 1):
+        p, q = rr_kary_pair(x0, 2, c, one)
+        m = c[1]
+        reached |= {m, n - 1 - m}
+        if len(p) != n + 1 or set(p) != set(q):
+            return False
+        for (a, b), mass in p.items():
+            forward, backward = mass - x * q[(a, b)], q[(a, b)] - x * mass
+            if forward != profile[m][b] or backward != profile[n - 1 - m][a]:
+                return False
+    return reached == set(range(n))
+
+
+def _coefficients() -> tuple[Any, Any, Any, Any, tuple[Any, ...]]:
+    import sympy as sp
+
+    x0, x = sp.symbols("x0 x", real=True)
+    _, _, alpha, gamma = rr_binary_coefficients(x0, x, sp.Integer(1))
+    hyps = (sp.Gt(x0, 1), sp.Ge(x, 1), sp.Le(x, x0))
+    return x0, x, sp.factor(sp.cancel(alpha)), sp.factor(sp.cancel(gamma)), hyps
+
+
+def step_problem() -> SmtProblem:
+    """The three shapes of :func:`hockey_terms` (first ``alpha X_0``, middle ``alpha X_j + gamma
+    X_{j-1}``, last ``gamma X_{n-1}``, all present for a list of length 2): ``pos(first) <=
+    alpha X_0``; ``S <= alpha T`` implies ``S + pos(middle) <= alpha (T + X_j)``; ``pos(last)
+    <= 0``; and ``alpha = (x0 - x)/(x0 + 1)``. By induction on j, for every n, ``H_x(P || Q) <=
+    alpha sum_j X(j)`` for any ``X >= 0``."""
+    import sympy as sp
+
+    x0, x, alpha, gamma, hyps = _coefficients()
+    s, t, xp, xc = sp.symbols("S T Xp Xc", real=True)
+    first, middle, last = hockey_terms(alpha, gamma, [xp, xc])
+    goal = sp.And(sp.Le(sp.Max(first, 0), alpha * xp),
+                  sp.Le(s + sp.Max(middle, 0), alpha * (t + xc)),
+                  sp.Le(sp.Max(last, 0), 0),
+                  sp.Eq(sp.factor(alpha - (x0 - x) / (x0 + 1)), 0))
+    return SmtProblem({"x0": "real", "x": "real", "S": "real", "T": "real", "Xp": "real",
+                       "Xc": "real"},
+                      (*hyps, sp.Ge(xp, 0), sp.Ge(xc, 0), sp.Le(s, alpha * t)), goal,
+                      ("x0 = e^eps0", "x = e^eps", "S, T: running sums of H and of X",
+                       "Xp, Xc: X(j-1), X(j)"))
+
+
+def laws_problem() -> SmtProblem:
+    """Every coefficient of every law X_m (:func:`rr_binary_laws`, n in 1..RR_REGION_MAX_N) is
+    ``>= 0`` and each law sums to 1, for every real ``x0 > 1``."""
+    import sympy as sp
+
+    x0 = sp.Symbol("x0", real=True)
+    goals = []
+    for n in range(1, RR_REGION_MAX_N + 1):
+        for xm in rr_binary_laws(x0, n, sp.Integer(1)):
+            coeffs = [sp.factor(sp.cancel(c)) for c in xm]
+            goals.append(sp.Eq(sp.cancel(sum(coeffs)), 1))
+            goals += [sp.Ge(c, 0) for c in coeffs]
+    return SmtProblem({"x0": "real"}, (sp.Gt(x0, 1),), sp.And(*goals),
+                      ("x0 = e^eps0", f"n in 1..{RR_REGION_MAX_N}"))
