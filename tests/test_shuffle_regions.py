@@ -110,7 +110,39 @@ def test_rr_step_fails_when_gamma_may_be_positive():
 
     good = step_problem()
     x = sp.Symbol("x", real=True)
-    hyps = tuple(h for h in good.hypotheses if h != sp.Ge(x, 1)) + (sp.Gt(x, 0),)
+    hyps = (*(h for h in good.hypotheses if h != sp.Ge(x, 1)), sp.Gt(x, 0))
     bad = SmtProblem(good.variables, hyps, good.goal, good.substitutions)
     status, _, _ = verify(Smt(lambda: bad, "rr"), Budget(seconds=30))
     assert status == Status.FAILED
+
+
+# ------------------------------------------------------------------------------------------
+# SHUFFLE-RR-EXACT claim 7
+
+
+def test_kary_certificate_holds_and_catches_a_planted_error(monkeypatch):
+    from dpverify.theorems.shuffle_discrete import rr_region
+
+    assert rr_region.kary_below_local_everywhere(None, k=3, n=3)
+    assert rr_region.kary_below_local_everywhere(None, k=4, n=2)
+    real = rr_region.rr_kary_pair
+
+    def leaky(x0, k, c, one):  # RR that reports the true value a little more often in p
+        p, q = real(x0, k, c, one)
+        h = next(iter(p))
+        return {**p, h: p[h] * (1 + x0) / x0}, q
+
+    monkeypatch.setattr(rr_region, "rr_kary_pair", leaky)
+    assert not rr_region.kary_below_local_everywhere(None, k=3, n=2)
+
+
+def test_nonnegative_sign_certificate():
+    from sympy import QQ
+    from sympy.polys.fields import field
+
+    from dpverify.theorems.shuffle_discrete.rr_region import _nonnegative
+
+    _, e, d = field("e,d", QQ)
+    assert _nonnegative((e + d + e * d) / (e + 3) ** 2)
+    assert _nonnegative(-(e + 1) / (-(d + 2)))
+    assert not _nonnegative((e - d) / (e + 3))  # >= 0 only when d <= e

@@ -295,13 +295,25 @@ def rr_kary_pair(x0: Any, k: int, c: tuple[int, ...], one: Any
                  ) -> tuple[dict[tuple[int, ...], Any], dict[tuple[int, ...], Any]]:
     """The laws of the report histogram ``(Hist(c + e_0), Hist(c + e_1))`` of k-ary RR(eps0)
     (true value w.p. ``x0/(x0 + k - 1)``), the other users' values counted by c."""
+    rows = rr_kary_rows(x0, k, one)
+    law = rr_kary_law(x0, k, c, one)
+    return _add_user(law, rows[0]), _add_user(law, rows[1])
+
+
+def rr_kary_rows(x0: Any, k: int, one: Any) -> list[list[Any]]:
+    """``rows[v][j]``: the probability that k-ary RR(eps0) reports j for the value v."""
     s = x0 + (k - 1)
-    rows = [[x0 / s if j == v else one / s for j in range(k)] for v in range(k)]
+    return [[x0 / s if j == v else one / s for j in range(k)] for v in range(k)]
+
+
+def rr_kary_law(x0: Any, k: int, c: tuple[int, ...], one: Any) -> dict[tuple[int, ...], Any]:
+    """The law of the report histogram of the other users, their values counted by c."""
+    rows = rr_kary_rows(x0, k, one)
     law: dict[tuple[int, ...], Any] = {(0,) * k: one}
     for v, cv in enumerate(c):
         for _ in range(cv):
             law = _add_user(law, rows[v])
-    return _add_user(law, rows[0]), _add_user(law, rows[1])
+    return law
 
 
 def rr_kary_max(x0: Any, n: int, x: Any, k: int, pos: Pos, mx: Callable[..., Any], one: Any

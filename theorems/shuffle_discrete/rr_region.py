@@ -24,6 +24,7 @@ from dpverify.theorems.numerics.shuffle import (
     hockey_terms,
     rr_binary_coefficients,
     rr_binary_laws,
+    rr_kary_law,
     rr_kary_pair,
 )
 
@@ -102,3 +103,52 @@ def laws_problem() -> SmtProblem:
             goals += [sp.Ge(c, 0) for c in coeffs]
     return SmtProblem({"x0": "real"}, (sp.Gt(x0, 1),), sp.And(*goals),
                       ("x0 = e^eps0", f"n in 1..{RR_REGION_MAX_N}"))
+
+
+# ------------------------------------------------------------------------------------------
+# claim 7: k-ary shuffling is post-processing, delta_n <= delta_1
+
+# the (k, n) of claim 7: its whole finite domain (x0, x quantified inside the check)
+KARY_DOMAIN = Points(tuple({"k": 3, "n": n} for n in range(1, 6))
+                     + tuple({"k": 4, "n": n} for n in range(1, 4)), covers_domain=True)
+
+
+def _nonnegative(value: Any) -> bool:
+    """Every coefficient of the numerator and of the denominator of an element of ``Q(e, d)``
+    has one sign: then its value is >= 0 for every ``e, d >= 0`` where it is defined."""
+    num, den = value.numer.coeffs(), value.denom.coeffs()
+    if all(c >= 0 for c in num) and all(c > 0 for c in den):
+        return True
+    return all(c <= 0 for c in num) and all(c < 0 for c in den)
+
+
+def kary_below_local_everywhere(ctx: Any, k: int, n: int, **_: Any) -> bool:
+    """At (k, n): with ``x0 = 1 + e``, ``x = 1 + d`` (e > 0, d >= 0) in ``Q(e, d)``, for every
+    canonical c and both orders of the pair (:func:`rr_kary_pair`): the law of the others
+    (:func:`rr_kary_law`) is >= 0 with mass 1, and each term ``p(h) - x q(h)`` is at most
+    ``U(h) = (x0 - x)/(x0 + k - 1) law(h - e_i)`` (i the value user 1 holds in p), a
+    difference >= 0 by the signs of its coefficients. With ``U >= 0`` (x <= x0), ``H(p || q) <=
+    sum_h U(h) = (x0 - x)/(x0 + k - 1)``. At n = 1 the term at ``e_i`` is that value itself,
+    so delta_1 equals it."""
+    from sympy import QQ
+    from sympy.polys.fields import field
+
+    k_field, e, d = field("e,d", QQ)
+    one = k_field.one
+    x0, x = 1 + e, 1 + d
+    local = (x0 - x) / (x0 + k - 1)
+    for c in count_vectors(k, n - 1):
+        law = rr_kary_law(x0, k, c, one)
+        if sum(law.values()) != one or not all(_nonnegative(v) for v in law.values()):
+            return False
+        p, q = rr_kary_pair(x0, k, c, one)
+        for first, second, i in ((p, q, 0), (q, p, 1)):
+            for h, mass in first.items():
+                below = tuple(hv - (j == i) for j, hv in enumerate(h))
+                bound = local * law[below] if min(below) >= 0 else 0 * one
+                if not _nonnegative(bound - (mass - x * second[h])):
+                    return False
+            if n == 1 and first[tuple(int(j == i) for j in range(k))] - x * second[
+                    tuple(int(j == i) for j in range(k))] != local:
+                return False
+    return True

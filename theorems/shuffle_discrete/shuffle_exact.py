@@ -70,7 +70,9 @@ from dpverify.theorems.shuffle_discrete.exact_checks import (
     zero_beyond_problem,
 )
 from dpverify.theorems.shuffle_discrete.rr_region import (
+    KARY_DOMAIN,
     N_DOMAIN,
+    kary_below_local_everywhere,
     laws_problem,
     step_problem,
     terms_identity,
@@ -376,10 +378,18 @@ SHUFFLE_RR_EXACT = Theorem(
                      part=f"every real x0, x at n = {n}")
                  for n in range(1, RR_SMT_MAX_N + 1)))),
         Claim(7, "Shuffling is post-processing of the n reports: the k-ary delta_n <= delta_1 "
-                 "= (x0 - x)_+/(x0 + k - 1), with equality at n = 1, on the grid "
-                 "k = 3 with n in 1..5 and k = 4 with n in 1..3, " + X_DOMAIN + ", exact "
-                 "rationals" + GRID_NOTE + ".",
-              (Predicate(kary_below_local, PAIR_POINTS, "oracle", "delta_n <= delta_1"),)),
+                 "= (x0 - x)/(x0 + k - 1), with equality at n = 1, for every real x0 = e^eps0 > 1 "
+                 "and 1 <= x = e^eps <= x0, at k = 3 with n in 1..5 and k = 4 with n in 1..3: "
+                 "with x0 = 1 + e, x = 1 + d, every law of the others is >= 0 with mass 1 and "
+                 "every term p(h) - x q(h) is <= (x0 - x)/(x0 + k - 1) law(h - e_i), each "
+                 "difference >= 0 by the signs of its coefficients in Q(e, d) (exact field "
+                 "arithmetic on the product's code, every (k, n) of the finite domain) [oracle]; "
+                 "also exact rationals on the grid " + X_DOMAIN + " [oracle].",
+              (Predicate(kary_below_local_everywhere, KARY_DOMAIN, "oracle",
+                         "delta_n <= delta_1 for every x0 > 1, 1 <= x <= x0 (coefficient signs "
+                         "in Q(e, d)), (k, n) in {3} x 1..5 and {4} x 1..3"),
+               Predicate(kary_below_local, PAIR_POINTS, "oracle", "delta_n <= delta_1 on the "
+                         "grid"))),
         Claim(8, "Round trip: eps(eps0, n, delta(eps0, n, s eps0)) = s eps0 (to 1e-12) over "
                  "eps0 in [0.2, 2], s in [0.02, 0.5], n in 1..12, k = 2 [property].",
               (Compare(round_trip("rr_delta", "rr_eps"), "eq", s_eps, _RT_BOX_RR,
