@@ -349,7 +349,11 @@ BBGN19_BLANKET = Theorem(
     notes="The generic bound holds for every pure eps0-LDP randomizer; the RR and Laplace "
           "versions use those randomizers' own blanket constants and apply only to them. The "
           "authors' code clips delta to [10 tol, 1] and returns its floor for eps >= eps0; the "
-          "evaluators return the unclipped value and refuse eps outside (0, eps0).",
+          "evaluators return the unclipped value and refuse eps outside (0, eps0). Claim 4 "
+          "(the catalogue's) is false for the generic constants: claim 9 certifies a "
+          "counterexample (its property search does not reach that narrow region); it is kept "
+          "as the catalogue states it until the catalogue is corrected, and claim 10 proves "
+          "the statement where it holds.",
 )
 
 # ------------------------------------------------------------------------------------------
