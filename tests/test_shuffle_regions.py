@@ -146,3 +146,38 @@ def test_nonnegative_sign_certificate():
     assert _nonnegative((e + d + e * d) / (e + 3) ** 2)
     assert _nonnegative(-(e + 1) / (-(d + 2)))
     assert not _nonnegative((e - d) / (e + 3))  # >= 0 only when d <= e
+
+
+# ------------------------------------------------------------------------------------------
+# FMT21-NUM claim 6
+
+
+def test_ratfunc_matches_sympy():
+    import flint
+    import sympy as sp
+
+    from dpverify.theorems.shuffle_discrete.clone_region import RatFunc
+
+    t = sp.Symbol("t")
+    x0 = RatFunc(flint.fmpq_poly([0, 1]))
+    ours = (1 - 1 / x0) ** 3 * Fraction(3, 7) + x0 / (x0 + 1) - 2 * (x0 - Fraction(1, 3))
+    ref = (1 - 1 / t) ** 3 * sp.Rational(3, 7) + t / (t + 1) - 2 * (t - sp.Rational(1, 3))
+    for v in (Fraction(5, 3), Fraction(7, 2), Fraction(11, 10)):
+        num = Fraction(str(ours.num(flint.fmpq(v.numerator, v.denominator))))
+        den = Fraction(str(ours.den(flint.fmpq(v.numerator, v.denominator))))
+        assert num / den == Fraction(str(sp.nsimplify(ref.subs(t, sp.Rational(v.numerator,
+                                                                            v.denominator)))))
+    assert ours.sign_at(Fraction(11, 10)) == (1 if num / den > 0 else -1)
+
+
+def test_clone_identity_holds_and_catches_a_wrong_threshold(monkeypatch):
+    from dpverify.theorems.shuffle_discrete import clone_region
+
+    assert all(clone_region.recurrence_is_double_sum_everywhere(None, n) for n in range(1, 8))
+    real = clone_region.clone_walk
+
+    def threshold_zero(alpha, gamma, beta, n, ratio, state, c1, pos):  # a wrong threshold
+        return real(alpha, gamma, Fraction(0), n, ratio, state, c1, pos)
+
+    monkeypatch.setattr(clone_region, "clone_walk", threshold_zero)
+    assert not clone_region.recurrence_is_double_sum_everywhere(None, 6)

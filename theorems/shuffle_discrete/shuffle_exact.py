@@ -32,6 +32,10 @@ from dpverify.theorems.formulas.shuffle_exact import (
 )
 from dpverify.theorems.params import DELTA, EPS, EPS0_LOCAL
 from dpverify.theorems.refs import FMT21, cite
+from dpverify.theorems.shuffle_discrete.clone_region import (
+    CLONE_N_DOMAIN,
+    recurrence_is_double_sum_everywhere,
+)
 from dpverify.theorems.shuffle_discrete.exact_checks import (
     FAMILY,
     FMT21_DELTA,
@@ -185,11 +189,19 @@ FMT21_NUM = Theorem(
                        CLONES_CONFIGS, "numeric",
                        lhs_name="FMT21-NUM.delta(eps0, n, FMT21-CLONES.eps)",
                        rhs_name="delta", part="eps <= FMT21-CLONES.eps"))),
-        Claim(6, "The recurrence equals the direct double sum EXACTLY (rational x0 = e^eps0, "
-                 "x = e^eps) on the grid n in 1..12, " + X_DOMAIN + " (192 cases), exact "
-                 "rationals" + GRID_NOTE + ".",
-              (Predicate(recurrence_is_double_sum, PAIR_POINTS, "oracle",
-                         "recurrence == double sum, n = 1..12"),)),
+        Claim(6, "The recurrence equals the direct double sum EXACTLY, as functions of every "
+                 "real x0 = e^eps0 > 1 and 1 <= x = e^eps <= x0, at each n in 1..12: on each "
+                 "cell of beta in [0, 1/2] between the fractions a/(c + 1), c + 1 <= n, every "
+                 "branch is fixed (the thresholds; the signs of the terms, by claim 7) and both "
+                 "sides are rational functions affine in x, compared exactly in Q(x0) at two "
+                 "values of x (the product's code on exact rational functions, every n of the "
+                 "finite domain; continuity covers the cell ends) [oracle]; and exact rationals "
+                 "on the grid n in 1..12, " + X_DOMAIN + " (192 cases) [oracle].",
+              (Predicate(recurrence_is_double_sum_everywhere, CLONE_N_DOMAIN, "oracle",
+                         "recurrence == double sum for every x0 > 1, 1 <= x <= x0 (each cell "
+                         "of beta, exact in Q(x0)), n = 1..12"),
+               Predicate(recurrence_is_double_sum, PAIR_POINTS, "oracle",
+                         "recurrence == double sum on the grid, n = 1..12"))),
         Claim(7, "Threshold form: P_c(a) - x Q_c(a) >= 0 iff a <= beta(c + 1), for every x0 > "
                  "1, 1 <= x <= x0 and real 0 <= a <= c + 1 (z3, on the coefficients the "
                  "product computes), so H_c is the positive-part sum: the likelihood ratio "

@@ -1,0 +1,137 @@
+"""FMT21-NUM claim 6 over every real ``x0 = e^eps0 > 1``, ``1 <= x = e^eps <= x0``, for each n
+in 1..:data:`CLONE_REGION_MAX_N`: the O(1)-per-c recurrence (:func:`numerics.shuffle.clone_walk`)
+equals the direct double sum (:func:`numerics.shuffle.clone_double_sum`) as functions.
+
+Both depend on (x0, x) through ``beta = (x0 - x)/((x0 - 1)(1 + x))`` in [0, 1/2] only in their
+branches: the recurrence's thresholds ``floor(beta (c + 1))`` and the signs of the double sum's
+terms ``P_c(a) - x Q_c(a)``, which by claim 7 (z3) are those of ``beta (c + 1) - a``. On each
+open cell of [0, 1/2] between consecutive fractions ``a/(c + 1)``, ``c + 1 <= n``, every branch
+is fixed, and both sides are then rational functions of (x0, x), affine in x (x enters only
+through ``alpha, gamma`` of :func:`clone_coefficients` and ``P - x Q``, times x-free factors).
+So their difference ``A(x0) + x B(x0)`` vanishes identically iff it vanishes, as an element of
+``Q(x0)``, at two values of x: each side is computed in the field ``Q(x0)`` (sympy's exact
+arithmetic) at ``x = 1 + 1/(8 n^2)`` and ``1 + 1/(16 n^2)`` (close enough to 1 that every cell
+is reached), the recurrence with the cell's midpoint as its threshold and each positive part of
+the double sum resolved by the term's sign at a point of the cell, and compared exactly. Both
+sides are continuous (sums of positive parts; a threshold term vanishes at its threshold), so
+the identity extends to the ends of the cells.
+"""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+from typing import Any
+
+import flint
+
+from dpverify.theorems.claims import Points
+from dpverify.theorems.numerics.shuffle import (
+    CloneState,
+    clone_coefficients,
+    clone_double_sum,
+    clone_walk,
+)
+
+CLONE_REGION_MAX_N = 12
+# the n of the claim: its whole finite domain (x0 and x are quantified inside the check)
+CLONE_N_DOMAIN = Points(tuple({"n": n} for n in range(1, CLONE_REGION_MAX_N + 1)),
+                        covers_domain=True)
+
+
+def beta_cells(n: int) -> list[Fraction]:
+    """The midpoints of the open cells of [0, 1/2] cut by the fractions ``a/(c + 1)``."""
+    cuts = sorted({Fraction(1, 2)} | {Fraction(a, c) for c in range(1, n + 1)
+                                      for a in range(c + 1) if Fraction(a, c) <= Fraction(1, 2)})
+    return [(lo + hi) / 2 for lo, hi in itertools.pairwise(cuts)]
+
+
+class RatFunc:
+    """An element of ``Q(x0)`` as a reduced fraction of python-flint ``fmpq_poly`` (exact; the
+    number type of the check below, much faster than sympy's field)."""
+
+    __slots__ = ("den", "num")
+
+    def __init__(self, num: Any, den: Any = None) -> None:
+        num = flint.fmpq_poly(num) if not isinstance(num, flint.fmpq_poly) else num
+        den = flint.fmpq_poly(1) if den is None else den
+        if den == 0:
+            raise ZeroDivisionError("a rational function with denominator 0")
+        g = num.gcd(den)
+        num, den = num / g, den / g  # exact: g divides both
+        lead = den.coeffs()[-1]
+        self.num, self.den = num / lead, den / lead
+
+    @staticmethod
+    def lift(v: Any) -> RatFunc:
+        if isinstance(v, RatFunc):
+            return v
+        if isinstance(v, Fraction):
+            return RatFunc(flint.fmpq_poly([flint.fmpq(v.numerator, v.denominator)]))
+        return RatFunc(flint.fmpq_poly([v]))
+
+    def __add__(self, o: Any) -> RatFunc:
+        o = RatFunc.lift(o)
+        return RatFunc(self.num * o.den + o.num * self.den, self.den * o.den)
+
+    __radd__ = __add__
+
+    def __neg__(self) -> RatFunc:
+        return RatFunc(-self.num, self.den)
+
+    def __sub__(self, o: Any) -> RatFunc:
+        return self + (-RatFunc.lift(o))
+
+    def __rsub__(self, o: Any) -> RatFunc:
+        return RatFunc.lift(o) - self
+
+    def __mul__(self, o: Any) -> RatFunc:
+        o = RatFunc.lift(o)
+        return RatFunc(self.num * o.num, self.den * o.den)
+
+    __rmul__ = __mul__
+
+    def __truediv__(self, o: Any) -> RatFunc:
+        o = RatFunc.lift(o)
+        return RatFunc(self.num * o.den, self.den * o.num)
+
+    def __rtruediv__(self, o: Any) -> RatFunc:
+        return RatFunc.lift(o) / self
+
+    def __pow__(self, k: int) -> RatFunc:
+        return RatFunc(self.num**k, self.den**k)
+
+    def __eq__(self, o: object) -> bool:
+        o = RatFunc.lift(o)
+        return bool(self.num == o.num and self.den == o.den)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def sign_at(self, t: Fraction) -> int:
+        v = Fraction(str(self.num(flint.fmpq(t.numerator, t.denominator)))) * Fraction(
+            str(self.den(flint.fmpq(t.numerator, t.denominator))))
+        return (v > 0) - (v < 0)
+
+
+def recurrence_is_double_sum_everywhere(ctx: Any, n: int, **_: Any) -> bool:
+    """At this n, on every cell and at both values of x: recurrence == double sum in Q(x0)."""
+    x0 = RatFunc(flint.fmpq_poly([0, 1]))
+    one, zero = RatFunc.lift(1), RatFunc.lift(0)
+    for x_value in (1 + Fraction(1, 8 * n * n), 1 + Fraction(1, 16 * n * n)):
+        x = RatFunc.lift(x_value)
+        alpha, gamma, _ = clone_coefficients(x0, x)
+        for beta in beta_cells(n):
+            u = beta * (1 + x_value)  # x0 at which beta(x0, x_value) is this midpoint
+            if not 0 < u < 1:
+                return False
+            point = (x_value - u) / (1 - u)
+
+            def pos(t: Any, point: Fraction = point) -> Any:  # the sign is the cell's
+                return t if t.sign_at(point) > 0 else zero
+
+            start = CloneState(0, -1, zero, zero, one, (1 - 1 / x0) ** (n - 1))
+            walk, _ = clone_walk(alpha, gamma, beta, n, 1 / (x0 - 1), start, n - 1, pos)
+            direct = clone_double_sum(x0, n, x, pos, RatFunc.lift)
+            if walk != direct:
+                return False
+    return True
