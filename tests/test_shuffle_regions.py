@@ -181,3 +181,42 @@ def test_clone_identity_holds_and_catches_a_wrong_threshold(monkeypatch):
 
     monkeypatch.setattr(clone_region, "clone_walk", threshold_zero)
     assert not clone_region.recurrence_is_double_sum_everywhere(None, 6)
+
+
+# ------------------------------------------------------------------------------------------
+# FMT21-NUM claim 9
+
+
+def test_clone_monotone_certificate_holds_and_catches_a_planted_error(monkeypatch):
+    from dpverify.theorems.shuffle_discrete import clone_region
+
+    assert all(clone_region.clone_monotone_everywhere(None, n) for n in range(1, 9))
+    real = clone_region.clone_pmfs
+
+    def biased(x0, n, num):  # a pair whose clones are not fair coins at n = 5
+        out = real(x0, n, num)
+        if n == 5:
+            (c, a), (p, q) = next(iter(out.items()))
+            out[(c, a)] = (p * Fraction(11, 10), q)
+        return out
+
+    monkeypatch.setattr(clone_region, "clone_pmfs", biased)
+    assert not clone_region.clone_monotone_everywhere(None, 4)
+
+
+def test_positive_beyond_one():
+    import flint
+
+    from dpverify.theorems.shuffle_discrete.clone_region import RatFunc, positive_beyond_one
+
+    x0 = RatFunc(flint.fmpq_poly([0, 1]))
+    assert positive_beyond_one((x0 - 1) / (x0 + 1))
+    assert positive_beyond_one((x0 * x0 - x0) / x0)
+    assert not positive_beyond_one(x0 - 2)  # negative on (1, 2)
+
+
+def test_kernel_problem_is_proved():
+    from dpverify.theorems.shuffle_discrete.clone_region import kernel_problem
+
+    status, _, evidence = verify(Smt(kernel_problem, "kernel"), Budget(seconds=30))
+    assert status == Status.PROVED, evidence

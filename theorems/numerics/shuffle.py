@@ -117,16 +117,16 @@ def clone_delta_exact(x0: Fraction, n: int, x: Fraction) -> Fraction:
     return total
 
 
-def clone_double_sum(x0: Any, n: int, x: Any, pos: Pos,
-                     num: Callable[[Fraction], Any] = lambda q: q) -> Any:
-    """The direct double sum ``sum_c Bin(n-1, 1/x0)(c) sum_a pos(P_c(a) - x Q_c(a))`` with
-    ``P_c(a) = w b_c(a) + (1-w) b_c(a-1)``, ``Q_c(a) = (1-w) b_c(a) + w b_c(a-1)`` (catalogue
-    FMT21-NUM; the pair as in the authors' ``onestep``), binomial coefficients from
-    :func:`math.comb` (``num`` turns the exact rationals into the number type): an independent
-    route to :func:`clone_walk`, O(n^2)."""
+def clone_pmfs(x0: Any, n: int, num: Callable[[Fraction], Any] = lambda q: q
+               ) -> dict[tuple[int, int], tuple[Any, Any]]:
+    """The clone pair's laws ``{(c, a): (P(c, a), Q(c, a))}``: ``C ~ Bin(n-1, 1/x0)`` and
+    ``P(c, a) = Bin(n-1, 1/x0)(c) P_c(a)`` with ``P_c(a) = w b_c(a) + (1-w) b_c(a-1)``,
+    ``Q_c(a) = (1-w) b_c(a) + w b_c(a-1)``, ``b_c`` the Bin(c, 1/2) pmf (catalogue FMT21-NUM;
+    the pair as in the authors' ``onestep``), binomial coefficients from :func:`math.comb`
+    (``num`` turns the exact rationals into the number type)."""
     w = x0 / (x0 + 1)
     p = 1 / x0
-    total = 0
+    out = {}
     for c in range(n):
         weight = math.comb(n - 1, c) * p**c * (1 - p) ** (n - 1 - c)
         b = [num(Fraction(math.comb(c, a), 2**c)) for a in range(c + 1)]
@@ -134,12 +134,19 @@ def clone_double_sum(x0: Any, n: int, x: Any, pos: Pos,
         def bc(a: int, b: list[Any] = b) -> Any:
             return b[a] if 0 <= a < len(b) else 0 * b[0]
 
-        h = 0
         for a in range(c + 2):
-            pa = w * bc(a) + (1 - w) * bc(a - 1)
-            qa = (1 - w) * bc(a) + w * bc(a - 1)
-            h = h + pos(pa - x * qa)
-        total = total + weight * h
+            out[(c, a)] = (weight * (w * bc(a) + (1 - w) * bc(a - 1)),
+                           weight * ((1 - w) * bc(a) + w * bc(a - 1)))
+    return out
+
+
+def clone_double_sum(x0: Any, n: int, x: Any, pos: Pos,
+                     num: Callable[[Fraction], Any] = lambda q: q) -> Any:
+    """The direct double sum ``sum_{c, a} pos(P(c, a) - x Q(c, a))`` over the laws of
+    :func:`clone_pmfs`: an independent route to :func:`clone_walk`, O(n^2)."""
+    total = 0
+    for pc, qc in clone_pmfs(x0, n, num).values():
+        total = total + pos(pc - x * qc)
     return total
 
 

@@ -25,11 +25,12 @@ from typing import Any
 
 import flint
 
-from dpverify.theorems.claims import Points
+from dpverify.theorems.claims import Points, SmtProblem
 from dpverify.theorems.numerics.shuffle import (
     CloneState,
     clone_coefficients,
     clone_double_sum,
+    clone_pmfs,
     clone_walk,
 )
 
@@ -135,3 +136,57 @@ def recurrence_is_double_sum_everywhere(ctx: Any, n: int, **_: Any) -> bool:
             if walk != direct:
                 return False
     return True
+
+
+# ------------------------------------------------------------------------------------------
+# claim 9: delta nonincreasing in n and in eps
+
+CLONE_MONO_MAX_N = 30
+CLONE_MONO_DOMAIN = Points(tuple({"n": n} for n in range(1, CLONE_MONO_MAX_N + 1)),
+                           covers_domain=True)
+
+
+def positive_beyond_one(f: RatFunc) -> bool:
+    """``f(x0) >= 0`` for every ``x0 > 1``: with ``x0 = 1 + e``, the numerator's and the
+    denominator's coefficients in e have one sign (a certificate, not a search)."""
+    shift = flint.fmpq_poly([1, 1])
+    num, den = f.num(shift).coeffs(), f.den(shift).coeffs()
+    if all(c >= 0 for c in num) and all(c >= 0 for c in den):
+        return True
+    return all(c <= 0 for c in num) and all(c <= 0 for c in den)
+
+
+def clone_monotone_everywhere(ctx: Any, n: int, **_: Any) -> bool:
+    """At this n, for every real ``x0 > 1`` (as elements of Q(x0)): every ``Q(c, a)`` of
+    :func:`clone_pmfs` is >= 0, so ``delta = sum pos(P - x Q)`` is nonincreasing in x; and the
+    laws at n + 1 are the laws at n moved by one more clone, the same kernel for P and Q:
+    ``L_{n+1}(c, a) = (1 - p) L_n(c, a) + (p/2) (L_n(c-1, a) + L_n(c-1, a-1))``, ``p = 1/x0``,
+    weights >= 0 with sum 1, so by :func:`kernel_problem` (z3) ``delta_{n+1} <= delta_n``."""
+    x0 = RatFunc(flint.fmpq_poly([0, 1]))
+    now, nxt = clone_pmfs(x0, n, RatFunc.lift), clone_pmfs(x0, n + 1, RatFunc.lift)
+    if not all(positive_beyond_one(q) and positive_beyond_one(p) for p, q in now.values()):
+        return False
+    p = 1 / x0
+    zero = RatFunc.lift(0)
+    for (c, a), pair in nxt.items():
+        for i in (0, 1):
+            moved = ((1 - p) * now.get((c, a), (zero, zero))[i]
+                     + p / 2 * (now.get((c - 1, a), (zero, zero))[i]
+                                + now.get((c - 1, a - 1), (zero, zero))[i]))
+            if moved != pair[i]:
+                return False
+    return positive_beyond_one(1 - p) and positive_beyond_one(p)
+
+
+def kernel_problem() -> SmtProblem:
+    """``pos(k0 t0 + k1 t1 + k2 t2) <= k0 pos(t0) + k1 pos(t1) + k2 pos(t2)`` for ``k >= 0``:
+    summed over the outcomes (each old outcome's weights sum to 1), ``H(K P || K Q) <= H(P ||
+    Q)``."""
+    import sympy as sp
+
+    t = sp.symbols("t0:3", real=True)
+    k = sp.symbols("k0:3", real=True)
+    goal = sp.Le(sp.Max(sum(ki * ti for ki, ti in zip(k, t, strict=True)), 0),
+                 sum(ki * sp.Max(ti, 0) for ki, ti in zip(k, t, strict=True)))
+    return SmtProblem({str(v): "real" for v in (*t, *k)}, tuple(sp.Ge(ki, 0) for ki in k), goal,
+                      ("t_i = P - x Q at an outcome", "k_i: the kernel's weights"))

@@ -33,7 +33,10 @@ from dpverify.theorems.formulas.shuffle_exact import (
 from dpverify.theorems.params import DELTA, EPS, EPS0_LOCAL
 from dpverify.theorems.refs import FMT21, cite
 from dpverify.theorems.shuffle_discrete.clone_region import (
+    CLONE_MONO_DOMAIN,
     CLONE_N_DOMAIN,
+    clone_monotone_everywhere,
+    kernel_problem,
     recurrence_is_double_sum_everywhere,
 )
 from dpverify.theorems.shuffle_discrete.exact_checks import (
@@ -216,17 +219,27 @@ FMT21_NUM = Theorem(
                          "clone >= binary RR (n <= 10), >= ternary RR (n <= 5)"),
                Predicate(clone_above_rr_random, SMALL_RANDOM, "oracle",
                          "clone >= RR on random exact instances"))),
-        Claim(9, "Monotonicity: delta is nonincreasing in n and in eps: on the grid "
-                 "n in 1..30, " + X_DOMAIN + " (next x of the grid), exact rationals"
-                 + GRID_NOTE + "; over eps0 in [0.05, 3], eps in "
-                 "[0, eps0], n in 1..300 searched [property] (delta(n) >= delta(n + 1) and "
-                 "delta(eps) >= delta((eps + eps0)/2)).",
-              (Predicate(clone_monotone, PAIR_POINTS, "oracle",
-                         "nonincreasing in n and in x"),
+        Claim(9, "Monotonicity: delta (the clone pair's hockey-stick sum, the double sum of "
+                 "claim 6) is nonincreasing in n and in eps, for every real x0 = e^eps0 > 1 and "
+                 "x = e^eps >= 1, at n in 1..30 (delta(n + 1) <= delta(n) for n <= 30): every "
+                 "Q(c, a) >= 0, so each pos(P - x Q) is nonincreasing in x; the laws at n + 1 "
+                 "are those at n moved by one more clone, (1 - p) L(c, a) + (p/2)(L(c-1, a) + "
+                 "L(c-1, a-1)), the same kernel for P and Q (exact identities and sign "
+                 "certificates in Q(x0), every n of the finite domain) [oracle], and a kernel "
+                 "with weights >= 0 does not increase sum pos(.) [smt]. Also exact rationals on "
+                 "the grid n in 1..30, " + X_DOMAIN + " (next x of the grid) [oracle]; searched "
+                 "over eps0 in [0.05, 3], eps in [0, eps0], n in 1..300 [property] (delta(n) >= "
+                 "delta(n + 1) and delta(eps) >= delta((eps + eps0)/2)).",
+              (Predicate(clone_monotone_everywhere, CLONE_MONO_DOMAIN, "oracle",
+                         "Q >= 0 and L_{n+1} = K L_n in Q(x0), n = 1..30", part="laws"),
+               Smt(kernel_problem, "pos(sum k_i t_i) <= sum k_i pos(t_i) for k >= 0",
+                   part="kernel"),
+               Predicate(clone_monotone, PAIR_POINTS, "oracle",
+                         "nonincreasing in n and in x", part="laws"),
                Compare(FMT21_DELTA, "ge", shift_n(FMT21_DELTA), _MONO_BOX, "property",
-                       lhs_name="delta(n)", rhs_name="delta(n + 1)"),
+                       lhs_name="delta(n)", rhs_name="delta(n + 1)", part="laws"),
                Compare(FMT21_DELTA, "ge", half_eps(FMT21_DELTA), _MONO_BOX, "property",
-                       lhs_name="delta(eps)", rhs_name="delta((eps + eps0)/2)"))),
+                       lhs_name="delta(eps)", rhs_name="delta((eps + eps0)/2)", part="laws"))),
         Claim(10, "Round trip: eps(eps0, n, delta(eps0, n, s eps0)) = s eps0 (to 1e-12) over "
                   "eps0 in [0.2, 2], s in [0.02, 0.5], n in 1..150 [property].",
               (Compare(round_trip("fmt21_delta", "fmt21_eps"), "eq", s_eps, _RT_BOX_FMT21,
