@@ -220,3 +220,21 @@ def test_kernel_problem_is_proved():
 
     status, _, evidence = verify(Smt(kernel_problem, "kernel"), Budget(seconds=30))
     assert status == Status.PROVED, evidence
+
+
+# ------------------------------------------------------------------------------------------
+# SHUFFLE-RR-EXACT claim 5
+
+
+def test_rr_monotone_certificate_holds_and_catches_a_planted_error(monkeypatch):
+    from dpverify.theorems.shuffle_discrete import rr_region
+
+    assert all(rr_region.rr_monotone_everywhere(None, n) for n in range(2, 8))
+    real = rr_region.rr_binary_coefficients
+
+    def tilted(x0, x, one):  # gamma no longer v - x w: the kernel identity breaks
+        w, v, alpha, gamma = real(x0, x, one)
+        return w, v, alpha, gamma + (x - 1) / (x0 + 7)
+
+    monkeypatch.setattr(rr_region, "rr_binary_coefficients", tilted)
+    assert not rr_region.rr_monotone_everywhere(None, 4)

@@ -16,6 +16,9 @@ each n in 1..:data:`RR_REGION_MAX_N`, from the product's own code
 
 from __future__ import annotations
 
+import functools
+import itertools
+from fractions import Fraction
 from typing import Any
 
 from dpverify.theorems.claims import Points, SmtProblem
@@ -150,5 +153,63 @@ def kary_below_local_everywhere(ctx: Any, k: int, n: int, **_: Any) -> bool:
                     return False
             if n == 1 and first[tuple(int(j == i) for j in range(k))] - x * second[
                     tuple(int(j == i) for j in range(k))] != local:
+                return False
+    return True
+
+
+# ------------------------------------------------------------------------------------------
+# claim 5: delta_n nonincreasing in eps and in n
+
+RR_MONO_MAX_N = 30
+RR_MONO_DOMAIN = Points(tuple({"n": n} for n in range(2, RR_MONO_MAX_N + 1)), covers_domain=True)
+
+
+@functools.lru_cache(maxsize=4)
+def _exact_laws(n: int) -> list[list[Any]]:
+    """:func:`rr_binary_laws` over Q(x0) (consecutive n share their laws through the cache)."""
+    import flint
+
+    from dpverify.theorems.shuffle_discrete.clone_region import RatFunc
+
+    return rr_binary_laws(RatFunc(flint.fmpq_poly([0, 1])), n, RatFunc.lift(1))
+
+
+def rr_monotone_everywhere(ctx: Any, n: int, **_: Any) -> bool:
+    """At this n, for every real ``x0 > 1`` (elements of Q(x0), :class:`RatFunc`): w, v and
+    every law X_m are >= 0, so each term ``alpha X(j) + gamma X(j-1)`` is nonincreasing in x
+    (``alpha = w - x v``, ``gamma = v - x w``: slopes -v, -w, checked at x = 1, 2, 3). For
+    n < RR_MONO_MAX_N, the terms at n + 1 are
+    those at n moved by one more user, ``t'(j) = k0 t(j) + k1 t(j-1)`` with ``(k0, k1) = (w,
+    v)`` (the new user holds 0; m' = m) or ``(v, w)`` (holds 1; m' = n from m = n - 1),
+    checked exactly at two values of x (the terms are affine in x); with the z3 kernel lemma
+    (:func:`clone_region.kernel_problem`) ``delta_{n+1} <= delta_n``."""
+    import flint
+
+    from dpverify.theorems.shuffle_discrete.clone_region import RatFunc, positive_beyond_one
+
+    x0 = RatFunc(flint.fmpq_poly([0, 1]))
+    one = RatFunc.lift(1)
+    w, v, _, _ = rr_binary_coefficients(x0, one, one)
+    laws = _exact_laws(n)
+    if not (positive_beyond_one(w) and positive_beyond_one(v) and w + v == one):
+        return False
+    if not all(positive_beyond_one(c) for xm in laws for c in xm):
+        return False
+    coeffs = [rr_binary_coefficients(x0, RatFunc.lift(t), one)[2:] for t in (1, 2, 3)]
+    for (a1, g1), (a2, g2) in itertools.pairwise(coeffs):  # slopes -v and -w in x
+        if a2 - a1 != -v or g2 - g1 != -w:
+            return False
+    if n >= RR_MONO_MAX_N:
+        return True
+    nxt = _exact_laws(n + 1)
+    for x_value in (Fraction(1), Fraction(2)):
+        x = RatFunc.lift(x_value)
+        _, _, alpha, gamma = rr_binary_coefficients(x0, x, one)
+        for m_new in range(n + 1):
+            m, (k0, k1) = (m_new, (w, v)) if m_new < n else (n - 1, (v, w))
+            old = hockey_terms(alpha, gamma, laws[m])
+            new = hockey_terms(alpha, gamma, nxt[m_new])
+            padded = [0 * one, *old, 0 * one]
+            if any(new[j] != k0 * padded[j + 1] + k1 * padded[j] for j in range(len(new))):
                 return False
     return True

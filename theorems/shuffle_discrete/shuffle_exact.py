@@ -79,8 +79,10 @@ from dpverify.theorems.shuffle_discrete.exact_checks import (
 from dpverify.theorems.shuffle_discrete.rr_region import (
     KARY_DOMAIN,
     N_DOMAIN,
+    RR_MONO_DOMAIN,
     kary_below_local_everywhere,
     laws_problem,
+    rr_monotone_everywhere,
     step_problem,
     terms_identity,
 )
@@ -369,15 +371,26 @@ SHUFFLE_RR_EXACT = Theorem(
                        Tol.rel("1e-15"))),
               scope="instance"),
         Claim(5, "Monotonicity: delta_n(eps) is nonincreasing in eps and, for fixed (eps0, "
-                 "eps), in n on n = 2..60: certified on the grid n in 2..30, "
-                 + X_DOMAIN + " (next x of the grid), exact rationals"
-                 + GRID_NOTE + "; searched over eps0 in [0.2, 3], eps in [0, eps0], n in 2..60 "
-                 "[property].",
-              (Predicate(rr_monotone, PAIR_POINTS, "oracle", "nonincreasing in n and in x"),
+                 "eps), in n on n = 2..60: proved for every real x0 = e^eps0 > 1 and x = e^eps "
+                 ">= 1 at n in 2..30 (delta_{n+1} <= delta_n for n in 2..29): w, v and every law "
+                 "X_m are >= 0, so each term alpha X(j) + gamma X(j-1) is nonincreasing in x; "
+                 "the terms at n + 1 are those at n moved by one more user (kernel (w, v) or (v, "
+                 "w)), exact identities and sign certificates in Q(x0) on the product's code, "
+                 "every n of the finite domain [oracle], and a kernel with weights >= 0 does not "
+                 "increase sum pos(.) [smt]; certified on the grid n in 2..30, " + X_DOMAIN
+                 + " (next x of the grid), exact rationals; for n in 31..60 only searched, over "
+                 "eps0 in [0.2, 3], eps in [0, eps0], n in 2..60 [property].",
+              (Predicate(rr_monotone_everywhere, RR_MONO_DOMAIN, "oracle",
+                         "X >= 0 and terms(n + 1) = kernel terms(n) in Q(x0), n = 2..30",
+                         part="laws"),
+               Smt(kernel_problem, "pos(sum k_i t_i) <= sum k_i pos(t_i) for k >= 0",
+                   part="kernel"),
+               Predicate(rr_monotone, PAIR_POINTS, "oracle", "nonincreasing in n and in x",
+                         part="laws"),
                Compare(RR_DELTA, "ge", shift_n(RR_DELTA), _RR_MONO_BOX, "property",
-                       lhs_name="delta_n", rhs_name="delta_{n+1}"),
+                       lhs_name="delta_n", rhs_name="delta_{n+1}", part="laws"),
                Compare(RR_DELTA, "ge", half_eps(RR_DELTA), _RR_MONO_BOX, "property",
-                       lhs_name="delta(eps)", rhs_name="delta((eps + eps0)/2)"))),
+                       lhs_name="delta(eps)", rhs_name="delta((eps + eps0)/2)", part="laws"))),
         Claim(6, "The binary m-formula equals the two-order k = 2 enumeration EXACTLY, and "
                  "both are <= the one-user (local RR) delta (x0 - x)/(x0 + 1), for every real x0 "
                  "= e^eps0 > 1 and 1 <= x = e^eps <= x0, at each n in 1..10. Routes: the "
