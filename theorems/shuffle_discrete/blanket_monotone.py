@@ -26,7 +26,12 @@ from typing import Any
 
 from dpverify.theorems.claims import SmtProblem
 from dpverify.theorems.formulas import shuffle_bounds as sb
-from dpverify.theorems.shuffle_discrete.bounds_checks import CONSTANTS, blanket_base, symbolic_parts
+from dpverify.theorems.shuffle_discrete.bounds_checks import (
+    CONSTANTS,
+    blanket_base,
+    signed,
+    symbolic_parts,
+)
 from dpverify.theorems.symbolic import eval_in_ctx
 
 # just below log 3 = 1.09861...: e^{LOG3_LO} < 3, so the SMT part (y <= 3) covers eps <= LOG3_LO
@@ -51,19 +56,11 @@ def derivative_forms(name: str) -> tuple[Any, Any, Any, Any]:
     return d_p, gamma, sp.factor(sp.cancel(sp.diff(t, y))), t
 
 
-def _sign_form(expr: Any) -> tuple[Any, Any]:
-    """``N D`` (same sign as ``N/D`` where ``D != 0``) and ``D``, for ``expr = N/D``."""
-    import sympy as sp
-
-    num, den = sp.fraction(sp.factor(expr))
-    return num * den, den
-
-
 def eps_derivative_problem(name: str) -> Any:
     """``P' <= 0`` and ``Q' < 0`` for ``1 < y = e^eps <= 3``, every ``z = e^{eps0/2} > 1`` and
     real ``k >= 2``: with :func:`derivative_forms`, ``P' <= 0``, ``gamma > 0`` and ``t_y < 0``
-    (``E > 0`` and ``1 + gamma (E - 1) > 0``, claim 7). Each rational function ``N/D`` enters
-    as ``N D`` with ``D != 0`` in the goal."""
+    (``E > 0`` and ``1 + gamma (E - 1) > 0``, claim 7), each rational function in the
+    polynomial form of :func:`bounds_checks.signed`."""
 
     def build() -> SmtProblem:
         import sympy as sp
@@ -72,10 +69,7 @@ def eps_derivative_problem(name: str) -> Any:
         d_p, gamma, d_t, _ = derivative_forms(name)
         y = sp.Symbol("y", real=True)
         hyps.append(sp.Le(y, 3))
-        goal = []
-        for expr, rel in ((d_p, sp.Le), (d_t, sp.Lt), (gamma, sp.Gt)):
-            signed, den = _sign_form(expr)
-            goal += [rel(signed, 0), sp.Ne(den, 0)]
+        goal = [signed(rel, expr) for expr, rel in ((d_p, sp.Le), (d_t, sp.Lt), (gamma, sp.Gt))]
         return SmtProblem(variables, tuple(hyps), sp.And(*goal),
                           ("z = e^{eps0/2}", "y = e^eps <= 3", "P' = y (e^P)_y / e^P",
                            "Q' = y gamma E t_y/(1 + gamma (E - 1)), E = e^t > 0",

@@ -177,9 +177,11 @@ def _dominance_checks() -> tuple[Compare | Smt, ...]:
         for part in ("P", "Q"):
             out.append(Smt(dominance_problem(other, part),
                            f"{part} (generic) >= {part} ({other})",
-                           check_model=dominance_model_check(other, part)))
+                           check_model=dominance_model_check(other, part),
+                           part=f"{part} >= {part} ({other})"))
         out.append(Compare(log_delta("delta"), "ge", log_delta(other), _DOMINANCE_BOX,
-                           "property", lhs_name="log delta (generic)", rhs_name=f"log {other}"))
+                           "property", lhs_name="log delta (generic)", rhs_name=f"log {other}",
+                           part=f"Q >= Q ({other})"))
     return tuple(out)
 
 
@@ -310,10 +312,11 @@ BBGN19_BLANKET = Theorem(
                  "searched over eps0 in [0.05, 5], s in [0.05, 0.95], k in [2, 1000], n in [1, "
                  "10^6] [property].",
               tuple(Smt(q_negative_problem(name), f"Q ({name}) < 0",
-                        check_model=q_negative_model_check(name)) for name in CONSTANTS)
+                        check_model=q_negative_model_check(name), part=name)
+                    for name in CONSTANTS)
               + tuple(Compare(log_delta(name, 1), "lt", log_delta(name), _DOMINANCE_BOX,
                               "property", lhs_name=f"log {name}(n + 1)",
-                              rhs_name=f"log {name}(n)") for name in CONSTANTS)),
+                              rhs_name=f"log {name}(n)", part=name) for name in CONSTANTS)),
         Claim(8, "The eps evaluators invert the delta evaluators: delta(eps(delta)) = delta "
                  "(relative 1e-20) for eps, eps_rr (k in 2..10) and eps_laplace over eps0 in "
                  "[0.2, 2], n in 10^4..10^6, delta in [1e-10, 1e-3] [property].",
