@@ -238,3 +238,33 @@ def test_rr_monotone_certificate_holds_and_catches_a_planted_error(monkeypatch):
 
     monkeypatch.setattr(rr_region, "rr_binary_coefficients", tilted)
     assert not rr_region.rr_monotone_everywhere(None, 4)
+
+
+# ------------------------------------------------------------------------------------------
+# FMT21-NUM claim 8
+
+
+def test_clone_dominates_rr_and_catches_a_planted_error(monkeypatch):
+    from dpverify.theorems.shuffle_discrete import clone_region
+
+    assert clone_region.clone_dominates_rr(None, k=2, n=6)
+    assert clone_region.clone_dominates_rr(None, k=3, n=3)
+    real = clone_region.clone_pmfs
+
+    def unfair(x0, n, num):  # clones that are not fair coins: no longer a kernel image
+        out = real(x0, n, num)
+        return {o: (p * (1 + (o[1] - o[0]) / (3 * x0)), q) for o, (p, q) in out.items()}
+
+    monkeypatch.setattr(clone_region, "clone_pmfs", unfair)
+    assert not clone_region.clone_dominates_rr(None, k=2, n=4)
+
+
+def test_kernel_lemma_needs_nonnegative_weights():
+    import sympy as sp
+
+    from dpverify.theorems.claims import SmtProblem
+    from dpverify.theorems.shuffle_discrete.clone_region import kernel_problem
+
+    good = kernel_problem()
+    bad = SmtProblem(good.variables, (sp.Ge(sp.Symbol("k", real=True), -1),), good.goal)
+    assert verify(Smt(lambda: bad, "k"), Budget(seconds=30))[0] == Status.FAILED

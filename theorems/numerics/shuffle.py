@@ -241,7 +241,7 @@ def rr_binary_profile(x0: Any, n: int, x: Any, pos: Pos, one: Any, poly: str = "
 # shuffled k-ary randomized response
 
 
-def _add_user(law: dict[tuple[int, ...], Any], row: list[Any]) -> dict[tuple[int, ...], Any]:
+def add_report(law: dict[tuple[int, ...], Any], row: list[Any]) -> dict[tuple[int, ...], Any]:
     """The histogram law after one more user whose report has law ``row``."""
     out: dict[tuple[int, ...], Any] = {}
     for h, mass in law.items():
@@ -304,7 +304,7 @@ def rr_kary_pair(x0: Any, k: int, c: tuple[int, ...], one: Any
     (true value w.p. ``x0/(x0 + k - 1)``), the other users' values counted by c."""
     rows = rr_kary_rows(x0, k, one)
     law = rr_kary_law(x0, k, c, one)
-    return _add_user(law, rows[0]), _add_user(law, rows[1])
+    return add_report(law, rows[0]), add_report(law, rows[1])
 
 
 def rr_kary_rows(x0: Any, k: int, one: Any) -> list[list[Any]]:
@@ -319,7 +319,7 @@ def rr_kary_law(x0: Any, k: int, c: tuple[int, ...], one: Any) -> dict[tuple[int
     law: dict[tuple[int, ...], Any] = {(0,) * k: one}
     for v, cv in enumerate(c):
         for _ in range(cv):
-            law = _add_user(law, rows[v])
+            law = add_report(law, rows[v])
     return law
 
 

@@ -20,6 +20,7 @@ the identity extends to the ends of the cells.
 from __future__ import annotations
 
 import itertools
+import math
 from fractions import Fraction
 from typing import Any
 
@@ -28,10 +29,14 @@ import flint
 from dpverify.theorems.claims import Points, SmtProblem
 from dpverify.theorems.numerics.shuffle import (
     CloneState,
+    add_report,
     clone_coefficients,
     clone_double_sum,
     clone_pmfs,
     clone_walk,
+    count_vectors,
+    rr_kary_pair,
+    rr_kary_rows,
 )
 
 CLONE_REGION_MAX_N = 12
@@ -179,14 +184,89 @@ def clone_monotone_everywhere(ctx: Any, n: int, **_: Any) -> bool:
 
 
 def kernel_problem() -> SmtProblem:
-    """``pos(k0 t0 + k1 t1 + k2 t2) <= k0 pos(t0) + k1 pos(t1) + k2 pos(t2)`` for ``k >= 0``:
-    summed over the outcomes (each old outcome's weights sum to 1), ``H(K P || K Q) <= H(P ||
-    Q)``."""
+    """``pos(S + k t) <= pos(S) + k pos(t)`` for ``k >= 0``: by induction over the terms,
+    ``pos(sum_i k_i t_i) <= sum_i k_i pos(t_i)``; summed over the new outcomes (each old
+    outcome's weights sum to 1), a kernel does not increase ``H = sum pos(P - x Q)``."""
     import sympy as sp
 
-    t = sp.symbols("t0:3", real=True)
-    k = sp.symbols("k0:3", real=True)
-    goal = sp.Le(sp.Max(sum(ki * ti for ki, ti in zip(k, t, strict=True)), 0),
-                 sum(ki * sp.Max(ti, 0) for ki, ti in zip(k, t, strict=True)))
-    return SmtProblem({str(v): "real" for v in (*t, *k)}, tuple(sp.Ge(ki, 0) for ki in k), goal,
-                      ("t_i = P - x Q at an outcome", "k_i: the kernel's weights"))
+    s, k, t = sp.symbols("S k t", real=True)
+    goal = sp.Le(sp.Max(s + k * t, 0), sp.Max(s, 0) + k * sp.Max(t, 0))
+    return SmtProblem({"S": "real", "k": "real", "t": "real"}, (sp.Ge(k, 0),), goal,
+                      ("t = P - x Q at an outcome", "k: a kernel weight",
+                       "S: the partial sum of the other terms"))
+
+
+# ------------------------------------------------------------------------------------------
+# claim 8: the clone pair dominates shuffled RR (RR's pair is the clone pair post-processed)
+
+CLONE_RR_DOMAIN = Points(tuple({"k": 2, "n": n} for n in range(1, 11))
+                         + tuple({"k": 3, "n": n} for n in range(1, 6)), covers_domain=True)
+
+
+def _subset_laws(law_of: list[Any], counts: tuple[int, ...], size: int, one: Any) -> Any:
+    """The histogram law of the reports of a uniform random subset of ``size`` of the users
+    (``counts[v]`` of them hold v), each reporting by ``law_of[v]``."""
+    total = math.comb(sum(counts), size)
+    out: dict[tuple[int, ...], Any] = {}
+    for pick in itertools.product(*(range(cv + 1) for cv in counts)):
+        if sum(pick) != size:
+            continue
+        weight = one * math.prod(math.comb(cv, s) for cv, s in zip(counts, pick, strict=True))
+        law: dict[tuple[int, ...], Any] = {(0,) * len(counts): weight / total}
+        for v, s in enumerate(pick):
+            for _ in range(s):
+                law = add_report(law, law_of[v])
+        for h, mass in law.items():
+            out[h] = out[h] + mass if h in out else mass
+    return out
+
+
+def clone_dominates_rr(ctx: Any, k: int, n: int, **_: Any) -> bool:
+    """At (k, n), in Q(x0) (every real x0 > 1): with ``w = x0/(x0 + 1)``, ``p = 1/x0``, the
+    RR rows are ``R(0) = w Q0 + (1 - w) Q1``, ``R(1) = (1 - w) Q0 + w Q1`` with Q0, Q1 >= 0, and
+    ``R(v) = p (Q0 + Q1)/2 + (1 - p) L_v`` with ``L_v >= 0`` (the FMT21 decomposition). So for
+    every count vector of the others, both orders of the RR pair are the clone pair (P, Q) of
+    :func:`clone_pmfs` (symmetric: ``Q(c, a) = P(c, c + 1 - a)``) moved by one kernel: from
+    ``(c, a)``, a draws of Q1, ``c + 1 - a`` of Q0 and the reports L of a uniform subset of
+    ``n - 1 - c`` others; checked exactly (rows >= 0, mass 1, every histogram's mass). With
+    :func:`kernel_problem` (z3) ``H(RR pair) <= H(P || Q)`` for every x = e^eps."""
+    x0 = RatFunc(flint.fmpq_poly([0, 1]))
+    one, zero = RatFunc.lift(1), RatFunc.lift(0)
+    pair = clone_pmfs(x0, n, RatFunc.lift)
+    if any(q != pair.get((c, c + 1 - a), (zero, zero))[0] for (c, a), (_, q) in pair.items()):
+        return False
+    rows = rr_kary_rows(x0, k, one)
+    w, p = x0 / (x0 + 1), 1 / x0
+    q0 = [(w * rows[0][j] - (1 - w) * rows[1][j]) / (2 * w - 1) for j in range(k)]
+    q1 = [(w * rows[1][j] - (1 - w) * rows[0][j]) / (2 * w - 1) for j in range(k)]
+    ell = [[(rows[v][j] - p * (q0[j] + q1[j]) / 2) / (1 - p) for j in range(k)]
+           for v in range(k)]
+    if not all(positive_beyond_one(t) for t in (*q0, *q1, *(t for row in ell for t in row),
+                                                p, 1 - p)):
+        return False
+    if any(rows[0][j] != w * q0[j] + (1 - w) * q1[j] or rows[1][j] != (1 - w) * q0[j] + w * q1[j]
+           for j in range(k)):
+        return False
+    for cv in count_vectors(k, n - 1):
+        kernels = {}
+        for c, a in pair:
+            law: dict[tuple[int, ...], Any] = {(0,) * k: one}
+            for _ in range(a):  # a counts the Q1 draws in the pair as encoded (P_c(a) = w
+                law = add_report(law, q1)  # b_c(a) + (1 - w) b_c(a - 1): a = A + 1 - Delta)
+            for _ in range(c + 1 - a):
+                law = add_report(law, q0)
+            rest = _subset_laws(ell, cv, n - 1 - c, one)
+            kernels[(c, a)] = {}
+            for h1, m1 in law.items():
+                for h2, m2 in rest.items():
+                    h = tuple(u + v for u, v in zip(h1, h2, strict=True))
+                    kernels[(c, a)][h] = kernels[(c, a)].get(h, zero) + m1 * m2
+        if any(sum(kern.values(), zero) != one for kern in kernels.values()):
+            return False
+        p_rr, q_rr = rr_kary_pair(x0, k, cv, one)
+        for h in set(p_rr) | {h for kern in kernels.values() for h in kern}:
+            moved_p = sum((pair[o][0] * kern.get(h, zero) for o, kern in kernels.items()), zero)
+            moved_q = sum((pair[o][1] * kern.get(h, zero) for o, kern in kernels.items()), zero)
+            if moved_p != p_rr.get(h, zero) or moved_q != q_rr.get(h, zero):
+                return False
+    return True

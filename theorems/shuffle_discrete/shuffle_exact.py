@@ -35,6 +35,8 @@ from dpverify.theorems.refs import FMT21, cite
 from dpverify.theorems.shuffle_discrete.clone_region import (
     CLONE_MONO_DOMAIN,
     CLONE_N_DOMAIN,
+    CLONE_RR_DOMAIN,
+    clone_dominates_rr,
     clone_monotone_everywhere,
     kernel_problem,
     recurrence_is_double_sum_everywhere,
@@ -213,14 +215,25 @@ FMT21_NUM = Theorem(
                  "crosses e^eps once.",
               (Smt(threshold_problem, "sign of alpha (c + 1 - a) + gamma a is that of "
                    "beta (c + 1) - a"),)),
-        Claim(8, "Soundness on a grid: the clone-pair delta >= the exact "
-                 "shuffled binary RR delta for n in 1..10 and >= the ternary (k = 3) one for n "
-                 "in 1..5, " + X_DOMAIN + ", exact rationals" + GRID_NOTE + "; and on random "
-                 "exact instances (n <= 14) [oracle].",
-              (Predicate(clone_above_rr, PAIR_POINTS, "oracle",
-                         "clone >= binary RR (n <= 10), >= ternary RR (n <= 5)"),
+        Claim(8, "Soundness: the clone-pair delta >= the exact shuffled binary RR delta for "
+                 "n in 1..10 and >= the ternary (k = 3) one for n in 1..5, for every real x0 = "
+                 "e^eps0 > 1 and x = e^eps >= 0: with w = x0/(x0 + 1), p = 1/x0 the RR rows are "
+                 "R(0) = w Q0 + (1 - w) Q1, R(1) = (1 - w) Q0 + w Q1, R(v) = p (Q0 + Q1)/2 + (1 - "
+                 "p) L_v with Q0, Q1, L_v >= 0, and both orders of every RR pair are the clone "
+                 "pair moved by one kernel (exact identities and sign certificates in Q(x0) on "
+                 "the product's code, every (k, n) of the finite domain) [oracle]; a kernel does "
+                 "not increase sum pos(.) [smt]. Also exact rationals on the grid " + X_DOMAIN
+                 + GRID_NOTE + ", and random exact instances (n <= 14) [oracle].",
+              (Predicate(clone_dominates_rr, CLONE_RR_DOMAIN, "oracle",
+                         "RR pair = kernel(clone pair) in Q(x0), k = 2 n <= 10, k = 3 n <= 5",
+                         part="kernel identities"),
+               Smt(kernel_problem, "pos(S + k t) <= pos(S) + k pos(t) for k >= 0",
+                   part="kernel"),
+               Predicate(clone_above_rr, PAIR_POINTS, "oracle",
+                         "clone >= binary RR (n <= 10), >= ternary RR (n <= 5)",
+                         part="kernel identities"),
                Predicate(clone_above_rr_random, SMALL_RANDOM, "oracle",
-                         "clone >= RR on random exact instances"))),
+                         "clone >= RR on random exact instances", part="kernel identities"))),
         Claim(9, "Monotonicity: delta (the clone pair's hockey-stick sum, the double sum of "
                  "claim 6) is nonincreasing in n and in eps, for every real x0 = e^eps0 > 1 and "
                  "x = e^eps >= 1, at n in 1..30 (delta(n + 1) <= delta(n) for n <= 30): every "
