@@ -117,16 +117,16 @@ def clone_delta_exact(x0: Fraction, n: int, x: Fraction) -> Fraction:
     return total
 
 
-def clone_double_sum(x0: Any, n: int, x: Any, pos: Pos,
-                     num: Callable[[Fraction], Any] = lambda q: q) -> Any:
-    """The direct double sum ``sum_c Bin(n-1, 1/x0)(c) sum_a pos(P_c(a) - x Q_c(a))`` with
-    ``P_c(a) = w b_c(a) + (1-w) b_c(a-1)``, ``Q_c(a) = (1-w) b_c(a) + w b_c(a-1)`` (catalogue
-    FMT21-NUM; the pair as in the authors' ``onestep``), binomial coefficients from
-    :func:`math.comb` (``num`` turns the exact rationals into the number type): an independent
-    route to :func:`clone_walk`, O(n^2)."""
+def clone_pmfs(x0: Any, n: int, num: Callable[[Fraction], Any] = lambda q: q
+               ) -> dict[tuple[int, int], tuple[Any, Any]]:
+    """The clone pair's laws ``{(c, a): (P(c, a), Q(c, a))}``: ``C ~ Bin(n-1, 1/x0)`` and
+    ``P(c, a) = Bin(n-1, 1/x0)(c) P_c(a)`` with ``P_c(a) = w b_c(a) + (1-w) b_c(a-1)``,
+    ``Q_c(a) = (1-w) b_c(a) + w b_c(a-1)``, ``b_c`` the Bin(c, 1/2) pmf (catalogue FMT21-NUM;
+    the pair as in the authors' ``onestep``), binomial coefficients from :func:`math.comb`
+    (``num`` turns the exact rationals into the number type)."""
     w = x0 / (x0 + 1)
     p = 1 / x0
-    total = 0
+    out = {}
     for c in range(n):
         weight = math.comb(n - 1, c) * p**c * (1 - p) ** (n - 1 - c)
         b = [num(Fraction(math.comb(c, a), 2**c)) for a in range(c + 1)]
@@ -134,12 +134,19 @@ def clone_double_sum(x0: Any, n: int, x: Any, pos: Pos,
         def bc(a: int, b: list[Any] = b) -> Any:
             return b[a] if 0 <= a < len(b) else 0 * b[0]
 
-        h = 0
         for a in range(c + 2):
-            pa = w * bc(a) + (1 - w) * bc(a - 1)
-            qa = (1 - w) * bc(a) + w * bc(a - 1)
-            h = h + pos(pa - x * qa)
-        total = total + weight * h
+            out[(c, a)] = (weight * (w * bc(a) + (1 - w) * bc(a - 1)),
+                           weight * ((1 - w) * bc(a) + w * bc(a - 1)))
+    return out
+
+
+def clone_double_sum(x0: Any, n: int, x: Any, pos: Pos,
+                     num: Callable[[Fraction], Any] = lambda q: q) -> Any:
+    """The direct double sum ``sum_{c, a} pos(P(c, a) - x Q(c, a))`` over the laws of
+    :func:`clone_pmfs`: an independent route to :func:`clone_walk`, O(n^2)."""
+    total = 0
+    for pc, qc in clone_pmfs(x0, n, num).values():
+        total = total + pos(pc - x * qc)
     return total
 
 
@@ -163,47 +170,70 @@ def _list_mul(a: list[Any], b: list[Any]) -> list[Any]:
     return out
 
 
+def rr_binary_coefficients(x0: Any, x: Any, one: Any) -> tuple[Any, Any, Any, Any]:
+    """``(w, v, alpha, gamma)`` of shuffled binary RR(eps0): ``w = x0/(x0 + 1)``, ``v = 1 - w``
+    and the coefficients of ``P_m(j) - x Q_m(j) = alpha X_m(j) + gamma X_m(j-1)``: ``alpha = w -
+    x v``, ``gamma = v - x w``."""
+    w = x0 / (x0 + 1)
+    v = one - w
+    return w, v, w - x * v, v - x * w
+
+
+def rr_binary_laws(x0: Any, n: int, one: Any, poly: str = "list") -> list[list[Any]]:
+    """``[X_m(0..n-1) for m in 0..n-1]``: the law of the number of 1-reports among the other
+    n - 1 users of whom m hold 1, ``X_m(z) = (w z + 1 - w)^m ((1 - w) z + w)^(n-1-m)``. Each X_m
+    is one product of two precomputed powers (no division: a division by ``(1 - w) z + w``
+    amplifies errors by ``(x0 + 1)/(x0 - 1)`` per step). ``poly``: ``"arb"`` (python-flint
+    ``arb_poly``), ``"fmpq"`` (exact ``fmpq_poly``) or ``"list"`` (plain lists, any number
+    type)."""
+    w = x0 / (x0 + 1)
+    v = one - w
+    if poly == "list":
+        a_pows = _powers([v, w], n - 1, _list_mul, [one])
+        b_pows = _powers([w, v], n - 1, _list_mul, [one])
+        return [_list_mul(a_pows[m], b_pows[n - 1 - m]) for m in range(n)]
+    if poly == "arb":
+        make, lift = flint.arb_poly, (lambda t: t)
+    else:
+        make, lift = flint.fmpq_poly, (lambda t: flint.fmpq(t.numerator, t.denominator))
+    lin_a, lin_b = make([lift(v), lift(w)]), make([lift(w), lift(v)])
+    a_pows = _powers(lin_a, n - 1, lambda s, t: s * t, make([1]))
+    b_pows = _powers(lin_b, n - 1, lambda s, t: s * t, make([1]))
+    coeffs = []
+    for m in range(n):
+        prod = a_pows[m] * b_pows[n - 1 - m]
+        row = [prod[j] for j in range(n)]
+        coeffs.append(row if poly == "arb" else [Fraction(int(c.p), int(c.q)) for c in row])
+    return coeffs
+
+
+def hockey_terms(alpha: Any, gamma: Any, xm: list[Any]) -> list[Any]:
+    """The arguments of the positive parts of ``H_x(P_m || Q_m) = sum_j pos(alpha X_m(j) +
+    gamma X_m(j-1))``, ``j = 0..n`` (``X_m(-1) = X_m(n) = 0``)."""
+    n = len(xm)
+    return [alpha * xm[0], *(alpha * xm[j] + gamma * xm[j - 1] for j in range(1, n)),
+            gamma * xm[n - 1]]
+
+
 def rr_binary_profile(x0: Any, n: int, x: Any, pos: Pos, one: Any, poly: str = "list"
                       ) -> list[Any]:
     """``[H_x(P_m || Q_m) for m in 0..n-1]`` for shuffled binary RR(eps0), ``x0 = e^eps0``.
 
     With m of the other n - 1 users holding 1, the number of 1-reports among them has law
-    ``X_m(z) = (w z + 1 - w)^m ((1 - w) z + w)^(n-1-m)`` (w = x0/(x0 + 1)); user 1 holding 0
-    or 1 gives ``P_m = X_m (w + (1 - w) z)`` and ``Q_m = X_m ((1 - w) + w z)``, so ``P_m(j) -
-    x Q_m(j) = (w - x(1-w)) X_m(j) + ((1-w) - x w) X_m(j-1)`` (catalogue SHUFFLE-RR-EXACT).
-    The reversal ``K -> n - K`` maps ``(P_m, Q_m)`` to ``(Q_{n-1-m}, P_{n-1-m})``, so the
-    maximum of this one-order list is the two-order maximum over m. Each X_m is one product of
-    two precomputed powers (no division: a division by ``(1 - w) z + w`` amplifies errors by
-    ``(x0 + 1)/(x0 - 1)`` per step). ``poly``: ``"arb"`` (python-flint ``arb_poly``),
-    ``"fmpq"`` (exact ``fmpq_poly``) or ``"list"`` (plain lists, any number type).
+    :func:`rr_binary_laws` X_m; user 1 holding 0 or 1 gives ``P_m = X_m (w + (1 - w) z)`` and
+    ``Q_m = X_m ((1 - w) + w z)``, so ``P_m(j) - x Q_m(j) = (w - x(1-w)) X_m(j) + ((1-w) - x w)
+    X_m(j-1)`` (catalogue SHUFFLE-RR-EXACT; :func:`rr_binary_coefficients`,
+    :func:`hockey_terms`). The reversal ``K -> n - K`` maps ``(P_m, Q_m)`` to ``(Q_{n-1-m},
+    P_{n-1-m})``, so the maximum of this one-order list is the two-order maximum over m.
     """
-    w = x0 / (x0 + 1)
-    v = one - w
-    alpha, gamma = w - x * v, v - x * w
-    if poly == "list":
-        a_pows = _powers([v, w], n - 1, _list_mul, [one])
-        b_pows = _powers([w, v], n - 1, _list_mul, [one])
-        coeffs = [_list_mul(a_pows[m], b_pows[n - 1 - m]) for m in range(n)]
-    else:
-        if poly == "arb":
-            make, lift = flint.arb_poly, (lambda t: t)
-        else:
-            make, lift = flint.fmpq_poly, (lambda t: flint.fmpq(t.numerator, t.denominator))
-        lin_a, lin_b = make([lift(v), lift(w)]), make([lift(w), lift(v)])
-        a_pows = _powers(lin_a, n - 1, lambda s, t: s * t, make([1]))
-        b_pows = _powers(lin_b, n - 1, lambda s, t: s * t, make([1]))
-        coeffs = []
-        for m in range(n):
-            prod = a_pows[m] * b_pows[n - 1 - m]
-            row = [prod[j] for j in range(n)]
-            coeffs.append(row if poly == "arb" else
-                          [Fraction(int(c.p), int(c.q)) for c in row])
+    _, _, alpha, gamma = rr_binary_coefficients(x0, x, one)
     out = []
-    for xm in coeffs:
-        total = pos(alpha * xm[0])
-        for j in range(1, n):
-            total = total + pos(alpha * xm[j] + gamma * xm[j - 1])
-        out.append(total + pos(gamma * xm[n - 1]))
+    for xm in rr_binary_laws(x0, n, one, poly):
+        terms = hockey_terms(alpha, gamma, xm)
+        total = pos(terms[0])
+        for t in terms[1:]:
+            total = total + pos(t)
+        out.append(total)
     return out
 
 
@@ -211,7 +241,7 @@ def rr_binary_profile(x0: Any, n: int, x: Any, pos: Pos, one: Any, poly: str = "
 # shuffled k-ary randomized response
 
 
-def _add_user(law: dict[tuple[int, ...], Any], row: list[Any]) -> dict[tuple[int, ...], Any]:
+def add_report(law: dict[tuple[int, ...], Any], row: list[Any]) -> dict[tuple[int, ...], Any]:
     """The histogram law after one more user whose report has law ``row``."""
     out: dict[tuple[int, ...], Any] = {}
     for h, mass in law.items():
@@ -261,17 +291,36 @@ def rr_kary_values(x0: Any, n: int, x: Any, k: int, pos: Pos, mx: Callable[..., 
     2..k-1 relabels the outputs and swapping values 0 and 1 swaps the two orders, so the other
     count vectors repeat these values."""
     zero = 0 * one
-    s = x0 + (k - 1)
-    rows = [[x0 / s if j == v else one / s for j in range(k)] for v in range(k)]
     out = []
     for c in count_vectors(k, n - 1):
-        law: dict[tuple[int, ...], Any] = {(0,) * k: one}
-        for v, cv in enumerate(c):
-            for _ in range(cv):
-                law = _add_user(law, rows[v])
-        p, q = _add_user(law, rows[0]), _add_user(law, rows[1])
+        p, q = rr_kary_pair(x0, k, c, one)
         out.append((c, mx(_hockey(p, q, x, pos, zero), _hockey(q, p, x, pos, zero))))
     return out
+
+
+def rr_kary_pair(x0: Any, k: int, c: tuple[int, ...], one: Any
+                 ) -> tuple[dict[tuple[int, ...], Any], dict[tuple[int, ...], Any]]:
+    """The laws of the report histogram ``(Hist(c + e_0), Hist(c + e_1))`` of k-ary RR(eps0)
+    (true value w.p. ``x0/(x0 + k - 1)``), the other users' values counted by c."""
+    rows = rr_kary_rows(x0, k, one)
+    law = rr_kary_law(x0, k, c, one)
+    return add_report(law, rows[0]), add_report(law, rows[1])
+
+
+def rr_kary_rows(x0: Any, k: int, one: Any) -> list[list[Any]]:
+    """``rows[v][j]``: the probability that k-ary RR(eps0) reports j for the value v."""
+    s = x0 + (k - 1)
+    return [[x0 / s if j == v else one / s for j in range(k)] for v in range(k)]
+
+
+def rr_kary_law(x0: Any, k: int, c: tuple[int, ...], one: Any) -> dict[tuple[int, ...], Any]:
+    """The law of the report histogram of the other users, their values counted by c."""
+    rows = rr_kary_rows(x0, k, one)
+    law: dict[tuple[int, ...], Any] = {(0,) * k: one}
+    for v, cv in enumerate(c):
+        for _ in range(cv):
+            law = add_report(law, rows[v])
+    return law
 
 
 def rr_kary_max(x0: Any, n: int, x: Any, k: int, pos: Pos, mx: Callable[..., Any], one: Any

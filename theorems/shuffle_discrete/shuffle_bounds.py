@@ -18,6 +18,10 @@ from dpverify.theorems.core import Evaluator, Real, Theorem
 from dpverify.theorems.formulas import shuffle_bounds as sb
 from dpverify.theorems.params import DELTA, EPS, EPS0_LOCAL, K_ALPHABET, N_USERS
 from dpverify.theorems.refs import BBGN19, EFMRTT19, FMT21, cite
+from dpverify.theorems.shuffle_discrete.blanket_monotone import (
+    corrected_monotone_checks,
+    generic_at,
+)
 from dpverify.theorems.shuffle_discrete.bounds_checks import (
     CONSTANTS,
     RR,
@@ -173,9 +177,11 @@ def _dominance_checks() -> tuple[Compare | Smt, ...]:
         for part in ("P", "Q"):
             out.append(Smt(dominance_problem(other, part),
                            f"{part} (generic) >= {part} ({other})",
-                           check_model=dominance_model_check(other, part)))
+                           check_model=dominance_model_check(other, part),
+                           part=f"{part} >= {part} ({other})"))
         out.append(Compare(log_delta("delta"), "ge", log_delta(other), _DOMINANCE_BOX,
-                           "property", lhs_name="log delta (generic)", rhs_name=f"log {other}"))
+                           "property", lhs_name="log delta (generic)", rhs_name=f"log {other}",
+                           part=f"Q >= Q ({other})"))
     return tuple(out)
 
 
@@ -306,21 +312,51 @@ BBGN19_BLANKET = Theorem(
                  "searched over eps0 in [0.05, 5], s in [0.05, 0.95], k in [2, 1000], n in [1, "
                  "10^6] [property].",
               tuple(Smt(q_negative_problem(name), f"Q ({name}) < 0",
-                        check_model=q_negative_model_check(name)) for name in CONSTANTS)
+                        check_model=q_negative_model_check(name), part=name)
+                    for name in CONSTANTS)
               + tuple(Compare(log_delta(name, 1), "lt", log_delta(name), _DOMINANCE_BOX,
                               "property", lhs_name=f"log {name}(n + 1)",
-                              rhs_name=f"log {name}(n)") for name in CONSTANTS)),
+                              rhs_name=f"log {name}(n)", part=name) for name in CONSTANTS)),
         Claim(8, "The eps evaluators invert the delta evaluators: delta(eps(delta)) = delta "
                  "(relative 1e-20) for eps, eps_rr (k in 2..10) and eps_laplace over eps0 in "
                  "[0.2, 2], n in 10^4..10^6, delta in [1e-10, 1e-3] [property].",
               (Compare(round_trip, "eq", lambda ctx, delta, **_: delta, _ROUND_BOX,
                        "property", Tol.rel("1e-20"), "delta_variant(eps_variant(delta))",
                        "delta", ctx="mp"),)),
+        Claim(9, "Finding (derived): claim 4 fails for the generic constants. At eps0 = 2, n = "
+                 "365 the generic bound is 0.9971767 at eps = 1.98 and 0.9972324 at eps = 1.99: "
+                 "below 1 and rising, so min(1, delta) is not nonincreasing in eps there (the "
+                 "k-ary RR and Laplace constants satisfy claim 4: claim 10).",
+              (Compare(generic_at("lo"), "lt", generic_at("hi"), Points(({},)), "numeric",
+                       lhs_name="delta(2, 365, 1.98)", rhs_name="delta(2, 365, 1.99)"),
+               Compare(generic_at("hi"), "lt", lambda ctx, **_: ctx.one, Points(({},)),
+                       "numeric", lhs_name="delta(2, 365, 1.99)", rhs_name="1"),
+               Compare(generic_at("lo"), "eq", const("0.9971767"), Points(({},)), "numeric",
+                       Tol.abs("1e-7"), "delta(2, 365, 1.98)", "0.9971767"),
+               Compare(generic_at("hi"), "eq", const("0.9972324"), Points(({},)), "numeric",
+                       Tol.abs("1e-7"), "delta(2, 365, 1.99)", "0.9972324")),
+              scope="instance"),
+        Claim(10, "Claim 4 where it holds (derived): min(1, delta) is nonincreasing in n for the "
+                  "generic, k-ary RR (real k >= 2) and Laplace constants for every eps0 > 0, eps "
+                  "> 0, n > 0 (Q < 0) [smt]; and nonincreasing in eps on (0, eps0) for every n "
+                  "in [100, 10^4] (real), for eps0 in (0, 2] with the k-ary RR (k in 2..10) and "
+                  "Laplace constants and eps0 in (0, 1.95] with the generic ones (not up to 2: "
+                  "claim 9). Route for eps: at every point delta > 1 or d delta/d eps < 0 (then "
+                  "{delta < 1} is one interval ending at eps0 on which delta decreases); for "
+                  "e^eps <= 3 d log delta/d eps = P' + n Q' with P' <= 0, Q' < 0 for every eps0, "
+                  "k, n [smt]; for eps in [1.098, eps0] n is eliminated (P' + n Q' decreases in "
+                  "n) and the condition is certified over eps0 in [1.098, 2] (generic: [1.098, "
+                  "1.95]) by branch and bound [interval].",
+              corrected_monotone_checks()),
     ),
     notes="The generic bound holds for every pure eps0-LDP randomizer; the RR and Laplace "
           "versions use those randomizers' own blanket constants and apply only to them. The "
           "authors' code clips delta to [10 tol, 1] and returns its floor for eps >= eps0; the "
-          "evaluators return the unclipped value and refuse eps outside (0, eps0).",
+          "evaluators return the unclipped value and refuse eps outside (0, eps0). Claim 4 "
+          "(the catalogue's) is false for the generic constants: claim 9 certifies a "
+          "counterexample (its property search does not reach that narrow region); it is kept "
+          "as the catalogue states it until the catalogue is corrected, and claim 10 proves "
+          "the statement where it holds.",
 )
 
 # ------------------------------------------------------------------------------------------

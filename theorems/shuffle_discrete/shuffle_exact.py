@@ -32,6 +32,15 @@ from dpverify.theorems.formulas.shuffle_exact import (
 )
 from dpverify.theorems.params import DELTA, EPS, EPS0_LOCAL
 from dpverify.theorems.refs import FMT21, cite
+from dpverify.theorems.shuffle_discrete.clone_region import (
+    CLONE_MONO_DOMAIN,
+    CLONE_N_DOMAIN,
+    CLONE_RR_DOMAIN,
+    clone_dominates_rr,
+    clone_monotone_everywhere,
+    kernel_problem,
+    recurrence_is_double_sum_everywhere,
+)
 from dpverify.theorems.shuffle_discrete.exact_checks import (
     FAMILY,
     FMT21_DELTA,
@@ -68,6 +77,16 @@ from dpverify.theorems.shuffle_discrete.exact_checks import (
     worst_c_is,
     worst_m_is,
     zero_beyond_problem,
+)
+from dpverify.theorems.shuffle_discrete.rr_region import (
+    KARY_DOMAIN,
+    N_DOMAIN,
+    RR_MONO_DOMAIN,
+    kary_below_local_everywhere,
+    laws_problem,
+    rr_monotone_everywhere,
+    step_problem,
+    terms_identity,
 )
 
 # ------------------------------------------------------------------------------------------
@@ -177,36 +196,65 @@ FMT21_NUM = Theorem(
                        CLONES_CONFIGS, "numeric",
                        lhs_name="FMT21-NUM.delta(eps0, n, FMT21-CLONES.eps)",
                        rhs_name="delta", part="eps <= FMT21-CLONES.eps"))),
-        Claim(6, "The recurrence equals the direct double sum EXACTLY (rational x0 = e^eps0, "
-                 "x = e^eps) on the grid n in 1..12, " + X_DOMAIN + " (192 cases), exact "
-                 "rationals" + GRID_NOTE + ".",
-              (Predicate(recurrence_is_double_sum, PAIR_POINTS, "oracle",
-                         "recurrence == double sum, n = 1..12"),)),
+        Claim(6, "The recurrence equals the direct double sum EXACTLY, as functions of every "
+                 "real x0 = e^eps0 > 1 and 1 <= x = e^eps <= x0, at each n in 1..12: on each "
+                 "cell of beta in [0, 1/2] between the fractions a/(c + 1), c + 1 <= n, every "
+                 "branch is fixed (the thresholds; the signs of the terms, by claim 7) and both "
+                 "sides are rational functions affine in x, compared exactly in Q(x0) at two "
+                 "values of x (the product's code on exact rational functions, every n of the "
+                 "finite domain; continuity covers the cell ends) [oracle]; and exact rationals "
+                 "on the grid n in 1..12, " + X_DOMAIN + " (192 cases) [oracle].",
+              (Predicate(recurrence_is_double_sum_everywhere, CLONE_N_DOMAIN, "oracle",
+                         "recurrence == double sum for every x0 > 1, 1 <= x <= x0 (each cell "
+                         "of beta, exact in Q(x0)), n = 1..12"),
+               Predicate(recurrence_is_double_sum, PAIR_POINTS, "oracle",
+                         "recurrence == double sum on the grid, n = 1..12"))),
         Claim(7, "Threshold form: P_c(a) - x Q_c(a) >= 0 iff a <= beta(c + 1), for every x0 > "
                  "1, 1 <= x <= x0 and real 0 <= a <= c + 1 (z3, on the coefficients the "
                  "product computes), so H_c is the positive-part sum: the likelihood ratio "
                  "crosses e^eps once.",
               (Smt(threshold_problem, "sign of alpha (c + 1 - a) + gamma a is that of "
                    "beta (c + 1) - a"),)),
-        Claim(8, "Soundness on a grid: the clone-pair delta >= the exact "
-                 "shuffled binary RR delta for n in 1..10 and >= the ternary (k = 3) one for n "
-                 "in 1..5, " + X_DOMAIN + ", exact rationals" + GRID_NOTE + "; and on random "
-                 "exact instances (n <= 14) [oracle].",
-              (Predicate(clone_above_rr, PAIR_POINTS, "oracle",
-                         "clone >= binary RR (n <= 10), >= ternary RR (n <= 5)"),
+        Claim(8, "Soundness: the clone-pair delta >= the exact shuffled binary RR delta for "
+                 "n in 1..10 and >= the ternary (k = 3) one for n in 1..5, for every real x0 = "
+                 "e^eps0 > 1 and x = e^eps >= 0: with w = x0/(x0 + 1), p = 1/x0 the RR rows are "
+                 "R(0) = w Q0 + (1 - w) Q1, R(1) = (1 - w) Q0 + w Q1, R(v) = p (Q0 + Q1)/2 + (1 - "
+                 "p) L_v with Q0, Q1, L_v >= 0, and both orders of every RR pair are the clone "
+                 "pair moved by one kernel (exact identities and sign certificates in Q(x0) on "
+                 "the product's code, every (k, n) of the finite domain) [oracle]; a kernel does "
+                 "not increase sum pos(.) [smt]. Also exact rationals on the grid " + X_DOMAIN
+                 + GRID_NOTE + ", and random exact instances (n <= 14) [oracle].",
+              (Predicate(clone_dominates_rr, CLONE_RR_DOMAIN, "oracle",
+                         "RR pair = kernel(clone pair) in Q(x0), k = 2 n <= 10, k = 3 n <= 5",
+                         part="kernel identities"),
+               Smt(kernel_problem, "pos(S + k t) <= pos(S) + k pos(t) for k >= 0",
+                   part="kernel"),
+               Predicate(clone_above_rr, PAIR_POINTS, "oracle",
+                         "clone >= binary RR (n <= 10), >= ternary RR (n <= 5)",
+                         part="kernel identities"),
                Predicate(clone_above_rr_random, SMALL_RANDOM, "oracle",
-                         "clone >= RR on random exact instances"))),
-        Claim(9, "Monotonicity: delta is nonincreasing in n and in eps: on the grid "
-                 "n in 1..30, " + X_DOMAIN + " (next x of the grid), exact rationals"
-                 + GRID_NOTE + "; over eps0 in [0.05, 3], eps in "
-                 "[0, eps0], n in 1..300 searched [property] (delta(n) >= delta(n + 1) and "
-                 "delta(eps) >= delta((eps + eps0)/2)).",
-              (Predicate(clone_monotone, PAIR_POINTS, "oracle",
-                         "nonincreasing in n and in x"),
+                         "clone >= RR on random exact instances", part="kernel identities"))),
+        Claim(9, "Monotonicity: delta (the clone pair's hockey-stick sum, the double sum of "
+                 "claim 6) is nonincreasing in n and in eps, for every real x0 = e^eps0 > 1 and "
+                 "x = e^eps >= 1, at n in 1..30 (delta(n + 1) <= delta(n) for n <= 30): every "
+                 "Q(c, a) >= 0, so each pos(P - x Q) is nonincreasing in x; the laws at n + 1 "
+                 "are those at n moved by one more clone, (1 - p) L(c, a) + (p/2)(L(c-1, a) + "
+                 "L(c-1, a-1)), the same kernel for P and Q (exact identities and sign "
+                 "certificates in Q(x0), every n of the finite domain) [oracle], and a kernel "
+                 "with weights >= 0 does not increase sum pos(.) [smt]. Also exact rationals on "
+                 "the grid n in 1..30, " + X_DOMAIN + " (next x of the grid) [oracle]; searched "
+                 "over eps0 in [0.05, 3], eps in [0, eps0], n in 1..300 [property] (delta(n) >= "
+                 "delta(n + 1) and delta(eps) >= delta((eps + eps0)/2)).",
+              (Predicate(clone_monotone_everywhere, CLONE_MONO_DOMAIN, "oracle",
+                         "Q >= 0 and L_{n+1} = K L_n in Q(x0), n = 1..30", part="laws"),
+               Smt(kernel_problem, "pos(sum k_i t_i) <= sum k_i pos(t_i) for k >= 0",
+                   part="kernel"),
+               Predicate(clone_monotone, PAIR_POINTS, "oracle",
+                         "nonincreasing in n and in x", part="laws"),
                Compare(FMT21_DELTA, "ge", shift_n(FMT21_DELTA), _MONO_BOX, "property",
-                       lhs_name="delta(n)", rhs_name="delta(n + 1)"),
+                       lhs_name="delta(n)", rhs_name="delta(n + 1)", part="laws"),
                Compare(FMT21_DELTA, "ge", half_eps(FMT21_DELTA), _MONO_BOX, "property",
-                       lhs_name="delta(eps)", rhs_name="delta((eps + eps0)/2)"))),
+                       lhs_name="delta(eps)", rhs_name="delta((eps + eps0)/2)", part="laws"))),
         Claim(10, "Round trip: eps(eps0, n, delta(eps0, n, s eps0)) = s eps0 (to 1e-12) over "
                   "eps0 in [0.2, 2], s in [0.02, 0.5], n in 1..150 [property].",
               (Compare(round_trip("fmt21_delta", "fmt21_eps"), "eq", s_eps, _RT_BOX_FMT21,
@@ -336,32 +384,63 @@ SHUFFLE_RR_EXACT = Theorem(
                        Tol.rel("1e-15"))),
               scope="instance"),
         Claim(5, "Monotonicity: delta_n(eps) is nonincreasing in eps and, for fixed (eps0, "
-                 "eps), in n on n = 2..60: certified on the grid n in 2..30, "
-                 + X_DOMAIN + " (next x of the grid), exact rationals"
-                 + GRID_NOTE + "; searched over eps0 in [0.2, 3], eps in [0, eps0], n in 2..60 "
-                 "[property].",
-              (Predicate(rr_monotone, PAIR_POINTS, "oracle", "nonincreasing in n and in x"),
+                 "eps), in n on n = 2..60: proved for every real x0 = e^eps0 > 1 and x = e^eps "
+                 ">= 1 at n in 2..30 (delta_{n+1} <= delta_n for n in 2..29): w, v and every law "
+                 "X_m are >= 0, so each term alpha X(j) + gamma X(j-1) is nonincreasing in x; "
+                 "the terms at n + 1 are those at n moved by one more user (kernel (w, v) or (v, "
+                 "w)), exact identities and sign certificates in Q(x0) on the product's code, "
+                 "every n of the finite domain [oracle], and a kernel with weights >= 0 does not "
+                 "increase sum pos(.) [smt]; certified on the grid n in 2..30, " + X_DOMAIN
+                 + " (next x of the grid), exact rationals; for n in 31..60 only searched, over "
+                 "eps0 in [0.2, 3], eps in [0, eps0], n in 2..60 [property].",
+              (Predicate(rr_monotone_everywhere, RR_MONO_DOMAIN, "oracle",
+                         "X >= 0 and terms(n + 1) = kernel terms(n) in Q(x0), n = 2..30",
+                         part="laws"),
+               Smt(kernel_problem, "pos(sum k_i t_i) <= sum k_i pos(t_i) for k >= 0",
+                   part="kernel"),
+               Predicate(rr_monotone, PAIR_POINTS, "oracle", "nonincreasing in n and in x",
+                         part="laws"),
                Compare(RR_DELTA, "ge", shift_n(RR_DELTA), _RR_MONO_BOX, "property",
-                       lhs_name="delta_n", rhs_name="delta_{n+1}"),
+                       lhs_name="delta_n", rhs_name="delta_{n+1}", part="laws"),
                Compare(RR_DELTA, "ge", half_eps(RR_DELTA), _RR_MONO_BOX, "property",
-                       lhs_name="delta(eps)", rhs_name="delta((eps + eps0)/2)"))),
+                       lhs_name="delta(eps)", rhs_name="delta((eps + eps0)/2)", part="laws"))),
         Claim(6, "The binary m-formula equals the two-order k = 2 enumeration EXACTLY, and "
-                 "both are <= the one-user (local RR) delta (x0 - x)_+/(x0 + 1), on the grid "
-                 "n in 1..10, " + X_DOMAIN + ", exact rationals" + GRID_NOTE + "; and the "
-                 "m-formula is <= (x0 - x)/(x0 + 1) for EVERY real x0 = e^eps0 > 1 and "
-                 "1 <= x = e^eps <= x0 at each n in 1..4, proved by z3 on the m-formula's "
-                 "own symbolic form [smt].",
-              (Predicate(binary_is_enumeration, PAIR_POINTS, "oracle",
-                         "m-formula == enumeration <= local delta", part="grid n in 1..10"),
+                 "both are <= the one-user (local RR) delta (x0 - x)/(x0 + 1), for every real x0 "
+                 "= e^eps0 > 1 and 1 <= x = e^eps <= x0, at each n in 1..10. Routes: the "
+                 "positive-part arguments of the two are the same elements of Q(x0, x) (exact "
+                 "field arithmetic on the product's code, each n in 1..10, the whole finite "
+                 "domain of n) [oracle]; each pos(alpha X(j) + gamma X(j-1)) <= alpha X(j) for X "
+                 ">= 0, the step of the running sums, for every n [smt]; every law X_m of the "
+                 "m-formula is >= 0 with mass 1 for every x0 > 1, n in 1..10 [smt]; so H <= "
+                 "alpha = (x0 - x)/(x0 + 1). Also z3 on the whole m-formula at n in 1..4 [smt], "
+                 "and exact rationals on the grid n in 1..10, " + X_DOMAIN + " [oracle].",
+              (Predicate(terms_identity, N_DOMAIN, "oracle",
+                         "m-formula terms == k = 2 enumeration terms in Q(x0, x), n = 1..10",
+                         part="m-formula == enumeration"),
+               Predicate(binary_is_enumeration, PAIR_POINTS, "oracle",
+                         "m-formula == enumeration <= local on the grid, n = 1..10",
+                         part="m-formula == enumeration"),
+               Smt(step_problem, "pos(alpha X(j) + gamma X(j-1)) <= alpha X(j): the running "
+                   "sums, every n", part="termwise bound"),
+               Smt(laws_problem, "X_m >= 0, sum_j X_m(j) = 1 for x0 > 1, n in 1..10",
+                   part="laws of the m-formula"),
                *(Smt(lambda n=n: rr_below_local_problem(n),
                      f"m-formula <= (x0 - x)/(x0 + 1) for every x0 > 1, 1 <= x <= x0, n = {n}",
                      part=f"every real x0, x at n = {n}")
                  for n in range(1, RR_SMT_MAX_N + 1)))),
         Claim(7, "Shuffling is post-processing of the n reports: the k-ary delta_n <= delta_1 "
-                 "= (x0 - x)_+/(x0 + k - 1), with equality at n = 1, on the grid "
-                 "k = 3 with n in 1..5 and k = 4 with n in 1..3, " + X_DOMAIN + ", exact "
-                 "rationals" + GRID_NOTE + ".",
-              (Predicate(kary_below_local, PAIR_POINTS, "oracle", "delta_n <= delta_1"),)),
+                 "= (x0 - x)/(x0 + k - 1), with equality at n = 1, for every real x0 = e^eps0 > 1 "
+                 "and 1 <= x = e^eps <= x0, at k = 3 with n in 1..5 and k = 4 with n in 1..3: "
+                 "with x0 = 1 + e, x = 1 + d, every law of the others is >= 0 with mass 1 and "
+                 "every term p(h) - x q(h) is <= (x0 - x)/(x0 + k - 1) law(h - e_i), each "
+                 "difference >= 0 by the signs of its coefficients in Q(e, d) (exact field "
+                 "arithmetic on the product's code, every (k, n) of the finite domain) [oracle]; "
+                 "also exact rationals on the grid " + X_DOMAIN + " [oracle].",
+              (Predicate(kary_below_local_everywhere, KARY_DOMAIN, "oracle",
+                         "delta_n <= delta_1 for every x0 > 1, 1 <= x <= x0 (coefficient signs "
+                         "in Q(e, d)), (k, n) in {3} x 1..5 and {4} x 1..3"),
+               Predicate(kary_below_local, PAIR_POINTS, "oracle", "delta_n <= delta_1 on the "
+                         "grid"))),
         Claim(8, "Round trip: eps(eps0, n, delta(eps0, n, s eps0)) = s eps0 (to 1e-12) over "
                  "eps0 in [0.2, 2], s in [0.02, 0.5], n in 1..12, k = 2 [property].",
               (Compare(round_trip("rr_delta", "rr_eps"), "eq", s_eps, _RT_BOX_RR,
