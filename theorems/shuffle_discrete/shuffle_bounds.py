@@ -166,6 +166,8 @@ EPS_BLANKET = replace(EPS, lo=0, lo_open=True, doc="central epsilon, in (0, eps0
 _MONO_BOX = Box(reals={"eps0": ("0.1", "2"), "s": ("0.01", "0.99"), "t": ("0.001", "1")},
                 ints={"n": (100, 10**4), "k": (2, 10), "variant": (0, 2)})
 
+# eps_lo = s eps0 = 1.98, eps_hi = eps_lo + t (eps0 - eps_lo) = 1.99; variant 0 = generic
+_MONO_COUNTEREXAMPLE = {"eps0": "2", "n": 365, "s": "0.99", "t": "0.5", "k": 2, "variant": 0}
 _DOMINANCE_BOX = Box(reals={"eps0": ("0.05", "5"), "s": ("0.05", "0.95"), "n": ("1", "1e6"),
                             "k": ("2", "1000")}, log_scale=frozenset({"n", "eps0", "k"}))
 _ROUND_BOX = Box(reals={"eps0": ("0.2", "2"), "delta": ("1e-10", "1e-3")},
@@ -280,10 +282,17 @@ BBGN19_BLANKET = Theorem(
               scope="instance"),
         Claim(4, "min(1, delta) is nonincreasing in eps on (0, eps0) and in n, for the generic, "
                  "k-ary RR (k in 2..10) and Laplace constants, over eps0 in [0.1, 2], n in "
-                 "100..10^4, pairs eps_lo = s eps0 < eps_hi in (0, eps0) [property].",
+                 "100..10^4, pairs eps_lo = s eps0 < eps_hi in (0, eps0) [property]. Refuted "
+                 "(the catalogue states it as true): the generic constants fail at eps0 = 2, "
+                 "n = 365, eps 1.98 -> 1.99 (claim 9), a region too narrow for the search; "
+                 "claim 10 proves the statement where it holds.",
               (Predicate(monotone, _MONO_BOX, "property",
                          "min(1, delta)(eps_hi, n + 1) <= min(1, delta)(eps_hi, n) <= "
-                         "min(1, delta)(eps_lo, n)"),)),
+                         "min(1, delta)(eps_lo, n)"),
+               Predicate(monotone, Points((_MONO_COUNTEREXAMPLE,)), "numeric",
+                         "the chain at the counterexample eps0 = 2, n = 365, eps_lo = 1.98, "
+                         "eps_hi = 1.99 (generic constants)")),
+              expected="refuted"),
         Claim(5, "The unclipped expression is not monotone in eps where it exceeds 1: at n = "
                  "100, eps0 = 2 the generic bound rises from 6.716386 at eps = 1.30 to 6.744858 "
                  "at eps = 1.40; so the eps evaluators bisect on the clipped value.",
@@ -354,9 +363,9 @@ BBGN19_BLANKET = Theorem(
           "authors' code clips delta to [10 tol, 1] and returns its floor for eps >= eps0; the "
           "evaluators return the unclipped value and refuse eps outside (0, eps0). Claim 4 "
           "(the catalogue's) is false for the generic constants: claim 9 certifies a "
-          "counterexample (its property search does not reach that narrow region); it is kept "
-          "as the catalogue states it until the catalogue is corrected, and claim 10 proves "
-          "the statement where it holds.",
+          "counterexample (its property search does not reach that narrow region), so claim 4 "
+          "is encoded as the catalogue states it and expected refuted; claim 10 proves the "
+          "statement where it holds.",
 )
 
 # ------------------------------------------------------------------------------------------
