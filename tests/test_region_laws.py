@@ -1,6 +1,7 @@
-"""The z3 region problems of the law identities (foundations/law_smt.py) and of the finite-pair
-PLD identities (privacy_loss/pld_pairs_smt.py): proved for the real formulas, refuted for
-planted wrong ones (so the problems are not vacuous and do look at the formula bodies)."""
+"""The z3 region problems of the law identities (foundations/law_smt.py), of the finite-pair
+PLD identities (privacy_loss/pld_pairs_smt.py) and of DR19-BR (bounded_range/identity_smt.py):
+proved for the real formulas, refuted for planted wrong ones (so the problems are not vacuous
+and do look at the formula bodies)."""
 
 from __future__ import annotations
 
@@ -100,3 +101,16 @@ def test_zero_patterns_and_log_abstraction():
     assert sp.expand(out - (logs[0] - logs[1])) == 0
     with pytest.raises(ValueError):
         log_abstraction(sp.log(p + q))
+
+
+def test_dr19_het_equal_is_proved_and_a_wrong_root_is_refuted(monkeypatch):
+    import dpverify.theorems.bounded_range.identity_smt as identity_smt
+
+    assert _status(lambda: identity_smt.dr19_het_equal_problem([1, 3])) is Status.PROVED
+
+    def wrong(ctx, eps_list, delta):  # sqrt(sum eps_i) instead of sqrt(sum eps_i^2)
+        bias = ctx.fsum(e * ctx.expm1(e) for e in eps_list)
+        return bias + ctx.sqrt(ctx.fsum(eps_list) * -ctx.log(delta) / 2)
+
+    monkeypatch.setattr(identity_smt, "dr19_eps_het", wrong)
+    assert _status(lambda: identity_smt.dr19_het_equal_problem([3])) is Status.FAILED
