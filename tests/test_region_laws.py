@@ -114,3 +114,13 @@ def test_dr19_het_equal_is_proved_and_a_wrong_root_is_refuted(monkeypatch):
 
     monkeypatch.setattr(identity_smt, "dr19_eps_het", wrong)
     assert _status(lambda: identity_smt.dr19_het_equal_problem([3])) is Status.FAILED
+
+
+def test_c6_attainment_is_proved_and_a_loose_bound_is_refuted(monkeypatch):
+    import dpverify.theorems.hypothesis_dp.universal_uniform as uu
+
+    assert _status(lambda: uu._c6_attained_problem(2)) is Status.PROVED
+    real = uu.c6_eps
+    # a bound that is never attained: e^eps doubled
+    monkeypatch.setattr(uu, "c6_eps", lambda ctx, e: real(ctx, e) + ctx.log(ctx.num(2)))
+    assert _status(lambda: uu._c6_attained_problem(2)) is Status.FAILED
