@@ -124,3 +124,16 @@ def test_c6_attainment_is_proved_and_a_loose_bound_is_refuted(monkeypatch):
     # a bound that is never attained: e^eps doubled
     monkeypatch.setattr(uu, "c6_eps", lambda ctx, e: real(ctx, e) + ctx.log(ctx.num(2)))
     assert _status(lambda: uu._c6_attained_problem(2)) is Status.FAILED
+
+
+def test_par_joint_eps_is_proved_and_basic_composition_is_refuted():
+    from dpverify.theorems.formulas.parallel_composition import par_eps
+    from dpverify.theorems.foundations.composition import _par_counts_addremove
+    from dpverify.theorems.foundations.law_smt import par_joint_eps_problem
+
+    shapes = ((1, 1), (1, 2))
+    assert _status(lambda: par_joint_eps_problem(_par_counts_addremove, par_eps, shapes)) \
+        is Status.PROVED
+    summed = lambda ctx, eps_list, neighboring: ctx.fsum(eps_list)  # noqa: E731
+    assert _status(lambda: par_joint_eps_problem(_par_counts_addremove, summed, shapes)) \
+        is Status.FAILED

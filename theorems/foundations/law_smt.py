@@ -105,3 +105,34 @@ def bayes_em_reference_problem() -> SmtProblem:
     return SmtProblem({"w": "real"}, (sp.Ge(w, 1),), sp.And(*goals),
                       ("eps = 2t, t >= 0; w = e^t = e^(eps/2) >= 1: every eps >= 0",
                        "all 8 inputs x, all 6 outputs a"))
+
+
+def par_joint_eps_problem(joint_eps: Any, par_eps: Any,
+                          size_patterns: tuple[tuple[int, ...], ...]) -> SmtProblem:
+    """PAR claim 1 for every given partition shape (``sizes[i]`` record types in chunk i): the
+    exact joint pure eps of the count releases under add/remove (``joint_eps(ctx, eps_list,
+    sizes)``, all neighbouring pairs enumerated) equals ``par_eps(ctx, eps_list,
+    "add_remove")``, for every ``eps_i = -ln a_i > 0``. Both sides are exponentiated (exp is
+    increasing, so ``e^{max_i t_i} = max_i e^{t_i}``), which leaves maxima of rational
+    functions of the ``a_i``; each shape has its own variables."""
+    import sympy as sp
+
+    ctx = SymCtx()
+    hyps: list[Any] = []
+    goals = []
+    variables: dict[str, str] = {}
+    for t, sizes in enumerate(size_patterns):
+        a = sp.symbols(f"a{t}_0:{len(sizes)}", positive=True)
+        hyps += [sp.Lt(v, 1) for v in a]
+        variables.update({str(v): "real" for v in a})
+        eps_list = [-sp.log(v) for v in a]
+        lhs = sp.exp(joint_eps(ctx, eps_list, sizes))
+        rhs = par_eps(ctx, eps_list, "add_remove")
+        rhs = (sp.Max(*(sp.exp(arg) for arg in rhs.args)) if isinstance(rhs, sp.Max)
+               else sp.exp(rhs))
+        goals.append(sp.Eq(lhs, rhs, evaluate=False))
+    shapes = ", ".join(str(s) for s in size_patterns)
+    return SmtProblem(variables, tuple(hyps), sp.And(*goals),
+                      ("a_i = e^-eps_i in (0, 1): every eps_i > 0",
+                       f"partition shapes (record types per chunk): {shapes}",
+                       "both sides exponentiated: e^(max_i t_i) = max_i e^(t_i)"))
