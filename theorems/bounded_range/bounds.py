@@ -9,6 +9,7 @@ from typing import Any
 
 from dpverify.theorems.bounded_range.game_boxes import mgf_log_h_at, mgf_log_m_term, mgf_problem
 from dpverify.theorems.bounded_range.grr import D24_POINTS
+from dpverify.theorems.bounded_range.identity_smt import dr19_het_equal_problem
 from dpverify.theorems.bounded_range.terms import (
     EPS0_BR,
     FAMILY,
@@ -371,12 +372,19 @@ DR19_BR = Theorem(
                _order_check(_kovkl_raw, _dr19_raw, "DR19-BR.eps_kovkl <= DR19-BR.eps")),
               scope="instance"),
         Claim(2, "eps_het with k equal entries equals the unclipped homogeneous value (relative "
-                 "1e-40), searched on eps0 in [0.01, 2], k in {1..20}, delta in [1e-12, 0.5].",
+                 "1e-40), searched on eps0 in [0.01, 2], k in {1..20}, delta in [1e-12, 0.5]. "
+                 "Proved exactly by z3 for every k in {1..20}, every eps0 > 0 and every delta in "
+                 "(0, 1), from both formula bodies in the sym context (square roots as "
+                 "auxiliary variables).",
               (Compare(_het_equal, "eq", _dr19_raw_term,
                        Box(reals={"eps0": ("0.01", "2"), "delta": ("1e-12", "0.5")},
                            ints={"k": (1, 20)}, log_scale=frozenset({"eps0", "delta"})),
                        "property", Tol.rel("1e-40"), "eps_het((eps0,)*k, delta)",
-                       "k eps0 (e^eps0 - 1) + eps0 sqrt((k/2) ln(1/delta))"),)),
+                       "k eps0 (e^eps0 - 1) + eps0 sqrt((k/2) ln(1/delta))"),
+               *(Smt(lambda lo=lo: dr19_het_equal_problem(range(lo, lo + 5)),
+                     f"eps_het((eps0,)*k, delta) = eps_raw(eps0, k, delta) for k in "
+                     f"{{{lo}..{lo + 4}}}, every eps0 > 0, delta = e^-L, L > 0")
+                 for lo in (1, 6, 11, 16)))),
         Claim(3, "Soundness for BR mechanisms: the DDR-L32 upper bound (N = 1000) at eps = "
                  "DR19-BR.eps(0.5, k, delta) is <= delta for k <= 6, delta in {0.1, 0.01, 0.001}.",
               (Compare(_ub_at(_dr19_bound), "le", _delta_term, _ub_points(), "numeric",

@@ -44,6 +44,7 @@ from dpverify.theorems.formulas.name_and_shame import (
     name_shame_pair,
     name_shame_profile,
 )
+from dpverify.theorems.foundations.law_smt import bayes_em_reference_problem
 from dpverify.theorems.foundations.mutation_guards import BAYES_BOX, bayes_em_reference_gap
 from dpverify.theorems.foundations.region_smt import (
     bayes_posterior_problem,
@@ -160,9 +161,12 @@ SMITH_BAYES = Theorem(
         Claim(4, "Reference value of the test mechanism of claim 1: with h_j(v, a) = 1 if a = "
                  "2j + v else 0, exactly three outputs have utility 1 and M(a|x) = e^{eps "
                  "u(x,a)/2}/(3 e^{eps/2} + 3) for every x, a and eps in [0, 10] (searched, to "
-                 "1e-30).", (
+                 "1e-30). Proved by z3 exactly for every x, a and every eps >= 0 (w = e^{eps/2} "
+                 ">= 1), from bayes_em_mechanism in the sym context.", (
             Compare(bayes_em_reference_gap, "eq", lambda ctx, **_: ctx.zero, BAYES_BOX,
                     "property", Tol.abs("1e-30"), "max_{x,a} |M(a|x) - closed form|", "0"),
+            Smt(bayes_em_reference_problem, "M(a|x) = (w or 1)/(3w + 3) for all 8 x, 6 a and "
+                "every w = e^{eps/2} >= 1"),
         )),
     ),
     notes="The guarantee fails for delta-additive secrecy (SMITH-NAME-SHAME). Default value: 0.",

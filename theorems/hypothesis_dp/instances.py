@@ -71,3 +71,20 @@ def subst_exp(expr: Any, var: Any, x: Any) -> Any:
     if out.has(var):
         raise ValueError(f"cannot write {expr} as a rational function of {x} = e^{var}")
     return out
+
+
+def max_log_attained(level: Any, bound: Any) -> Any:
+    """``level = ln bound`` for ``level = max_y ln r_y`` (a sympy ``Max`` of logarithms, or one
+    logarithm) as a polynomial goal: with ``ln`` increasing, every ``r_y <= bound`` (each
+    cross-multiplied by its positive denominator) and some ``r_y = bound``."""
+    import sympy as sp
+
+    from dpverify.theorems.symbolic import clear_denominators
+
+    ratios = []
+    for arg in level.args if isinstance(level, sp.Max) else (level,):
+        if not isinstance(arg, sp.log):
+            raise ValueError(f"not a logarithm of a ratio: {arg}")
+        ratios.append(sp.cancel(sp.together(arg.args[0])))
+    return sp.And(*(clear_denominators(sp.Le(r, bound)) for r in ratios),
+                  sp.Or(*(sp.Eq(r, bound, evaluate=False) for r in ratios)))

@@ -67,6 +67,11 @@ from dpverify.theorems.privacy_loss.common import (
     laplace_term,
     mp_only,
 )
+from dpverify.theorems.privacy_loss.pld_pairs_smt import (
+    pure_level_iff_problem,
+    reverse_moment_problem,
+    two_term_problem,
+)
 from dpverify.theorems.privacy_loss.pld_universal import (
     approx_pld_universal,
     comp_pld_universal,
@@ -82,6 +87,10 @@ from dpverify.theorems.values import exact_params
 
 def _pld_moment(ctx: Any, atoms: list[tuple[Any, Any]], g: Any) -> Any:
     return ctx.fsum(prob * g(z) for z, prob in atoms)
+
+
+def _pld_moment_of(ctx: Any, p: Any, q: Any, g: Any) -> Any:
+    return _pld_moment(ctx, privacy_loss_atoms(ctx, p, q), g)
 
 
 def _indicator_le(ctx: Any, c: Any) -> Any:
@@ -148,13 +157,27 @@ def _pld_def_claims() -> tuple[Claim, ...]:
                        "eq", lambda ctx, **_: ctx.one, points({"rho": "0.37"}), "numeric",
                        QUAD_TOL, "E[e^-Z] (quadrature)", "1", ctx="mp"),), scope="instance"),
         Claim(2, "For random finite pairs with common support, E[g(Z')] = E[g(-Z) e^{-Z}] for g "
-                 "in {identity, exp, indicator of (-inf, c]}.",
-              tuple(reverse_check(*g) for g in g_forms)),
+                 "in {identity, exp, indicator of (-inf, c]}. Proved by z3 for every "
+                 "full-support pair on 2 and 3 outputs and every real c (both sides from the "
+                 "PLD atoms in the sym context, log P_i and log Q_i abstracted as free reals); "
+                 "certified on random pairs on 2–6 outputs.",
+              (*(reverse_check(*g) for g in g_forms),
+               *(Smt(lambda g=g, n=n: reverse_moment_problem(g[1], g[2], _pld_moment_of, n),
+                     f"E[g(Z')] = E[g(-Z) e^-Z], g = {g[0]}, every full-support pair on {n} "
+                     "outputs")
+                 for g in g_forms for n in (2, 3)))),
         Claim(3, "For random finite pairs, max |Z| <= eps iff the pair is eps-indistinguishable "
-                 "in both orders (all events enumerated).",
+                 "in both orders (all events enumerated). Proved by z3 for every full-support "
+                 "pair on 2 and 3 outputs and every real eps (x = e^eps), from max_log_ratio and "
+                 "hockey_stick_events in the sym context; certified on random pairs on 2–6 "
+                 "outputs.",
               (Predicate(eps_dp_iff, Generated(_draw_pair_eps, 100,
                                                "random pairs, eps around their max |Z|"),
-                         "oracle", "max|Z| <= eps  <=>  H_{e^eps}(P||Q) = H_{e^eps}(Q||P) = 0"),)),
+                         "oracle", "max|Z| <= eps  <=>  H_{e^eps}(P||Q) = H_{e^eps}(Q||P) = 0"),
+               *(Smt(lambda n=n: pure_level_iff_problem(max_log_ratio, hockey_stick_events, n),
+                     f"max|Z| <= eps <=> both-order max over events of P - x Q <= 0, every "
+                     f"full-support pair on {n} outputs, every x = e^eps > 0")
+                 for n in (2, 3)))),
         Claim(4, "D_alpha from the PLD MGF equals the direct Rényi divergence for random finite "
                  "pairs. Proved by z3 for every full-support pair on 3 outputs at alpha in {2, 3} "
                  "(the PLD moment and the direct sum, symbolically; the same problems as claim "
@@ -240,14 +263,21 @@ def _approx_pld_claims() -> tuple[Claim, ...]:
                lap(laplace_delta_two_term, "P[Z > eps] - e^eps P[Z' < -eps]", arb=True)),
               scope="instance"),
         Claim(5, "P[Z > eps] - e^eps P[Z' < -eps] equals the hockey-stick value for random "
-                 "finite pairs.",
+                 "finite pairs. Proved by z3 for every pair on 1, 2 and 3 outputs (every zero "
+                 "pattern: P(y) = 0 or Q(y) = 0 allowed) and every real eps (x = e^eps), from "
+                 "the same two terms in the sym context; certified on random pairs on 2-6 "
+                 "outputs.",
               (Compare(_finite_two_term, "eq",
                        lambda ctx, p, q, eps, **_: finite.hockey_stick(ctx, p, q, eps),
                        Generated(_draw_pair_signed_eps, count=200,
                                  description="random finite pairs (2-6 outputs, some with "
                                              "zeros) and eps in [-2.5, 2.5]"),
                        "oracle", Tol.abs("1e-40"), "P[Z > eps] - e^eps P[Z' < -eps]",
-                       "sum_y (P(y) - e^eps Q(y))_+"),)),
+                       "sum_y (P(y) - e^eps Q(y))_+"),
+               *(Smt(lambda n=n: two_term_problem(_finite_two_term, finite.hockey_stick, n),
+                     f"P[Z > eps] - e^eps P[Z' < -eps] = H_x(P||Q), every pair on {n} outputs "
+                     "(every zero pattern), every x = e^eps > 0")
+                 for n in (1, 2, 3)))),
     )
 
 
