@@ -5,6 +5,7 @@ counterexample (re-evaluated independently in mpmath), their true versions prove
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 import pytest
@@ -12,6 +13,8 @@ import pytest
 from dpverify.theorems.claims import Box, Compare
 from dpverify.theorems.ctx import MpCtx
 from dpverify.verifiers.interval import verify_box
+from dpverify.verifiers.interval.monotone import reduce_box
+from dpverify.verifiers.interval.pruning import _Pruner
 from dpverify.verifiers.verdict import Budget, Status
 
 
@@ -61,11 +64,23 @@ def test_wrong_declaration_cannot_prove_a_false_claim(split):
     status, summary, ev = run(y_lhs, "le", one, box, split=split)
     assert status is Status.FAILED, summary
     assert_refuted(y_lhs, "le", one, ev)
-    assert any("refuted" in n for n in ev["monotonicity_notes"])
     # the margin's true sign in y (-1) may be derived and used; the declared one never is
     steps = [s for f in ev.get("monotone_faces", []) for s in f["fixed"]]
     assert not any(s["how"].startswith("declared") for s in steps)
     assert all(s["sign"] == "-1" for s in steps if s["parameter"] == "y")
+
+
+def test_wrong_declaration_is_refuted_not_used():
+    # the reduction itself: the declared +1 is refuted on a sub-box; y is fixed at its true
+    # worst end (2, derived sign -1) or not at all, never at 0
+    box = Box(reals={"y": ("0", "2"), "z": ("0", "1")}, monotone={"y": 1})
+    check = Compare(y_lhs, "le", one, box, "interval")
+    engine = _Pruner(check, box, {}).engine({})
+    red = reduce_box(engine, {n: (Fraction(lo), Fraction(hi)) for n, (lo, hi) in
+                              box.reals.items()}, dict(box.monotone), math.inf)
+    assert any("declared sign +1 of d(margin)/dy refuted" in n for n in red.notes)
+    assert red.face["y"] in ((Fraction(2), Fraction(2)), (Fraction(0), Fraction(2)))
+    assert not any(s["how"].startswith("declared") for s in red.steps)
 
 
 def test_declaration_across_a_jump_is_not_used():

@@ -120,29 +120,24 @@ def verify_box(
             engine = memo = None
             if holds is None and pruner is not None and sub.reals:
                 engine = pruner.engine(sub.ints)
-            if engine is not None and reduce and sub.depth == 0 and sub.free():
-                red = reduce_box(engine, dict(sub.reals), dict(box.monotone),
-                                 time.monotonic() + budget.remaining())
-                reduction_notes.extend(n for n in red.notes if n not in reduction_notes)
-                if red.steps:
+            if engine is not None:
+                for attempt in ("box", "face"):
+                    trace = _Trace()
+                    memo = _Memo(engine, START_BITS, time.monotonic() + budget.remaining())
+                    r = _prove(memo, engine.root, dict(sub.reals), 1, strict,
+                               _pruning_depth(len(sub.free())), trace)
+                    if r is not None or attempt == "face" or not reduce or sub.depth > 0:
+                        break
+                    # undecided on a whole top-level box: decide it on its monotone face
+                    red = reduce_box(engine, dict(sub.reals), dict(box.monotone),
+                                     time.monotonic() + budget.remaining())
+                    reduction_notes.extend(n for n in red.notes if n not in reduction_notes)
+                    if not red.steps:
+                        break
                     reductions.append({**sub.ints, "fixed": red.steps})
                     sub = SubBox(red.face, sub.ints, 0)
                     if not sub.free():
-                        point = {**sub.point(), **fixed}
-                        d = decide(check, point, 30, budget.max_bits)
-                        if d.holds is True and d.certified:
-                            stats["face point"] += 1
-                            continue
-                        bad = violates(point) if d.holds is False else None
-                        if bad is not None:
-                            return failed(point, bad, "worst corner of a certified monotone box")
-                        undecided.append(sub)
-                        continue
-            if engine is not None:
-                trace = _Trace()
-                memo = _Memo(engine, START_BITS, time.monotonic() + budget.remaining())
-                r = _prove(memo, engine.root, dict(sub.reals), 1, strict,
-                           _pruning_depth(len(sub.free())), trace)
+                        break
                 if r is True:
                     stats[trace.how] += 1
                     continue
@@ -153,6 +148,12 @@ def verify_box(
                     d = violates(point)
                     if d is not None:
                         return failed(point, d, f"worst case by {trace.how}")
+                if not sub.free():
+                    point = {**sub.point(), **fixed}
+                    d = decide(check, point, 30, budget.max_bits)
+                    if d.holds is True and d.certified:
+                        stats["face point"] += 1
+                        continue
             point = {**sub.point(), **fixed}
             d = violates(point)
             if d is not None:
