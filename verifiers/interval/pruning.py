@@ -2,8 +2,9 @@
 
 If a partial derivative of ``g`` has a certified sign on the sub-box, the minimum of ``g`` lies
 on one face and the interval of that parameter is replaced by the endpoint; on what remains,
-``g(c) + sum_i g_i(B) (B_i - c_i)`` encloses ``g``. :class:`_Pruner` chooses the derivative
-engine of each integer assignment.
+``g(c) + sum_i g_i(B) (B_i - c_i)`` encloses ``g`` (intersected with the natural enclosure).
+:func:`smear` scores the sides of a sub-box for splitting. :class:`_Pruner` chooses the
+derivative engine of each integer assignment.
 """
 
 from __future__ import annotations
