@@ -71,6 +71,12 @@ class Box:
     [1e-15, 0.9]); ``constraint`` restricts the box (a point outside it is skipped, a sub-box
     for which it is false everywhere is discarded by the interval verifier only if
     ``constraint_box`` says so).
+
+    ``monotone`` declares, for real parameters, the sign (+1 or -1) of the partial derivative
+    of a comparison's margin (``rhs - lhs`` for le/lt, ``lhs - rhs`` for ge/gt): a hint to the
+    ``interval`` route, which certifies it (the derivative enclosed over sub-boxes of the whole
+    box) before deciding the claim on the face where the margin is least, and ignores it (with
+    a note in the evidence) when it cannot. Never a source of rigour.
     """
 
     reals: Mapping[str, tuple[str, str]] = field(default_factory=dict)
@@ -78,6 +84,13 @@ class Box:
     fixed: Mapping[str, Any] = field(default_factory=dict)
     log_scale: frozenset[str] = frozenset()
     constraint: Callable[[Mapping[str, Any]], bool] | None = None
+    monotone: Mapping[str, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for name, sign in self.monotone.items():
+            if name not in self.reals or sign not in (1, -1):
+                raise ValueError(f"Box.monotone: {name!r} must be a real parameter of the box "
+                                 f"and its sign +1 or -1; got {sign!r}")
 
     def describe(self) -> str:
         parts = [f"{k} in [{lo}, {hi}]" for k, (lo, hi) in self.reals.items()]

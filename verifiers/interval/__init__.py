@@ -12,7 +12,15 @@ by **monotonicity pruning** and the **mean-value form**:
   with higher derivatives a few levels deep, and from the signs of the factors of a product
   (``(e^x - 1)^2 >= 0``). This is what proves bounds that are tight on a face (``g = 0`` at
   ``eps0 = 0``, at ``q = 0``), where no enclosure of ``g`` alone can;
-- on what remains, ``g(c) + sum_i g_i(B) (B_i - c_i)`` (``c`` the centre) encloses ``g``.
+- on what remains, ``g(c) + sum_i g_i(B) (B_i - c_i)`` (``c`` the centre) encloses ``g``,
+  intersected with the natural enclosure (the centred form is tight on small boxes, the
+  natural one can be tighter on wide ones; both hold).
+
+Before the search on each integer assignment, a parameter whose margin derivative has a
+certified sign over the **whole** box is fixed to its worst end (:mod:`.monotone`): the sign
+is declared by the claim (``Box.monotone``, a hint that is certified over sub-boxes and
+ignored, with a note, when it cannot be) or derived (one enclosure of the derivative), and
+only where ``g`` is continuous on the whole box.
 
 Derivatives come from sympy: the terms are evaluated in :class:`~theorems.ctx.SymCtx` over
 symbols carrying the sign assumptions of the whole box, normalised (expanded, exponentials
@@ -30,7 +38,11 @@ have equal derivatives, so a jump would otherwise go unseen), no step function, 
 enclosure of the derivative.
 
 Integer parameters are enumerated over their stated range; a sub-box that stays undecided is
-split along its widest side (geometrically for ``log_scale`` parameters).
+split along the side of largest smear ``sup |g_i(B)| * width_i`` (Ratschek and Rokne's
+heuristic, where derivatives are known), else its widest side (geometrically for
+``log_scale`` parameters). Sub-boxes are not spread over worker processes: the runner already
+runs each task in a forked worker of its pool, and a pool inside a pool worker would
+oversubscribe the machine (and daemonic pool workers cannot fork children).
 
 Verdicts: ``proved`` only when every sub-box of the whole region is certified; ``failed`` with a
 point certified to violate the claim (a sub-box midpoint, or the worst-case corner found by

@@ -1,7 +1,8 @@
 """Sub-boxes of a claim's region: integer enumeration, splitting, and the direct decision.
 
 A :class:`SubBox` is the real intervals of one sub-box with one assignment of the integer
-parameters; it is split along its widest side (geometrically for ``log_scale`` parameters).
+parameters; it is split along the side of largest smear (``sup |dg/dx_i| * width_i``) when
+derivatives are known, else its widest side (geometrically for ``log_scale`` parameters).
 :func:`decide_box` evaluates both sides of a check in :class:`~dpverify.theorems.ctx.ArbCtx`
 with interval inputs and says whether the enclosures decide it for the whole sub-box.
 """
@@ -34,6 +35,10 @@ class SubBox:
     ints: dict[str, int]
     depth: int = 0
 
+    def free(self) -> list[str]:
+        """The real parameters not fixed to a point."""
+        return [n for n, (lo, hi) in self.reals.items() if lo < hi]
+
     def point(self) -> dict[str, Any]:
         p: dict[str, Any] = dict(self.ints)
         for k, (lo, hi) in self.reals.items():
@@ -63,8 +68,15 @@ def _width(name: str, lo: Fraction, hi: Fraction, log_scale: frozenset[str]) -> 
     return float(hi - lo)
 
 
-def _split(sub: SubBox, log_scale: frozenset[str]) -> tuple[SubBox, SubBox]:
-    name = max(sub.reals, key=lambda n: _width(n, *sub.reals[n], log_scale))
+def _split(sub: SubBox, log_scale: frozenset[str],
+           scores: Mapping[str, float] | None = None) -> tuple[SubBox, SubBox]:
+    """Halve ``sub`` along the variable of largest score (its smear), else the widest side."""
+    free = sub.free()
+    if scores:
+        name = max(free, key=lambda n: (scores.get(n, math.inf),
+                                        _width(n, *sub.reals[n], log_scale)))
+    else:
+        name = max(free, key=lambda n: _width(n, *sub.reals[n], log_scale))
     lo, hi = sub.reals[name]
     if name in log_scale and lo > 0:
         mid = Fraction(math.sqrt(float(lo) * float(hi)))

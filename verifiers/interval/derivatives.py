@@ -85,6 +85,9 @@ class _SymEngine:
         self._faces: dict[tuple[Any, frozenset[tuple[str, Fraction]]], Any] = {}
         self._factored: dict[Any, Any] = {}
         self._smooth: dict[Any, list[Callable[[Mapping[str, Iv]], Iv]] | None] = {}
+        # equivalent forms of a node (sympy's raw derivative beside its expanded normal form):
+        # each encloses the same function, so their enclosures are intersected
+        self.alternates: dict[Any, list[Any]] = {}
 
     @property
     def root(self) -> Any:
@@ -119,6 +122,15 @@ class _SymEngine:
 
     def enclose(self, node: Any, box: Mapping[str, tuple[Fraction, Fraction]],
                 prec: int) -> Iv | None:
+        out = self._enclose_form(node, box, prec)
+        for alt in self.alternates.get(node, ()):
+            v = self._enclose_form(alt, box, prec)
+            if v is not None and v.is_finite():
+                out = v if out is None or not out.is_finite() else out.meet(v)
+        return out
+
+    def _enclose_form(self, node: Any, box: Mapping[str, tuple[Fraction, Fraction]],
+                      prec: int) -> Iv | None:
         fn = self._fn(self._face_node(node, box))
         if fn is None:
             fn = self._fn(node)
@@ -148,6 +160,11 @@ class _SymEngine:
                                   or _size(d) > MAX_DERIVATIVE_NODES or self._fn(d) is None
                                   or not self._consistent(node, d, name)):
                 d = None
+            if (d is not None and raw != d and not raw.has(sp.Derivative, sp.Subs)
+                    and _size(raw) <= MAX_DERIVATIVE_NODES and self._fn(raw) is not None
+                    and self._consistent(node, raw, name)):
+                # expanding splits a quotient into terms whose enclosures wrap: keep both
+                self.alternates.setdefault(d, []).append(raw)
             self._diff[key] = d
         return self._diff[key]
 

@@ -185,6 +185,14 @@ class Iv:
     def min(self, o: Iv) -> Iv:
         return Iv(self.lo.min(o.lo), self.hi.min(o.hi))
 
+    def meet(self, o: Iv) -> Iv:
+        """The intersection of two enclosures of the same quantity (both hold, so it does)."""
+        return Iv(self.lo.max(o.lo), self.hi.min(o.hi))
+
+    def magnitude(self) -> flint.arb:
+        """An upper bound of ``|x|`` over the interval."""
+        return abs(self.lo).max(abs(self.hi)).upper()
+
     def hull(self, o: Iv) -> Iv:
         return Iv(self.lo.min(o.lo), self.hi.max(o.hi))
 

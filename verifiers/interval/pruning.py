@@ -2,8 +2,9 @@
 
 If a partial derivative of ``g`` has a certified sign on the sub-box, the minimum of ``g`` lies
 on one face and the interval of that parameter is replaced by the endpoint; on what remains,
-``g(c) + sum_i g_i(B) (B_i - c_i)`` encloses ``g``. :class:`_Pruner` chooses the derivative
-engine of each integer assignment.
+``g(c) + sum_i g_i(B) (B_i - c_i)`` encloses ``g`` (intersected with the natural enclosure).
+:func:`smear` scores the sides of a sub-box for splitting. :class:`_Pruner` chooses the
+derivative engine of each integer assignment.
 """
 
 from __future__ import annotations
@@ -210,10 +211,35 @@ def _prove(m: _Memo, node: Any, box: dict[str, tuple[Fraction, Fraction]], sense
             lo, hi = face[n]
             mid = centre[n][0]
             total = total + dv * Iv.exact(lo - mid, hi - mid)
+        # the centred form is tight on small boxes, the natural one may be on a face: both hold
+        natural = m.enclose(node, face)
+        if natural is not None and natural.is_finite() and total.is_finite():
+            total = total.meet(natural)
     s = _sign(total, sense, strict)
     if s is not None and trace is not None:
         trace.how, trace.face = ("monotonicity+mean-value" if moved else "mean-value"), face
     return s
+
+
+def smear(m: _Memo, box: Mapping[str, tuple[Fraction, Fraction]]) -> dict[str, float] | None:
+    """The smear ``sup |dg/dx_i (B)| * width_i`` of every free variable of ``box`` (the
+    Ratschek–Rokne splitting heuristic: split where ``g`` varies most, not where the box is
+    widest), ``inf`` where a derivative has no finite enclosure; None without derivatives."""
+    out: dict[str, float] = {}
+    root = m.engine.root
+    for n in m.names:
+        lo, hi = box[n]
+        if lo == hi:
+            continue
+        d = m.deriv(root, n)
+        dv = None if d is None else m.enclose(d, box)
+        if dv is None or not dv.is_finite():
+            out[n] = math.inf
+            continue
+        out[n] = float(dv.magnitude()) * float(hi - lo)
+    if not out or all(v == math.inf for v in out.values()):
+        return None
+    return out
 
 
 def _pruning_depth(n: int) -> int:

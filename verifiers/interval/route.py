@@ -19,14 +19,31 @@ from dpverify.verifiers.interval.boxes import (
     _split,
     decide_box,
 )
-from dpverify.verifiers.interval.pruning import _Memo, _prove, _Pruner, _pruning_depth, _Trace
+from dpverify.verifiers.interval.monotone import reduce_box
+from dpverify.verifiers.interval.pruning import (
+    _Memo,
+    _prove,
+    _Pruner,
+    _pruning_depth,
+    _Trace,
+    smear,
+)
 from dpverify.verifiers.numeric import decide, show_point
 from dpverify.verifiers.verdict import Budget, Status
 
 
 def verify_box(
-    check: Compare | Predicate, box: Box, budget: Budget
+    check: Compare | Predicate, box: Box, budget: Budget, split: str = "smear",
+    reduce: bool = True,
 ) -> tuple[Status, str, dict[str, Any]]:
+    """Branch and bound over ``box`` (module :mod:`verifiers.interval`). ``split`` is
+    ``"smear"`` (the side of largest ``sup |dg/dx_i| * width_i``, where derivatives are known)
+    or ``"widest"``; ``reduce`` first fixes parameters with a certified monotone margin over
+    the whole box (declared in ``box.monotone`` or derived, :mod:`.monotone`). Both only change
+    how fast the search closes, never what a verdict means (``bench/bench_branch_bound.py``
+    compares them)."""
+    if split not in ("smear", "widest"):
+        raise ValueError(f"split must be 'smear' or 'widest'; got {split!r}")
     if isinstance(check, Compare) and check.op == "eq":
         return (Status.NOT_APPLICABLE,
                 "branch and bound certifies inequalities, not equalities", {})
@@ -40,7 +57,9 @@ def verify_box(
     for ints in _int_assignments(box):
         heapq.heappush(heap, (0, next(counter), SubBox(dict(base), ints)))
     stats = {"direct": 0, "enclosure": 0, "monotonicity": 0, "mean-value": 0,
-             "monotonicity+mean-value": 0}
+             "monotonicity+mean-value": 0, "face point": 0}
+    reductions: list[dict[str, Any]] = []
+    reduction_notes: list[str] = []
     processed = 0
     max_depth = 0
     undecided: list[SubBox] = []
@@ -52,12 +71,18 @@ def verify_box(
             "boxes_certified": sum(stats.values()),
             "boxes_certified_directly": stats["direct"],
             "boxes_pruned_by_monotonicity": stats["monotonicity"]
-            + stats["monotonicity+mean-value"],
+            + stats["monotonicity+mean-value"] + stats["face point"],
             "boxes_certified_by_mean_value_form": stats["mean-value"],
             "boxes_certified_by_symbolic_enclosure": stats["enclosure"],
+            "boxes_certified_at_a_monotone_corner": stats["face point"],
             "max_depth": max_depth, "seconds": round(secs, 3),
             "boxes_per_second": round(processed / secs, 1) if secs > 0 else None,
+            "split": split if pruner is not None else "widest",
         }
+        if reductions:
+            ev["monotone_faces"] = reductions[:20]
+        if reduction_notes:
+            ev["monotonicity_notes"] = reduction_notes
         if pruner is not None:
             kinds = sorted({e.kind for e in pruner.engines.values() if e is not None})
             ev["derivatives"] = ", ".join(kinds) or "none"
@@ -92,31 +117,52 @@ def verify_box(
             if holds is True:
                 stats["direct"] += 1
                 continue
+            engine = memo = None
             if holds is None and pruner is not None and sub.reals:
                 engine = pruner.engine(sub.ints)
-                if engine is not None:
+            if engine is not None:
+                for attempt in ("box", "face"):
                     trace = _Trace()
-                    deadline = time.monotonic() + budget.remaining()
-                    r = _prove(_Memo(engine, START_BITS, deadline), engine.root, dict(sub.reals), 1,
-                               strict, _pruning_depth(len(sub.reals)), trace)
-                    if r is True:
-                        stats[trace.how] += 1
+                    memo = _Memo(engine, START_BITS, time.monotonic() + budget.remaining())
+                    r = _prove(memo, engine.root, dict(sub.reals), 1, strict,
+                               _pruning_depth(len(sub.free())), trace)
+                    if r is not None or attempt == "face" or not reduce or sub.depth > 0:
+                        break
+                    # undecided on a whole top-level box: decide it on its monotone face
+                    red = reduce_box(engine, dict(sub.reals), dict(box.monotone),
+                                     time.monotonic() + budget.remaining())
+                    reduction_notes.extend(n for n in red.notes if n not in reduction_notes)
+                    if not red.steps:
+                        break
+                    reductions.append({**sub.ints, "fixed": red.steps})
+                    sub = SubBox(red.face, sub.ints, 0)
+                    if not sub.free():
+                        break
+                if r is True:
+                    stats[trace.how] += 1
+                    continue
+                if r is False and trace.face is not None:
+                    corner = SubBox({n: (lo, lo) if lo == hi else (lo, hi)
+                                     for n, (lo, hi) in trace.face.items()}, sub.ints)
+                    point = {**corner.point(), **fixed}
+                    d = violates(point)
+                    if d is not None:
+                        return failed(point, d, f"worst case by {trace.how}")
+                if not sub.free():
+                    point = {**sub.point(), **fixed}
+                    d = decide(check, point, 30, budget.max_bits)
+                    if d.holds is True and d.certified:
+                        stats["face point"] += 1
                         continue
-                    if r is False and trace.face is not None:
-                        corner = SubBox({n: (lo, lo) if lo == hi else (lo, hi)
-                                         for n, (lo, hi) in trace.face.items()}, sub.ints)
-                        point = {**corner.point(), **fixed}
-                        d = violates(point)
-                        if d is not None:
-                            return failed(point, d, f"worst case by {trace.how}")
             point = {**sub.point(), **fixed}
             d = violates(point)
             if d is not None:
                 return failed(point, d, "sub-box midpoint")
-            if not sub.reals or sub.depth >= 60:
+            if not sub.free() or sub.depth >= 60:
                 undecided.append(sub)
                 continue
-            for child in _split(sub, box.log_scale):
+            scores = smear(memo, sub.reals) if memo is not None and split == "smear" else None
+            for child in _split(sub, box.log_scale, scores):
                 heapq.heappush(heap, (child.depth, next(counter), child))
     except Unsupported as e:
         return Status.NOT_APPLICABLE, f"a term cannot be evaluated over a box: {e}", {}
