@@ -44,11 +44,15 @@ Main results
   relation; :func:`enclose_eps_composition`, :func:`enclose_delta_composition` and
   :func:`sgm_composition` do the same for heterogeneous compositions;
 - ``method="fft"`` composes by float64 FFT with a proven a-priori round-off bound rounded
-  outward (:mod:`.fft`, error analysis there); the default is exact ``fmpz_poly``.
+  outward (:mod:`.fft`, error analysis there); ``method="tilted"`` does the same on
+  exponentially tilted masses aimed at the query (:mod:`.tilted`), so the bound is relative
+  there; ``method="auto"`` (the default) runs a tilted pass and keeps it when its rigorous
+  enclosure meets the target width, else also the exact ``fmpz_poly`` pass (intersected).
 
 Modules: ``_arith`` (rigorous helpers), ``pairs`` (loss pairs), ``discretize`` (grid, one-step
 PLDs), ``discrete`` (:class:`DiscretePLD`, exact composition, certified queries), ``fft``
-(:class:`FloatPLD`, FFT composition), ``enclose`` (caching, passes, the driver).
+(:class:`FloatPLD`, FFT composition), ``tilted`` (:class:`~.tilted.TiltedPLD`, tilted FFT
+composition), ``enclose`` (caching, passes, the driver).
 
 References
 ----------

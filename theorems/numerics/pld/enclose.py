@@ -385,7 +385,8 @@ def enclose_eps(pairs: Sequence[LossPair], k: int, delta: Number, rel_width: flo
     The grid step is refined until the relative width is at most ``rel_width`` or the time or
     size budget runs out (the enclosure is then wider, and still rigorous); ``h`` fixes it.
     ``upper_only``: one pass, only the certified upper end (the lower end is then 0).
-    ``method``: "exact" (``fmpz_poly``) or "fft" (:mod:`.fft`).
+    ``method``: "exact" (``fmpz_poly``), "fft" (:mod:`.fft`), "tilted" (:mod:`.tilted`) or
+    "auto" (a tilted pass, kept when it meets ``rel_width``, else an exact one as well).
     """
     return enclose_eps_composition([[(p, k)] for p in pairs], delta, rel_width, max_seconds, h,
                                    upper_only, method)
