@@ -14,6 +14,8 @@ from fractions import Fraction
 import flint
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from dpverify.theorems.numerics import pld
 from dpverify.theorems.numerics.pld import tilted
@@ -173,3 +175,22 @@ def test_auto_keeps_an_exact_pass_when_the_tilted_one_misses_the_target() -> Non
     exact = pld.enclose_eps(pairs, 64, delta, h=h, method="exact")
     auto = pld.enclose_eps(pairs, 64, delta, h=h, method="auto", rel_width=1e-9)
     assert exact.lo <= auto.lo and auto.hi <= exact.hi
+
+
+@settings(max_examples=4, deadline=None)
+@given(q=st.sampled_from([Fraction(1, 50), Fraction(1, 10), Fraction(1, 4)]),
+       sigma=st.sampled_from([Fraction(4, 5), Fraction(1), Fraction(3, 2)]),
+       k=st.integers(1, 40))
+def test_auto_finer_enclosures_are_inside_coarser_ones(q: Fraction, sigma: Fraction,
+                                                       k: int) -> None:
+    """With method "auto" too, the enclosure of a finer target lies inside the first pass and
+    meets the coarse enclosure and the exact path's (all are rigorous)."""
+    pairs = pld.sgm_pairs(q, sigma)
+    delta = Fraction(1, 10**5)
+    coarse = pld.enclose_eps(pairs, k, delta, rel_width=1e-2, method="auto")
+    fine = pld.enclose_eps(pairs, k, delta, rel_width=2e-4, method="auto")
+    exact = pld.enclose_eps(pairs, k, delta, rel_width=2e-4, method="exact")
+    first = fine.passes[0]
+    assert first["lo"] <= float(fine.lo) and float(fine.hi) <= first["hi"]
+    assert coarse.lo <= fine.hi and fine.lo <= coarse.hi
+    assert exact.lo <= fine.hi and fine.lo <= exact.hi

@@ -195,7 +195,6 @@ class Reference:
         self._eps_cache: dict[Fraction, Bound] = {}
         self._delta_cache: dict[Fraction, Bound] = {}
         self._pld_cache: dict[tuple[Any, ...], list[tuple[Any, Any]]] = {}
-        self._tilted_ok = True  # the tilted FFT path (eps queries) until it stops paying
 
     # -- routing -------------------------------------------------------------------------
     def _route(self) -> str:
@@ -508,42 +507,14 @@ class Reference:
         bits, tail = self._plan(abs_tol, directions)
 
         def run(h: Fraction) -> tuple[Value, Value]:
-            fast = self._tilted_pass(h, bits, tail, directions, t)
-            if fast is not None and fast[1] > 0 and \
-                    (fast[1] - fast[0]) / fast[1] <= self.rel_width:
-                return fast
             lo: Value = Fraction(0)
             hi: Value = Fraction(0)
             for up, low in self._composed(h, bits, tail, directions):
                 hi = max(hi, up.eps_bound(t))
                 lo = max(lo, low.eps_bound(t))
-            if fast is not None:
-                if fast[1] - fast[0] > Fraction(3, 2) * (hi - lo):
-                    self._tilted_ok = False  # round-off dominates; finer grids are worse
-                lo, hi = max(lo, fast[0]), min(hi, fast[1])  # both rigorous
             return lo, hi
 
         return self._refine(run, directions)
-
-    def _tilted_pass(self, h: Fraction, bits: int, tail: float,
-                     directions: dict[str, list[tuple[Any, int]]], t: Fraction
-                     ) -> tuple[Fraction, Fraction] | None:
-        """The engine's tilted FFT path at the eps of ``t``: rigorous ``(lo, hi)``, or None."""
-        from dpverify.theorems.numerics.pld import composition_pld
-
-        if not self._tilted_ok:
-            return None
-        lo = hi = Fraction(0)
-        try:
-            for items in directions.values():
-                up = composition_pld(items, h, bits, tail, "upper", "tilted", delta=t)
-                low = composition_pld(items, h, bits, tail, "lower", "tilted", delta=t)
-                hi = max(hi, up.eps_bound(t))
-                lo = max(lo, low.eps_bound(t))
-        except (PrecisionExhausted, ValueError, OverflowError, FloatingPointError):
-            self._tilted_ok = False
-            return None
-        return lo, hi
 
     def _pld_delta(self, eps: Fraction) -> Bound:
         directions = self._directions()

@@ -46,8 +46,9 @@ Main results
 - ``method="fft"`` composes by float64 FFT with a proven a-priori round-off bound rounded
   outward (:mod:`.fft`, error analysis there); ``method="tilted"`` does the same on
   exponentially tilted masses aimed at the query (:mod:`.tilted`), so the bound is relative
-  there; ``method="auto"`` (the default) runs a tilted pass and keeps it when its rigorous
-  enclosure meets the target width, else also the exact ``fmpz_poly`` pass (intersected).
+  there; ``method="auto"`` runs a tilted pass and keeps it when its rigorous enclosure meets
+  the target width, else also the exact ``fmpz_poly`` pass (intersected). The default is
+  "exact" (measured: the tilted pass does not pay at the bench targets, see :mod:`.enclose`).
 
 Modules: ``_arith`` (rigorous helpers), ``pairs`` (loss pairs), ``discretize`` (grid, one-step
 PLDs), ``discrete`` (:class:`DiscretePLD`, exact composition, certified queries), ``fft``
