@@ -60,9 +60,11 @@ width 2e-4 (upper end) while the exact path reaches 5e-6. Splitting off the larg
 (``SPIKES``, convolved directly with a componentwise bound) gains ~15x, not enough.
 
 References: N. J. Higham, *Accuracy and Stability of Numerical Algorithms*, 2nd ed., SIAM 2002
-(Sec. 2.2, Lemma 3.5, Thm 24.2); exponential tilting of PLDs/PRVs for accurate tails:
-[S22] T. Steinke, arXiv 2210.00597v4, Sec. 3 (convolution of PLDs), and the saddle-point idea
-of A. Koskela, J. Jalko, A. Honkela, arXiv 1906.03049v2 (PLD via FFT, tail errors).
+(Sec. 2.2, 3.1, 4.2, Lemma 3.5, Thm 24.2); [S22] T. Steinke, arXiv 2210.00597v4, Sec. 3
+(composition of PLDs is convolution); FFT accounting of PLDs: A. Koskela, J. Jalko,
+A. Honkela, *Computing tight differential privacy guarantees using FFT*, arXiv 1906.03049
+(AISTATS 2020; version not checked here). Exponential tilting (``w_i w_j = w_{i+j}``) is the
+classical change of measure; no source is claimed for its use here.
 """
 
 from __future__ import annotations
@@ -141,10 +143,6 @@ def _outward(x: Fraction, up: bool) -> float:
     if not up and Fraction(f) > x:
         f = math.nextafter(f, -math.inf)
     return f
-
-
-def _sum_up(v: np.ndarray) -> Fraction:
-    return Fraction(math.nextafter(math.fsum(v.tolist()), math.inf))
 
 
 def _tilt(x: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, int]:
