@@ -126,7 +126,7 @@ def main() -> None:
         print(f"\n== {name}: parts (q, sigma, k) = {item['parts']}, delta = {item['delta']}, "
               f"target width {target:g}")
         rows: list[tuple[str, dict[str, Any]]] = []
-        for method in args.method or ["exact"]:
+        for method in args.method or [pld.DEFAULT_METHOD]:
             rows.append((f"dpverify {method}",
                          _in_child(certified, item, target, args.max_seconds, method)))
         try:

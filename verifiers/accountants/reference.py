@@ -56,6 +56,7 @@ import flint
 
 from dpverify.theorems.core import InvalidParameter
 from dpverify.theorems.ctx import ArbCtx, PrecisionExhausted, arb_endpoints, arb_precision
+from dpverify.theorems.numerics.pld import _dyadic_step
 from dpverify.verifiers.accountants.pairs import SubsampledPair, span
 from dpverify.verifiers.accountants.scenario import Event, Scenario, exact
 
@@ -534,14 +535,6 @@ class Reference:
             return self._lift(lo, hi)
 
         return self._refine(run, directions)
-
-
-def _dyadic_step(x: float) -> Fraction:
-    """The largest 2^-n, or 3 * 2^-n, not above x."""
-    e = math.floor(math.log2(x))
-    a = Fraction(2) ** e
-    b = Fraction(3, 2) * a
-    return b if b <= x else a
 
 
 # ------------------------------------------------------------------------------------------

@@ -44,11 +44,16 @@ Main results
   relation; :func:`enclose_eps_composition`, :func:`enclose_delta_composition` and
   :func:`sgm_composition` do the same for heterogeneous compositions;
 - ``method="fft"`` composes by float64 FFT with a proven a-priori round-off bound rounded
-  outward (:mod:`.fft`, error analysis there); the default is exact ``fmpz_poly``.
+  outward (:mod:`.fft`, error analysis there); ``method="tilted"`` does the same on
+  exponentially tilted masses aimed at the query (:mod:`.tilted`), so the bound is relative
+  there; ``method="auto"`` runs a tilted pass and keeps it when its rigorous enclosure meets
+  the target width, else also the exact ``fmpz_poly`` pass (intersected). The default is
+  "exact" (measured: the tilted pass does not pay at the bench targets, see :mod:`.enclose`).
 
 Modules: ``_arith`` (rigorous helpers), ``pairs`` (loss pairs), ``discretize`` (grid, one-step
 PLDs), ``discrete`` (:class:`DiscretePLD`, exact composition, certified queries), ``fft``
-(:class:`FloatPLD`, FFT composition), ``enclose`` (caching, passes, the driver).
+(:class:`FloatPLD`, FFT composition), ``tilted`` (:class:`~.tilted.TiltedPLD`, tilted FFT
+composition), ``enclose`` (caching, passes, the driver).
 
 References
 ----------
@@ -95,6 +100,7 @@ from dpverify.theorems.numerics.pld.enclose import (
     METHODS,
     Enclosure,
     Part,
+    _dyadic_step,
     _eps_pass,
     _plan,
     _refine,
@@ -154,6 +160,7 @@ __all__ = [
     "_certain_lt",
     "_dyadic_ceil",
     "_dyadic_floor",
+    "_dyadic_step",
     "_eps_pass",
     "_lower_masses",
     "_ones",

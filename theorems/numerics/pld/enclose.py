@@ -12,11 +12,18 @@ from typing import Any
 
 import flint
 
+from dpverify.theorems.ctx import PrecisionExhausted
 from dpverify.theorems.numerics.pld._arith import Number, _arb, _span
 from dpverify.theorems.numerics.pld.discrete import DiscretePLD
 from dpverify.theorems.numerics.pld.discretize import MAX_BINS, discretize, grid_for
-from dpverify.theorems.numerics.pld.fft import FloatPLD
+from dpverify.theorems.numerics.pld.fft import MAX_LENGTH, FloatPLD
 from dpverify.theorems.numerics.pld.pairs import LossPair, sgm_pairs
+from dpverify.theorems.numerics.pld.tilted import (
+    MAX_EXPONENT,
+    TiltedPLD,
+    float_eps_estimate,
+    saddle_tilt,
+)
 
 
 @dataclass
@@ -74,10 +81,16 @@ def one_step_plds(pair: LossPair, h: Fraction, bits: int, tail: float,
     return _cached(("one", pair.key(), h, bits, tail, lower), make)
 
 
-METHODS = ("exact", "fft")
-# The default stays exact: the FFT bound is absolute and uniform over the coefficients, so at
-# delta ~ 1e-5 it widens the enclosure more than a finer grid narrows it (see bench/).
+METHODS = ("exact", "fft", "tilted", "auto")
+# "fft": untilted float FFT, its absolute bound swamps the tails at delta ~ 1e-5 (see .fft);
+# "tilted": the FFT on exponentially tilted masses (.tilted), needs the query's location;
+# "auto": in the driver, a tilted pass first, kept when its (rigorous) enclosure meets the
+# target width, else an exact pass on the same (cached) one-step PLDs, intersected; elsewhere
+# "exact". The default stays "exact": measured on bench/bench_pld.py the tilted pass misses
+# the 1e-5 / 1e-4 targets (normwise round-off on subsampled PLDs, see .tilted) and, with its
+# tail cuts, costs about as much as an fmpz_poly pass, so "auto" was slower on every item.
 DEFAULT_METHOD = "exact"
+_FALLBACK = (PrecisionExhausted, ValueError, OverflowError, FloatingPointError)
 
 
 def _method(method: str) -> str:
@@ -87,24 +100,62 @@ def _method(method: str) -> str:
 
 
 def _float_composed(pair: LossPair, k: int, h: Fraction, bits: int, tail: float,
-                    kind: str) -> FloatPLD:
-    """The k-fold composition by FFT with outward rounding (cached; see :mod:`.fft`)."""
+                    kind: str, tilt: tuple[Fraction, float] | None = None) -> FloatPLD:
+    """The k-fold composition by FFT with outward rounding (cached; see :mod:`.fft`), tilted
+    by ``tilt = (lam, centre)`` (:mod:`.tilted`) if given."""
 
     def make() -> FloatPLD:
         upper, lower = one_step_plds(pair, h, bits, tail, lower=kind == "lower")
         one = upper if kind == "upper" else lower
         assert one is not None
-        return FloatPLD.from_discrete(one).self_compose(k)
+        start = FloatPLD.from_discrete(one)
+        if tilt is not None:
+            start = TiltedPLD.tilted(start, tilt[0], tilt[1])
+        return start.self_compose(k)
 
-    return _cached(("f", pair.key(), k, h, bits, tail, kind), make)
+    return _cached(("f", pair.key(), k, h, bits, tail, kind, tilt), make)
+
+
+def _tilt(parts: Sequence[Part], h: Fraction, bits: int, tail: float,
+          center: float | None, delta: Number | None) -> tuple[Fraction, float]:
+    """The tilt of :mod:`.tilted` for the composition of ``parts``: the saddle point whose
+    tilted mean is ``center`` (without it, a float estimate of eps at ``delta``), capped so that
+    the weights stay in the float range."""
+    ones = [(FloatPLD.from_discrete(one_step_plds(pair, h, bits, tail, lower=False)[0]), k)
+            for pair, k in parts]
+    if center is None:
+        d = float(_span(delta)[0]) if delta is not None else 1e-6
+        key = ("locate", tuple((pair.key(), k) for pair, k in parts), h, bits, tail, d)
+        center = _cached(key, lambda: float_eps_estimate(ones, d))
+    span = sum(k * len(one) for one, k in ones) * float(h)  # at most the composed span
+    span = min(span, 2.0 * MAX_LENGTH * float(h))
+    return saddle_tilt(ones, center, MAX_EXPONENT / 2 / max(span, 1e-9)), center
+
+
+def _tilted_composition(parts: Sequence[Part], h: Fraction, bits: int, tail: float,
+                        kind: str, tilt: tuple[Fraction, float]) -> FloatPLD:
+    acc = None
+    for pair, k in parts:
+        f = _float_composed(pair, k, h, bits, tail, kind, tilt)
+        acc = f if acc is None else acc.compose(f)
+    assert acc is not None
+    return acc
 
 
 def composed_pld(pair: LossPair, k: int, h: Fraction, bits: int, tail: float,
-                 kind: str, method: str = DEFAULT_METHOD) -> DiscretePLD:
+                 kind: str, method: str = DEFAULT_METHOD, center: float | None = None,
+                 delta: Number | None = None) -> DiscretePLD:
     """The ``kind`` ("upper" or "lower") PLD of the k-fold composition of ``pair`` (cached);
-    ``method`` "exact" (``fmpz_poly``) or "fft" (float FFT, outward-rounded, :mod:`.fft`)."""
-    if _method(method) == "fft":
-        return _float_composed(pair, k, h, bits, tail, kind).to_discrete()
+    ``method`` "exact" (``fmpz_poly``), "fft" (float FFT, outward-rounded, :mod:`.fft`),
+    "tilted" or "auto" (:func:`composition_pld`; aimed at the loss ``center`` or at the eps of
+    ``delta``, without either "auto" is "exact")."""
+    if _method(method) != "exact":
+        return composition_pld([(pair, k)], h, bits, tail, kind, method, center, delta)
+    return _exact_composed(pair, k, h, bits, tail, kind)
+
+
+def _exact_composed(pair: LossPair, k: int, h: Fraction, bits: int, tail: float,
+                    kind: str) -> DiscretePLD:
 
     def make() -> DiscretePLD:
         upper, lower = one_step_plds(pair, h, bits, tail, lower=kind == "lower")
@@ -116,22 +167,35 @@ def composed_pld(pair: LossPair, k: int, h: Fraction, bits: int, tail: float,
 
 
 def composed_plds(pair: LossPair, k: int, h: Fraction, bits: int,
-                  tail: float, method: str = DEFAULT_METHOD) -> tuple[DiscretePLD, DiscretePLD]:
+                  tail: float, method: str = DEFAULT_METHOD, center: float | None = None,
+                  delta: Number | None = None) -> tuple[DiscretePLD, DiscretePLD]:
     """The upper and lower PLDs of the k-fold composition of ``pair``."""
     one_step_plds(pair, h, bits, tail, lower=True)  # one discretisation for both
-    return (composed_pld(pair, k, h, bits, tail, "upper", method),
-            composed_pld(pair, k, h, bits, tail, "lower", method))
+    return (composed_pld(pair, k, h, bits, tail, "upper", method, center, delta),
+            composed_pld(pair, k, h, bits, tail, "lower", method, center, delta))
 
 
 Part = tuple[LossPair, int]  # a loss pair and its number of steps
 
 
 def composition_pld(parts: Sequence[Part], h: Fraction, bits: int, tail: float, kind: str,
-                    method: str = DEFAULT_METHOD) -> DiscretePLD:
-    """The ``kind`` PLD of the heterogeneous composition of ``pair_j`` ``k_j`` times each."""
-    if len(parts) == 1:
-        return composed_pld(parts[0][0], parts[0][1], h, bits, tail, kind, method)
-    if _method(method) == "fft":
+                    method: str = DEFAULT_METHOD, center: float | None = None,
+                    delta: Number | None = None) -> DiscretePLD:
+    """The ``kind`` PLD of the heterogeneous composition of ``pair_j`` ``k_j`` times each.
+
+    "tilted" aims the tilt at the loss ``center`` (or at the eps of ``delta``); "auto" is
+    "exact" here (the driver's passes try "tilted" first, :func:`_pass_parts`)."""
+    method = _method(method)
+    if method == "tilted":
+        if center is None and delta is None:
+            raise ValueError("the tilted method needs the query's eps (center) or delta")
+        tilt = _tilt(parts, h, bits, tail, center, delta)
+        return _tilted_composition(parts, h, bits, tail, kind, tilt).to_discrete()
+    if method == "auto":
+        method = "exact"
+    if len(parts) == 1 and method == "exact":
+        return _exact_composed(parts[0][0], parts[0][1], h, bits, tail, kind)
+    if method == "fft":
         acc = None
         for pair, k in parts:
             f = _float_composed(pair, k, h, bits, tail, kind)
@@ -140,7 +204,7 @@ def composition_pld(parts: Sequence[Part], h: Fraction, bits: int, tail: float, 
         return acc.to_discrete()
     out = None
     for pair, k in parts:
-        d = composed_pld(pair, k, h, bits, tail, kind, "exact")
+        d = _exact_composed(pair, k, h, bits, tail, kind)
         out = d if out is None else out.compose(d)
     assert out is not None
     return out
@@ -174,42 +238,74 @@ def _steps(directions: Sequence[Sequence[Part]]) -> int:
 
 def _pass_parts(directions: Sequence[Sequence[Part]], at: Number, h: Fraction, abs_tol: float,
                 upper_only: bool, method: str,
-                bound: Callable[[Any, Number], tuple[Fraction, Fraction]]
+                bound: Callable[[Any, Number], tuple[Fraction, Fraction]],
+                center: float | None = None, delta: Number | None = None,
+                target: float = 0.0, state: dict[str, bool] | None = None
                 ) -> tuple[Fraction, Fraction]:
     """One pass at step ``h``: the maximum over the directions of the upper PLD's bound, and of
     the lower PLD's (skipped with ``upper_only``); ``bound`` reads one end of one PLD's
-    enclosure as an exact ``(lo, hi)`` pair."""
-    bits, tail = _plan(_steps(directions), abs_tol)
+    enclosure as an exact ``(lo, hi)`` pair; ``center``/``delta`` locate the query for the
+    tilted method (:func:`composition_pld`).
+
+    "auto": a tilted pass, kept if it meets the relative width ``target``; otherwise (or if
+    it fails: size, float range) an exact pass, intersected with it (both are rigorous). Once
+    a tilted pass is more than 1.5 times as wide as the exact one (round-off dominates; it
+    only grows on finer grids), ``state`` (shared by the passes of one enclosure) turns the
+    tilted attempts off."""
     method = _method(method)
+    state = {} if state is None else state
+    if method == "auto" and (upper_only or not state.get("tilted", True)):
+        method = "exact"
+    if method == "auto":
+        t_lo, t_hi = Fraction(0), Fraction(1) if delta is None else Fraction(10**9)
+        try:
+            t_lo, t_hi = _pass_parts(directions, at, h, abs_tol, upper_only, "tilted", bound,
+                                     center, delta)
+            if not upper_only and t_hi > 0 and (t_hi - t_lo) / t_hi <= target:
+                return t_lo, t_hi
+        except _FALLBACK:
+            pass
+        e_lo, e_hi = _pass_parts(directions, at, h, abs_tol, upper_only, "exact", bound)
+        if t_hi - t_lo > Fraction(3, 2) * (e_hi - e_lo):
+            state["tilted"] = False
+        return max(e_lo, t_lo), min(e_hi, t_hi)
+    bits, tail = _plan(_steps(directions), abs_tol)
     lo = hi = Fraction(0)
     for parts in directions:
         if not upper_only:
             for pair, _k in parts:
                 one_step_plds(pair, h, bits, tail, lower=True)  # one discretisation for both
-        hi = max(hi, bound(composition_pld(parts, h, bits, tail, "upper", method), at)[1])
+        upper = composition_pld(parts, h, bits, tail, "upper", method, center, delta)
+        hi = max(hi, bound(upper, at)[1])
         if not upper_only:
-            lower = composition_pld(parts, h, bits, tail, "lower", method)
+            lower = composition_pld(parts, h, bits, tail, "lower", method, center, delta)
             lo = max(lo, bound(lower, at)[0])
     return lo, hi
 
 
 def _eps_pass_parts(directions: Sequence[Sequence[Part]], delta: Number, h: Fraction,
                     abs_tol: float, upper_only: bool = False,
-                    method: str = "exact") -> tuple[Fraction, Fraction]:
+                    method: str = "exact", center: float | None = None,
+                    target: float = 0.0, state: dict[str, bool] | None = None
+                    ) -> tuple[Fraction, Fraction]:
     def eps_of(pld: Any, d: Number) -> tuple[Fraction, Fraction]:
         e = pld.eps_bound(d)
         return e, e
 
-    return _pass_parts(directions, delta, h, abs_tol, upper_only, method, eps_of)
+    return _pass_parts(directions, delta, h, abs_tol, upper_only, method, eps_of, center,
+                       delta, target, state)
 
 
 def _delta_pass_parts(directions: Sequence[Sequence[Part]], eps: Number, h: Fraction,
                       abs_tol: float, upper_only: bool = False,
-                      method: str = "exact") -> tuple[Fraction, Fraction]:
+                      method: str = "exact", target: float = 0.0,
+                      state: dict[str, bool] | None = None) -> tuple[Fraction, Fraction]:
     def delta_of(pld: Any, e: Number) -> tuple[Fraction, Fraction]:
         return _span(pld.delta_bound(e))
 
-    lo, hi = _pass_parts(directions, eps, h, abs_tol, upper_only, method, delta_of)
+    e_lo, e_hi = _span(eps)
+    lo, hi = _pass_parts(directions, eps, h, abs_tol, upper_only, method, delta_of,
+                         float((e_lo + e_hi) / 2), None, target, state)
     return max(lo, Fraction(0)), min(hi, Fraction(1))
 
 
@@ -291,7 +387,8 @@ def enclose_eps(pairs: Sequence[LossPair], k: int, delta: Number, rel_width: flo
     The grid step is refined until the relative width is at most ``rel_width`` or the time or
     size budget runs out (the enclosure is then wider, and still rigorous); ``h`` fixes it.
     ``upper_only``: one pass, only the certified upper end (the lower end is then 0).
-    ``method``: "exact" (``fmpz_poly``) or "fft" (:mod:`.fft`).
+    ``method``: "exact" (``fmpz_poly``), "fft" (:mod:`.fft`), "tilted" (:mod:`.tilted`) or
+    "auto" (a tilted pass, kept when it meets ``rel_width``, else an exact one as well).
     """
     return enclose_eps_composition([[(p, k)] for p in pairs], delta, rel_width, max_seconds, h,
                                    upper_only, method)
@@ -336,9 +433,17 @@ def enclose_eps_composition(directions: Sequence[Sequence[Part]], delta: Number,
         step = h if h is not None else _initial_step(pairs, k, rel_width)
         lo, hi = _eps_pass_parts(directions, delta, step, abs_tol, True, method)
         return Enclosure(lo, hi, step, time.monotonic() - started)
-    return _refine(pairs, k,
-                   lambda step: _eps_pass_parts(directions, delta, step, abs_tol, False, method),
-                   rel_width, max_seconds, h)
+    hint: list[float] = []  # the previous pass's midpoint: where the next one tilts
+    state: dict[str, bool] = {}
+
+    def run(step: Fraction) -> tuple[Fraction, Fraction]:
+        lo, hi = _eps_pass_parts(directions, delta, step, abs_tol, False, method,
+                                 hint[-1] if hint else None, rel_width, state)
+        if 0 < hi:
+            hint.append(float((lo + hi) / 2))
+        return lo, hi
+
+    return _refine(pairs, k, run, rel_width, max_seconds, h)
 
 
 def enclose_delta_composition(directions: Sequence[Sequence[Part]], eps: Number,
@@ -359,8 +464,10 @@ def enclose_delta_composition(directions: Sequence[Sequence[Part]], eps: Number,
             break
         abs_tol = max(float(hi0) * 2.0**-24, abs_tol * 2.0**-40)
     abs_tol = min(abs_tol, float(hi0) * 2.0**-24) if hi0 > 0 else abs_tol
+    state: dict[str, bool] = {}
     return _refine(pairs, k,
-                   lambda step: _delta_pass_parts(directions, eps, step, abs_tol, False, method),
+                   lambda step: _delta_pass_parts(directions, eps, step, abs_tol, False, method,
+                                                  rel_width, state),
                    rel_width, max_seconds, h)
 
 
