@@ -6,6 +6,7 @@ from dpverify.verifiers.dispatch import PROFILES, task_seed
 from dpverify.verifiers.runner import (
     Task,
     _execute_pool,
+    claims_longest_first,
     exit_code,
     expected_seconds,
     longest_first,
@@ -78,6 +79,38 @@ def test_a_pool_run_starts_the_longest_tasks_first():
     seconds = {tasks[0].id: 0.2, tasks[1].id: 9.0, tasks[3].id: 0.2}
     # C is unknown to the earlier run: it counts UNKNOWN_TASK_SECONDS; A and D keep plan order
     assert longest_first(tasks, seconds) == [tasks[1], tasks[2], tasks[0], tasks[3]]
+
+
+def test_a_pool_run_orders_claims_by_their_sum_and_keeps_a_claim_together():
+    tasks = [Task("A", 1, 0, "numeric"), Task("B", 1, 0, "smt"), Task("A", 1, 1, "smt"),
+             Task("B", 2, 0, "oracle")]
+    seconds = {tasks[0].id: 3.0, tasks[1].id: 4.0, tasks[2].id: 3.0, tasks[3].id: 5.0}
+    # A/1 sums 6 s: first, its two tasks together in plan order; then B/2 (5 s), B/1 (4 s)
+    assert claims_longest_first(tasks, seconds) == [tasks[0], tasks[2], tasks[3], tasks[1]]
+
+
+def test_the_tasks_of_a_claim_after_a_killed_or_crashed_one_still_run(monkeypatch):
+    import os
+
+    import dpverify.verifiers.runner as runner
+
+    real = runner.run_check
+
+    def first_hangs_second_dies(theorem, claim, check, *args):
+        if check == 0:
+            time.sleep(60)
+        if check == 1:
+            os._exit(7)
+        return real(theorem, claim, check, *args)
+
+    monkeypatch.setattr(runner, "run_check", first_hangs_second_dies)
+    monkeypatch.setattr(runner, "KILL_GRACE_SECONDS", 0.0)
+    tasks = [t for t in plan(["DEF-DP"]) if t.claim == 1][:3]
+    assert [t.check for t in tasks] == [0, 1, 2]
+    verdicts = list(_execute_pool(tasks, PROFILES["quick"], 2, None, 3.0))
+    assert [(v.check, v.status) for v in verdicts] == [
+        (0, Status.INCONCLUSIVE), (1, Status.ERROR), (2, real("DEF-DP", 1, 2,
+                                                               PROFILES["quick"]).status)]
 
 
 def test_the_committed_snapshot_gives_the_expected_seconds_of_planned_tasks(tmp_path):

@@ -127,7 +127,7 @@ def execute(tasks: list[Task], profile: Profile, jobs: int = 0, seed: int | None
             if on_result:
                 on_result(v)
     else:  # longest first: a long task started last would run alone at the end
-        order = longest_first(tasks, expected_seconds())
+        order = claims_longest_first(tasks, expected_seconds())
         warm_up()  # every forked worker inherits what the routes load on first use
         for v in _execute_pool(order, profile, jobs, seed, seconds):
             results[task_id(v.theorem, v.claim, v.check)] = v
@@ -152,6 +152,31 @@ def longest_first(tasks: list[Task], seconds: Mapping[str, float]) -> list[Task]
     return sorted(tasks, key=lambda t: -seconds.get(t.id, UNKNOWN_TASK_SECONDS))
 
 
+def claims_longest_first(tasks: list[Task], seconds: Mapping[str, float]) -> list[Task]:
+    """The tasks claim by claim (plan order within a claim), the claims by decreasing sum of
+    expected seconds (:func:`longest_first`'s rule): a pool worker runs the tasks of one claim
+    in turn (:func:`_execute_pool`), so what its checks build once — cached SMT problems,
+    reference values, sympy's cache — serves the others."""
+    claims: dict[tuple[str, int], list[Task]] = {}
+    for t in tasks:
+        claims.setdefault((t.theorem, t.claim), []).append(t)
+    total = {k: sum(seconds.get(t.id, UNKNOWN_TASK_SECONDS) for t in ts)
+             for k, ts in claims.items()}
+    order = sorted(claims, key=lambda k: -total[k])
+    return [t for k in order for t in claims[k]]
+
+
+def _claim_runs(tasks: list[Task]) -> list[list[Task]]:
+    """Consecutive tasks of one claim, in order: one pool worker each."""
+    runs: list[list[Task]] = []
+    for t in tasks:
+        if runs and (runs[-1][0].theorem, runs[-1][0].claim) == (t.theorem, t.claim):
+            runs[-1].append(t)
+        else:
+            runs.append([t])
+    return runs
+
+
 def _kill_group(proc: Any) -> None:
     """Kill a worker and every process it started (its process group)."""
     if proc.pid is None:
@@ -167,59 +192,73 @@ def _kill_group(proc: Any) -> None:
     proc.join(1)
 
 
-def _worker(conn: Connection, task: Task, profile: Profile, seed: int | None,
+def _worker(conn: Connection, tasks: list[Task], profile: Profile, seed: int | None,
             seconds: float) -> None:
     die_with_parent()
     try:
-        v = run_check(task.theorem, task.claim, task.check, profile, seed, seconds)
-        conn.send(v.to_dict())
+        for task in tasks:  # one verdict sent per task as it ends: the budget is per task
+            v = run_check(task.theorem, task.claim, task.check, profile, seed, seconds)
+            conn.send(v.to_dict())
     finally:
         conn.close()
 
 
+_Running = dict[Any, tuple[list[Task], Any, Connection, float]]
+
+
 def _execute_pool(tasks: list[Task], profile: Profile, jobs: int, seed: int | None,
                   seconds: float) -> Iterable[Verdict]:
+    """Run the tasks on forked workers, one worker per run of consecutive tasks of one claim
+    (:func:`claims_longest_first`). A task over its budget is killed and ``inconclusive``, a
+    worker that dies is an ``error`` for its current task; the tasks of the claim that it had
+    not started go to a fresh worker."""
     ctx = mp.get_context("fork")
-    pending = list(reversed(tasks))
-    running: dict[Any, tuple[Task, Any, Connection, float]] = {}
+    pending = list(reversed(_claim_runs(tasks)))
+    running: _Running = {}
     try:
         yield from _pool_loop(ctx, pending, running, profile, jobs, seed, seconds)
     finally:  # normal end, an exception, Ctrl-C, a closed generator: no worker survives
-        for _task, proc, recv, _started in running.values():
+        for _tasks, proc, recv, _started in running.values():
             _kill_group(proc)
             recv.close()
 
 
-def _pool_loop(ctx: Any, pending: list[Task], running: dict[Any, tuple[Task, Any, Connection,
-                                                                      float]],
-               profile: Profile, jobs: int, seed: int | None,
-               seconds: float) -> Iterable[Verdict]:
+def _pool_loop(ctx: Any, pending: list[list[Task]], running: _Running, profile: Profile,
+               jobs: int, seed: int | None, seconds: float) -> Iterable[Verdict]:
     while pending or running:
         while pending and len(running) < jobs:
-            task = pending.pop()
+            run = pending.pop()
             recv, send = ctx.Pipe(duplex=False)
-            proc = ctx.Process(target=_worker, args=(send, task, profile, seed, seconds),
+            proc = ctx.Process(target=_worker, args=(send, run, profile, seed, seconds),
                                daemon=True)
             proc.start()
             send.close()
-            running[recv] = (task, proc, recv, time.monotonic())
+            running[recv] = (run, proc, recv, time.monotonic())
         ready = wait(list(running), timeout=0.5)
         for conn in ready:
-            task, proc, recv, _ = running.pop(conn)
+            run, proc, recv, _ = running.pop(conn)
             try:
                 data = recv.recv()
             except EOFError:
                 data = None
-            finally:
-                recv.close()
+            if data is not None and len(run) > 1:  # the next task of the claim starts now
+                running[conn] = (run[1:], proc, recv, time.monotonic())
+                yield Verdict.from_dict(data)
+                continue
+            recv.close()
             _kill_group(proc)  # anything the check started dies with it
-            yield _crashed(task, proc.exitcode) if data is None else Verdict.from_dict(data)
+            if data is None and len(run) > 1:
+                pending.append(run[1:])
+            yield _crashed(run[0], proc.exitcode) if data is None else Verdict.from_dict(data)
         now = time.monotonic()
-        for conn, (task, proc, _recv, started) in list(running.items()):
+        for conn, (run, proc, _recv, started) in list(running.items()):
             if now - started > seconds + KILL_GRACE_SECONDS:
                 _kill_group(proc)
                 running.pop(conn)
                 conn.close()
+                if len(run) > 1:
+                    pending.append(run[1:])
+                task = run[0]
                 yield Verdict(task.theorem, task.claim, task.check, task.route,
                               Status.INCONCLUSIVE,
                               f"killed at the time budget of {seconds:.0f} s",
