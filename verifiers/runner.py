@@ -137,10 +137,12 @@ def execute(tasks: list[Task], profile: Profile, jobs: int = 0, seed: int | None
 
 
 def expected_seconds(path: Path = SNAPSHOT) -> dict[str, float]:
-    """Seconds per task id in an earlier run document; empty when it is absent or unreadable."""
+    """Seconds per task id in an earlier run document (CPU seconds where recorded: wall
+    seconds on a loaded machine misorder the tasks); empty when it is absent or unreadable."""
     try:
         doc = json.loads(path.read_text())
-        return {task_id(v["theorem"], v["claim"], v["check"]): float(v.get("seconds") or 0.0)
+        return {task_id(v["theorem"], v["claim"], v["check"]):
+                float(v.get("cpu_seconds") or v.get("seconds") or 0.0)
                 for t in doc["theorems"] for c in t["claims"] for v in c["verdicts"]}
     except (OSError, ValueError, KeyError, TypeError):
         return {}
