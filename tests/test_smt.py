@@ -236,7 +236,7 @@ def test_a_cpu_slice_interrupts_z3():
     solver.add(a >= 1, b >= 1, c >= 1, a**3 + b**3 == c**3)  # Fermat n = 3: z3 cannot decide
     started = time.process_time()
     result, reason = _check_within(solver, ctx, [], 60000, 0.2)
-    assert result == z3.unknown and reason in ("interrupted", "canceled")
+    assert result == z3.unknown and reason == "interrupted"
     assert time.process_time() - started < 5
 
 

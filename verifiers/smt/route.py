@@ -161,19 +161,25 @@ def _check_within(solver: Any, ctx: Any, assumptions: list[Any], timeout_ms: int
     """``solver.check`` with a wall-clock timeout and, unless None, a limit on the CPU
     seconds of this process (z3 is interrupted from a watcher thread): a slice of a restart
     schedule costs the same CPU whatever the load of a shared machine. Returns the result and,
-    when it is unknown, z3's reason ("interrupted" or "canceled" at the CPU limit)."""
+    when it is unknown, z3's reason.
+
+    An interrupted check is ``(unknown, "interrupted")`` whatever z3 answered: an interrupt
+    that lands as the check ends stays pending in the context, and z3 4.x then answers the
+    next tracked QF_NRA check ``sat`` without solving it. So the answer of an attempt that
+    was interrupted is never used, and one empty check consumes a pending interrupt."""
     import z3
 
     solver.set("timeout", timeout_ms)
     if cpu_seconds is None:
         result = solver.check(*assumptions)
         return result, solver.reason_unknown() if result == z3.unknown else ""
-    done = threading.Event()
+    done, fired = threading.Event(), threading.Event()
     start = time.process_time()
 
     def watch() -> None:
         while not done.wait(0.02):
             if time.process_time() - start > cpu_seconds:
+                fired.set()
                 ctx.interrupt()
                 return
 
@@ -184,6 +190,9 @@ def _check_within(solver: Any, ctx: Any, assumptions: list[Any], timeout_ms: int
     finally:
         done.set()
         watcher.join()
+    if fired.is_set():
+        z3.Solver(ctx=ctx).check()  # consumes the interrupt if it is still pending
+        return z3.unknown, "interrupted"
     return result, solver.reason_unknown() if result == z3.unknown else ""
 
 
@@ -211,7 +220,7 @@ def _solve_with_restarts(constraints: list[Any], negated_goal: Any, tr: _Transla
         timeout_ms = max(1, int(min(budget.remaining(), budget.seconds) * 1000))
         result, reason = _check_within(solver, ctx, assumptions, timeout_ms,
                                        None if last else cpu)
-        if reason not in ("interrupted", "canceled") or last or budget.remaining() <= 0:
+        if reason != "interrupted" or last or budget.remaining() <= 0:
             return solver, result, variables, restarts
         restarts.append(f"seed {seed}{' (reparsed)' if reparse else ''}: unknown after "
                         f"{cpu:g} s of CPU")
