@@ -6,11 +6,11 @@ from dpverify.verifiers.dispatch import PROFILES, task_seed
 from dpverify.verifiers.runner import (
     Task,
     _execute_pool,
-    claims_longest_first,
     exit_code,
     expected_seconds,
     longest_first,
     plan,
+    theorems_longest_first,
 )
 from dpverify.verifiers.verdict import Outcome, Status, headline, outcome
 from dpverify.verifiers.warmup import warm_up
@@ -81,15 +81,18 @@ def test_a_pool_run_starts_the_longest_tasks_first():
     assert longest_first(tasks, seconds) == [tasks[1], tasks[2], tasks[0], tasks[3]]
 
 
-def test_a_pool_run_orders_claims_by_their_sum_and_keeps_a_claim_together():
-    tasks = [Task("A", 1, 0, "numeric"), Task("B", 1, 0, "smt"), Task("A", 1, 1, "smt"),
-             Task("B", 2, 0, "oracle")]
-    seconds = {tasks[0].id: 3.0, tasks[1].id: 4.0, tasks[2].id: 3.0, tasks[3].id: 5.0}
-    # A/1 sums 6 s: first, its two tasks together in plan order; then B/2 (5 s), B/1 (4 s)
-    assert claims_longest_first(tasks, seconds) == [tasks[0], tasks[2], tasks[3], tasks[1]]
+def test_a_pool_run_orders_theorems_by_their_sum_and_keeps_a_theorem_together():
+    tasks = [Task("A", 1, 0, "numeric"), Task("B", 1, 0, "smt"), Task("A", 2, 1, "smt"),
+             Task("C", 2, 0, "oracle"), Task("B", 3, 0, "oracle")]
+    seconds = {tasks[0].id: 3.0, tasks[1].id: 4.0, tasks[2].id: 1.0, tasks[3].id: 4.5,
+               tasks[4].id: 0.5}
+    # B sums 4.5 s and C 4.5 s (plan order among equals), A 4 s: each theorem's tasks
+    # together, in plan order
+    assert theorems_longest_first(tasks, seconds) == [tasks[1], tasks[4], tasks[3], tasks[0],
+                                                      tasks[2]]
 
 
-def test_the_tasks_of_a_claim_after_a_killed_or_crashed_one_still_run(monkeypatch):
+def test_the_tasks_of_a_theorem_after_a_killed_or_crashed_one_still_run(monkeypatch):
     import os
 
     import dpverify.verifiers.runner as runner

@@ -127,7 +127,7 @@ def execute(tasks: list[Task], profile: Profile, jobs: int = 0, seed: int | None
             if on_result:
                 on_result(v)
     else:  # longest first: a long task started last would run alone at the end
-        order = claims_longest_first(tasks, expected_seconds())
+        order = theorems_longest_first(tasks, expected_seconds())
         warm_up()  # every forked worker inherits what the routes load on first use
         for v in _execute_pool(order, profile, jobs, seed, seconds):
             results[task_id(v.theorem, v.claim, v.check)] = v
@@ -154,25 +154,27 @@ def longest_first(tasks: list[Task], seconds: Mapping[str, float]) -> list[Task]
     return sorted(tasks, key=lambda t: -seconds.get(t.id, UNKNOWN_TASK_SECONDS))
 
 
-def claims_longest_first(tasks: list[Task], seconds: Mapping[str, float]) -> list[Task]:
-    """The tasks claim by claim (plan order within a claim), the claims by decreasing sum of
-    expected seconds (:func:`longest_first`'s rule): a pool worker runs the tasks of one claim
-    in turn (:func:`_execute_pool`), so what its checks build once — cached SMT problems,
-    reference values, sympy's cache — serves the others."""
-    claims: dict[tuple[str, int], list[Task]] = {}
+def theorems_longest_first(tasks: list[Task], seconds: Mapping[str, float]) -> list[Task]:
+    """The tasks theorem by theorem (plan order within a theorem), the theorems by decreasing
+    sum of expected seconds (:func:`longest_first`'s rule): a pool worker runs the tasks of one
+    theorem in turn (:func:`_execute_pool`), so what its checks build once — SMT problems and
+    reference values cached by the theorem's module, sympy's cache — serves its other checks.
+    The largest theorem of the catalogue is ~10 s of CPU in a ~150 s run: started first, it
+    does not hold up the end of the schedule."""
+    theorems: dict[str, list[Task]] = {}
     for t in tasks:
-        claims.setdefault((t.theorem, t.claim), []).append(t)
+        theorems.setdefault(t.theorem, []).append(t)
     total = {k: sum(seconds.get(t.id, UNKNOWN_TASK_SECONDS) for t in ts)
-             for k, ts in claims.items()}
-    order = sorted(claims, key=lambda k: -total[k])
-    return [t for k in order for t in claims[k]]
+             for k, ts in theorems.items()}
+    order = sorted(theorems, key=lambda k: -total[k])
+    return [t for k in order for t in theorems[k]]
 
 
-def _claim_runs(tasks: list[Task]) -> list[list[Task]]:
-    """Consecutive tasks of one claim, in order: one pool worker each."""
+def _theorem_runs(tasks: list[Task]) -> list[list[Task]]:
+    """Consecutive tasks of one theorem, in order: one pool worker each."""
     runs: list[list[Task]] = []
     for t in tasks:
-        if runs and (runs[-1][0].theorem, runs[-1][0].claim) == (t.theorem, t.claim):
+        if runs and runs[-1][0].theorem == t.theorem:
             runs[-1].append(t)
         else:
             runs.append([t])
@@ -210,12 +212,12 @@ _Running = dict[Any, tuple[list[Task], Any, Connection, float]]
 
 def _execute_pool(tasks: list[Task], profile: Profile, jobs: int, seed: int | None,
                   seconds: float) -> Iterable[Verdict]:
-    """Run the tasks on forked workers, one worker per run of consecutive tasks of one claim
-    (:func:`claims_longest_first`). A task over its budget is killed and ``inconclusive``, a
-    worker that dies is an ``error`` for its current task; the tasks of the claim that it had
-    not started go to a fresh worker."""
+    """Run the tasks on forked workers, one worker per run of consecutive tasks of one theorem
+    (:func:`theorems_longest_first`). A task over its budget is killed and ``inconclusive``, a
+    worker that dies is an ``error`` for its current task; the tasks that it had not started
+    go to a fresh worker."""
     ctx = mp.get_context("fork")
-    pending = list(reversed(_claim_runs(tasks)))
+    pending = list(reversed(_theorem_runs(tasks)))
     running: _Running = {}
     try:
         yield from _pool_loop(ctx, pending, running, profile, jobs, seed, seconds)
@@ -243,7 +245,7 @@ def _pool_loop(ctx: Any, pending: list[list[Task]], running: _Running, profile: 
                 data = recv.recv()
             except EOFError:
                 data = None
-            if data is not None and len(run) > 1:  # the next task of the claim starts now
+            if data is not None and len(run) > 1:  # the worker's next task starts now
                 running[conn] = (run[1:], proc, recv, time.monotonic())
                 yield Verdict.from_dict(data)
                 continue
