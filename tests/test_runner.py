@@ -128,3 +128,15 @@ def test_the_committed_snapshot_gives_the_expected_seconds_of_planned_tasks(tmp_
 
 def test_the_warm_up_before_forking_runs_every_route_to_its_true_verdict():
     assert warm_up() == [Status.CERTIFIED, Status.PASSED, Status.PROVED, Status.PROVED]
+
+
+def test_a_verdict_records_its_cpu_seconds_and_keeps_them_through_json():
+    from dpverify.verifiers.dispatch import run_check
+    from dpverify.verifiers.verdict import Verdict
+
+    v = run_check("DEF-DP", 1, 0, PROFILES["quick"])
+    assert v.cpu_seconds is not None and 0 <= v.cpu_seconds
+    d = v.to_dict()
+    assert d["cpu_seconds"] == round(v.cpu_seconds, 4)
+    assert Verdict.from_dict(d).cpu_seconds == d["cpu_seconds"]
+    assert "cpu_seconds" not in Verdict("X", 1, 0, "numeric", v.status, "").to_dict()
