@@ -167,7 +167,7 @@ def _check_within(solver: Any, ctx: Any, assumptions: list[Any], timeout_ms: int
     when it is unknown, z3's reason.
 
     An interrupted check is ``(unknown, "interrupted")`` whatever z3 answered: an interrupt
-    that lands as the check ends stays pending in the context, and z3 4.x then answers the
+    that lands as the check ends stays pending in the context, and z3 (5.4.1) then answers the
     next tracked QF_NRA check ``sat`` without solving it. So the answer of an attempt that
     was interrupted is never used, and one empty check consumes a pending interrupt."""
     import z3
