@@ -38,6 +38,7 @@ def _key(verdicts: list[Verdict]) -> dict[tuple[str, int, int], Any]:
     for v in verdicts:
         d = v.to_dict()
         d.pop("seconds")
+        d.pop("cpu_seconds", None)
         d["evidence"] = {k: x for k, x in d["evidence"].items() if k not in TIMING}
         out[(v.theorem, v.claim, v.check)] = d
     return out

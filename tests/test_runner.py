@@ -10,6 +10,7 @@ from dpverify.verifiers.runner import (
     expected_seconds,
     longest_first,
     plan,
+    theorems_longest_first,
 )
 from dpverify.verifiers.verdict import Outcome, Status, headline, outcome
 from dpverify.verifiers.warmup import warm_up
@@ -80,6 +81,41 @@ def test_a_pool_run_starts_the_longest_tasks_first():
     assert longest_first(tasks, seconds) == [tasks[1], tasks[2], tasks[0], tasks[3]]
 
 
+def test_a_pool_run_orders_theorems_by_their_sum_and_keeps_a_theorem_together():
+    tasks = [Task("A", 1, 0, "numeric"), Task("B", 1, 0, "smt"), Task("A", 2, 1, "smt"),
+             Task("C", 2, 0, "oracle"), Task("B", 3, 0, "oracle")]
+    seconds = {tasks[0].id: 3.0, tasks[1].id: 4.0, tasks[2].id: 1.0, tasks[3].id: 4.5,
+               tasks[4].id: 0.5}
+    # B sums 4.5 s and C 4.5 s (plan order among equals), A 4 s: each theorem's tasks
+    # together, in plan order
+    assert theorems_longest_first(tasks, seconds) == [tasks[1], tasks[4], tasks[3], tasks[0],
+                                                      tasks[2]]
+
+
+def test_the_tasks_of_a_theorem_after_a_killed_or_crashed_one_still_run(monkeypatch):
+    import os
+
+    import dpverify.verifiers.runner as runner
+
+    real = runner.run_check
+
+    def first_hangs_second_dies(theorem, claim, check, *args):
+        if check == 0:
+            time.sleep(60)
+        if check == 1:
+            os._exit(7)
+        return real(theorem, claim, check, *args)
+
+    monkeypatch.setattr(runner, "run_check", first_hangs_second_dies)
+    monkeypatch.setattr(runner, "KILL_GRACE_SECONDS", 0.0)
+    tasks = [t for t in plan(["DEF-DP"]) if t.claim == 1][:3]
+    assert [t.check for t in tasks] == [0, 1, 2]
+    verdicts = list(_execute_pool(tasks, PROFILES["quick"], 2, None, 3.0))
+    assert [(v.check, v.status) for v in verdicts] == [
+        (0, Status.INCONCLUSIVE), (1, Status.ERROR), (2, real("DEF-DP", 1, 2,
+                                                               PROFILES["quick"]).status)]
+
+
 def test_the_committed_snapshot_gives_the_expected_seconds_of_planned_tasks(tmp_path):
     seconds = expected_seconds()
     planned = plan(["SMITH-GROUP", "DEF-DP"])
@@ -92,3 +128,15 @@ def test_the_committed_snapshot_gives_the_expected_seconds_of_planned_tasks(tmp_
 
 def test_the_warm_up_before_forking_runs_every_route_to_its_true_verdict():
     assert warm_up() == [Status.CERTIFIED, Status.PASSED, Status.PROVED, Status.PROVED]
+
+
+def test_a_verdict_records_its_cpu_seconds_and_keeps_them_through_json():
+    from dpverify.verifiers.dispatch import run_check
+    from dpverify.verifiers.verdict import Verdict
+
+    v = run_check("DEF-DP", 1, 0, PROFILES["quick"])
+    assert v.cpu_seconds is not None and 0 <= v.cpu_seconds
+    d = v.to_dict()
+    assert d["cpu_seconds"] == round(v.cpu_seconds, 4)
+    assert Verdict.from_dict(d).cpu_seconds == d["cpu_seconds"]
+    assert "cpu_seconds" not in Verdict("X", 1, 0, "numeric", v.status, "").to_dict()

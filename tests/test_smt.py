@@ -200,3 +200,66 @@ def test_substitute_exp_rejects_what_is_not_rational_in_x():
     assert sp.expand(substitute_exp(sp.exp(2 * eps) - sp.exp(eps), eps, x) - (x**2 - x)) == 0
     with pytest.raises(ValueError):
         substitute_exp(sp.exp(eps / 3), eps, x)
+
+
+# ---------------------------------------------------------------------------------------------
+# restarts: a slice that runs out restarts z3, reparsed or with another seed; same verdicts
+
+
+def _first_attempt_interrupted(monkeypatch, schedule):
+    """The restart schedule ``schedule``, its first attempt reported interrupted unrun."""
+    import z3
+
+    from dpverify.verifiers.smt import route
+
+    real = route._check_within
+    calls = []
+
+    def check_within(*args):
+        calls.append(args)
+        return (z3.unknown, "interrupted") if len(calls) == 1 else real(*args)
+
+    monkeypatch.setattr(route, "RESTART_SCHEDULE", schedule)
+    monkeypatch.setattr(route, "_check_within", check_within)
+
+
+def test_a_cpu_slice_interrupts_z3():
+    import time
+
+    import z3
+
+    from dpverify.verifiers.smt.route import _check_within
+
+    ctx = z3.Context()
+    a, b, c = (z3.Int(n, ctx) for n in "abc")
+    solver = z3.Solver(ctx=ctx)
+    solver.add(a >= 1, b >= 1, c >= 1, a**3 + b**3 == c**3)  # Fermat n = 3: z3 cannot decide
+    started = time.process_time()
+    result, reason = _check_within(solver, ctx, [], 60000, 0.2)
+    assert result == z3.unknown and reason == "interrupted"
+    assert time.process_time() - started < 5
+
+
+@pytest.mark.parametrize("reparse", [False, True])
+def test_restarted_attempts_give_the_same_proof_and_core(monkeypatch, reparse):
+    _first_attempt_interrupted(monkeypatch, ((0, False, 1.0), (3, reparse, None)))
+    status, _, ev = run(lambda: SmtProblem({"u": "real"}, (u > 0, u <= 1),
+                                           (u - 1) * (u - 9) >= 0))
+    assert status is Status.PROVED and ev["unsat_core"] == ["h2: u <= 1"]
+    assert ev["z3_restarts"] == ["seed 0: unknown after 1 s of CPU"]
+
+
+def test_restarted_refutation_is_still_a_checked_model(monkeypatch):
+    _first_attempt_interrupted(monkeypatch, ((0, False, 1.0), (1, True, None)))
+    status, _, ev = run(lambda: SmtProblem({"x": "real"}, (x > 0,), x**2 >= 2 * x))
+    assert status is Status.FAILED
+    assert 0 < Fraction(ev["counterexample"]["x"]) < 2
+
+
+def test_the_restarts_end_with_the_budget():
+    # every slice, not only the last, is bounded by the wall-clock budget: never a pass
+    a, b, c = sp.symbols("a b c", integer=True)
+    status, _, _ = run(
+        lambda: SmtProblem({"a": "int", "b": "int", "c": "int"}, (a >= 1, b >= 1, c >= 1),
+                           sp.Ne(a**3 + b**3, c**3)), seconds=0.5)
+    assert status is Status.INCONCLUSIVE

@@ -95,7 +95,7 @@ def run_claim_check(theorem: Theorem, claim: Claim | int, check_index: int, prof
     seed = task_seed(tid) if seed is None else seed
     budget = Budget(seconds=budget_seconds or profile.seconds,
                     examples=profile.property_examples, boxes=profile.boxes)
-    started = time.monotonic()
+    started, cpu_started = time.monotonic(), time.process_time()
     try:
         status, summary, evidence = _dispatch(check, budget, seed, profile)
     except Unsupported as exc:  # no context can evaluate a term (e.g. an entry not encoded yet)
@@ -107,7 +107,7 @@ def run_claim_check(theorem: Theorem, claim: Claim | int, check_index: int, prof
     if status is Status.FAILED:
         evidence["reproduce"] = reproduce_command(th.id, claim_number, profile.name, seed)
     return Verdict(th.id, claim_number, check_index, check.route, status, summary, evidence,
-                   time.monotonic() - started, seed)
+                   time.monotonic() - started, seed, time.process_time() - cpu_started)
 
 
 def _dispatch(check: Compare | Predicate | Smt, budget: Budget, seed: int,

@@ -127,7 +127,7 @@ def execute(tasks: list[Task], profile: Profile, jobs: int = 0, seed: int | None
             if on_result:
                 on_result(v)
     else:  # longest first: a long task started last would run alone at the end
-        order = longest_first(tasks, expected_seconds())
+        order = theorems_longest_first(tasks, expected_seconds())
         warm_up()  # every forked worker inherits what the routes load on first use
         for v in _execute_pool(order, profile, jobs, seed, seconds):
             results[task_id(v.theorem, v.claim, v.check)] = v
@@ -137,10 +137,12 @@ def execute(tasks: list[Task], profile: Profile, jobs: int = 0, seed: int | None
 
 
 def expected_seconds(path: Path = SNAPSHOT) -> dict[str, float]:
-    """Seconds per task id in an earlier run document; empty when it is absent or unreadable."""
+    """Seconds per task id in an earlier run document (CPU seconds where recorded: wall
+    seconds on a loaded machine misorder the tasks); empty when it is absent or unreadable."""
     try:
         doc = json.loads(path.read_text())
-        return {task_id(v["theorem"], v["claim"], v["check"]): float(v.get("seconds") or 0.0)
+        return {task_id(v["theorem"], v["claim"], v["check"]):
+                float(v.get("cpu_seconds") or v.get("seconds") or 0.0)
                 for t in doc["theorems"] for c in t["claims"] for v in c["verdicts"]}
     except (OSError, ValueError, KeyError, TypeError):
         return {}
@@ -150,6 +152,33 @@ def longest_first(tasks: list[Task], seconds: Mapping[str, float]) -> list[Task]
     """The tasks by decreasing expected seconds (plan order among equals); unknown ones count
     ``UNKNOWN_TASK_SECONDS``."""
     return sorted(tasks, key=lambda t: -seconds.get(t.id, UNKNOWN_TASK_SECONDS))
+
+
+def theorems_longest_first(tasks: list[Task], seconds: Mapping[str, float]) -> list[Task]:
+    """The tasks theorem by theorem (plan order within a theorem), the theorems by decreasing
+    sum of expected seconds (:func:`longest_first`'s rule): a pool worker runs the tasks of one
+    theorem in turn (:func:`_execute_pool`), so what its checks build once — SMT problems and
+    reference values cached by the theorem's module, sympy's cache — serves its other checks.
+    The largest theorem of the catalogue is ~10 s of CPU in a ~150 s run: started first, it
+    does not hold up the end of the schedule."""
+    theorems: dict[str, list[Task]] = {}
+    for t in tasks:
+        theorems.setdefault(t.theorem, []).append(t)
+    total = {k: sum(seconds.get(t.id, UNKNOWN_TASK_SECONDS) for t in ts)
+             for k, ts in theorems.items()}
+    order = sorted(theorems, key=lambda k: -total[k])
+    return [t for k in order for t in theorems[k]]
+
+
+def _theorem_runs(tasks: list[Task]) -> list[list[Task]]:
+    """Consecutive tasks of one theorem, in order: one pool worker each."""
+    runs: list[list[Task]] = []
+    for t in tasks:
+        if runs and runs[-1][0].theorem == t.theorem:
+            runs[-1].append(t)
+        else:
+            runs.append([t])
+    return runs
 
 
 def _kill_group(proc: Any) -> None:
@@ -167,59 +196,73 @@ def _kill_group(proc: Any) -> None:
     proc.join(1)
 
 
-def _worker(conn: Connection, task: Task, profile: Profile, seed: int | None,
+def _worker(conn: Connection, tasks: list[Task], profile: Profile, seed: int | None,
             seconds: float) -> None:
     die_with_parent()
     try:
-        v = run_check(task.theorem, task.claim, task.check, profile, seed, seconds)
-        conn.send(v.to_dict())
+        for task in tasks:  # one verdict sent per task as it ends: the budget is per task
+            v = run_check(task.theorem, task.claim, task.check, profile, seed, seconds)
+            conn.send(v.to_dict())
     finally:
         conn.close()
 
 
+_Running = dict[Any, tuple[list[Task], Any, Connection, float]]
+
+
 def _execute_pool(tasks: list[Task], profile: Profile, jobs: int, seed: int | None,
                   seconds: float) -> Iterable[Verdict]:
+    """Run the tasks on forked workers, one worker per run of consecutive tasks of one theorem
+    (:func:`theorems_longest_first`). A task over its budget is killed and ``inconclusive``, a
+    worker that dies is an ``error`` for its current task; the tasks that it had not started
+    go to a fresh worker."""
     ctx = mp.get_context("fork")
-    pending = list(reversed(tasks))
-    running: dict[Any, tuple[Task, Any, Connection, float]] = {}
+    pending = list(reversed(_theorem_runs(tasks)))
+    running: _Running = {}
     try:
         yield from _pool_loop(ctx, pending, running, profile, jobs, seed, seconds)
     finally:  # normal end, an exception, Ctrl-C, a closed generator: no worker survives
-        for _task, proc, recv, _started in running.values():
+        for _tasks, proc, recv, _started in running.values():
             _kill_group(proc)
             recv.close()
 
 
-def _pool_loop(ctx: Any, pending: list[Task], running: dict[Any, tuple[Task, Any, Connection,
-                                                                      float]],
-               profile: Profile, jobs: int, seed: int | None,
-               seconds: float) -> Iterable[Verdict]:
+def _pool_loop(ctx: Any, pending: list[list[Task]], running: _Running, profile: Profile,
+               jobs: int, seed: int | None, seconds: float) -> Iterable[Verdict]:
     while pending or running:
         while pending and len(running) < jobs:
-            task = pending.pop()
+            run = pending.pop()
             recv, send = ctx.Pipe(duplex=False)
-            proc = ctx.Process(target=_worker, args=(send, task, profile, seed, seconds),
+            proc = ctx.Process(target=_worker, args=(send, run, profile, seed, seconds),
                                daemon=True)
             proc.start()
             send.close()
-            running[recv] = (task, proc, recv, time.monotonic())
+            running[recv] = (run, proc, recv, time.monotonic())
         ready = wait(list(running), timeout=0.5)
         for conn in ready:
-            task, proc, recv, _ = running.pop(conn)
+            run, proc, recv, _ = running.pop(conn)
             try:
                 data = recv.recv()
             except EOFError:
                 data = None
-            finally:
-                recv.close()
+            if data is not None and len(run) > 1:  # the worker's next task starts now
+                running[conn] = (run[1:], proc, recv, time.monotonic())
+                yield Verdict.from_dict(data)
+                continue
+            recv.close()
             _kill_group(proc)  # anything the check started dies with it
-            yield _crashed(task, proc.exitcode) if data is None else Verdict.from_dict(data)
+            if data is None and len(run) > 1:
+                pending.append(run[1:])
+            yield _crashed(run[0], proc.exitcode) if data is None else Verdict.from_dict(data)
         now = time.monotonic()
-        for conn, (task, proc, _recv, started) in list(running.items()):
+        for conn, (run, proc, _recv, started) in list(running.items()):
             if now - started > seconds + KILL_GRACE_SECONDS:
                 _kill_group(proc)
                 running.pop(conn)
                 conn.close()
+                if len(run) > 1:
+                    pending.append(run[1:])
+                task = run[0]
                 yield Verdict(task.theorem, task.claim, task.check, task.route,
                               Status.INCONCLUSIVE,
                               f"killed at the time budget of {seconds:.0f} s",

@@ -59,9 +59,10 @@ class Verdict:
     evidence: dict[str, Any] = field(default_factory=dict)
     seconds: float = 0.0
     seed: int | None = None
+    cpu_seconds: float | None = None  # CPU of the checking process: stable on a loaded machine
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             "theorem": self.theorem,
             "claim": self.claim,
             "check": self.check,
@@ -72,6 +73,9 @@ class Verdict:
             "seconds": round(self.seconds, 4),
             "seed": self.seed,
         }
+        if self.cpu_seconds is not None:
+            out["cpu_seconds"] = round(self.cpu_seconds, 4)
+        return out
 
     @staticmethod
     def from_dict(d: dict[str, Any]) -> Verdict:
@@ -85,6 +89,7 @@ class Verdict:
             evidence=d.get("evidence", {}),
             seconds=d.get("seconds", 0.0),
             seed=d.get("seed"),
+            cpu_seconds=d.get("cpu_seconds"),
         )
 
 
