@@ -329,33 +329,51 @@ def _over_task_limit(_signum: int, _frame: Any) -> None:
 
 
 OVER_TASK_LIMIT = "over_task_limit"
+SOFT_SECONDS, SOFT_FACTOR = 5.0, 4.0  # first-pass allowance: 5 s + 4 x the baseline seconds
 
 
 def judge(site: Site, tasks: list[Task], which: list[int], seconds: float,
           cost: list[float] | None = None) -> dict[str, Any]:
-    """Run the checks ``which`` (cheapest in the baseline first) under the mutant until one
-    kills it. ``killed``: a check that came out as expected now does not (``error`` included:
-    ``dpverify run`` exits 3 on it); ``weakened``: none did, but one that was proved, certified
-    or passed is now ``inconclusive`` or ran past the runner's task limit (the profile's seconds
-    plus the kill grace; the runner records it ``inconclusive``) — ``dpverify run --baseline``
-    exits 1 on it; ``timed_out``: the harness killed the mutant at ``seconds`` before any of
-    that; ``survived`` otherwise."""
+    """Run the checks ``which`` (cheapest in the baseline first; one that takes far longer than
+    in the baseline is put off to a second pass) under the mutant until one kills it.
+    ``killed``: a check that came out as expected now does not (``error`` included: ``dpverify
+    run`` exits 3 on it); ``weakened``: none did, but one that was proved, certified or passed
+    is now ``inconclusive`` or ran past the runner's task limit (the profile's seconds plus the
+    kill grace; the runner records it ``inconclusive``) — ``dpverify run --baseline`` exits 1 on
+    it; ``timed_out``: the harness killed the mutant at ``seconds`` before any of that;
+    ``survived`` otherwise."""
     quick = PROFILES["quick"]
     task_limit = quick.seconds + KILL_GRACE_SECONDS
     order = sorted(which, key=lambda i: cost[i]) if cost else list(which)
 
+    def limited(i: int, limit: float) -> str:
+        signal.setitimer(signal.ITIMER_REAL, limit)
+        try:
+            return run_check(tasks[i].theorem, tasks[i].claim, tasks[i].check,
+                             quick).status.value
+        except _OverTaskLimit:
+            return OVER_TASK_LIMIT
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+
     def work() -> Iterator[tuple[int, str]]:
         apply(site)
         signal.signal(signal.SIGALRM, _over_task_limit)
+        # first pass: a check far slower than in the baseline is put off (a mutant can make a
+        # cheap check slow, and a later check may kill it at once); second pass: the put-off
+        # checks with the runner's task limit
+        deferred = []
         for i in order:
-            signal.setitimer(signal.ITIMER_REAL, task_limit)
-            try:
-                status = run_check(tasks[i].theorem, tasks[i].claim, tasks[i].check,
-                                   quick).status.value
-            except _OverTaskLimit:
-                status = OVER_TASK_LIMIT
-            finally:
-                signal.setitimer(signal.ITIMER_REAL, 0)
+            soft = min(task_limit, SOFT_SECONDS + SOFT_FACTOR * cost[i]) if cost else task_limit
+            status = limited(i, soft)
+            if status == OVER_TASK_LIMIT and soft < task_limit:
+                deferred.append(i)
+                continue
+            yield i, status
+            if status != OVER_TASK_LIMIT and not _expected_ok(tasks[i], Status(status)):
+                return
+        for i in deferred:
+            status = limited(i, task_limit)
             yield i, status
             if status != OVER_TASK_LIMIT and not _expected_ok(tasks[i], Status(status)):
                 return
@@ -502,8 +520,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=120.0)
     parser.add_argument("--jsonl", type=Path)
     parser.add_argument("--markdown", type=Path)
-    parser.add_argument("--replay", type=Path, help="a JSONL of an earlier run: its survivors "
-                        "are judged again (same sites), its other rows carried over")
+    parser.add_argument("--replay", type=Path, help="a JSONL of an earlier run: its survived and "
+                        "timed-out rows are judged again (same sites), its other rows carried "
+                        "over")
     args = parser.parse_args(argv)
     families = args.family or sorted({t.family for t in all_theorems()})
     earlier = ([json.loads(line) for line in args.replay.read_text("utf-8").splitlines()
@@ -512,9 +531,10 @@ def main(argv: list[str] | None = None) -> int:
     out = args.jsonl.open("a", encoding="utf-8") if args.jsonl else None
     for family in families:
         mine = [r for r in earlier if r["family"] == family]
-        carried = [r for r in mine if r["result"] != "survived"]
+        again = ("survived", "timed_out")
+        carried = [r for r in mine if r["result"] not in again]
         replay = [Site(r["module"], r["name"], r["kind"], r["index"], r["line"])
-                  for r in mine if r["result"] == "survived"] if args.replay else None
+                  for r in mine if r["result"] in again] if args.replay else None
         if args.replay and not mine:
             continue
         counts = totals.setdefault(family, dict.fromkeys(COLUMNS, 0))
