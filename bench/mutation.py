@@ -364,7 +364,8 @@ def judge(site: Site, tasks: list[Task], which: list[int], seconds: float,
         # checks with the runner's task limit
         deferred = []
         for i in order:
-            soft = min(task_limit, SOFT_SECONDS + SOFT_FACTOR * cost[i]) if cost else task_limit
+            soft = min(task_limit, SOFT_SECONDS + SOFT_FACTOR * max(cost[i], 0.0)) \
+                if cost else task_limit
             status = limited(i, soft)
             if status == OVER_TASK_LIMIT and soft < task_limit:
                 deferred.append(i)

@@ -202,7 +202,7 @@ def test_judging_stops_at_the_first_killing_check_cheapest_first(mutation):
                                              "gauss_delta") if s.kind == "operator")
     tasks = plan(["BW-ANALYTIC-GAUSS"])
     row = mutation.judge(site, tasks, list(range(len(tasks))), seconds=300,
-                         cost=[float(-i) for i in range(len(tasks))])  # last task first
+                         cost=[float(len(tasks) - i) for i in range(len(tasks))])  # last first
     assert row["result"] == "killed", row
     judged, total = (int(x) for x in row["judged"].split(" checks")[0].split(" of "))
     assert judged <= total and row["by"][0] == tasks[len(tasks) - judged].id
