@@ -13,10 +13,14 @@ family's claims (issue "Verdicts that say exactly what was shown", item 5).
    ``log``↔``log1p``, a dropped term (``a ± b``→``a``), a dropped unary minus, the first two
    arguments of a call swapped — the mutated function's code object replaces the original's
    in place (``func.__code__``), so every importer sees it, in a fresh forked child.
-3. **Judgement.** Only the checks that executed the function run again. The mutant is
-   *killed* when a check that came out as expected in the baseline now does not (a claim
-   expected to hold fails or errs, an erratum is no longer refuted); *timed out* when the
-   child runs past ``--seconds`` or a check turns inconclusive.
+3. **Judgement.** Only the checks that executed the function run again, cheapest in the
+   baseline first, until one kills the mutant. It is *killed* when a check that came out as
+   expected in the baseline now does not (a claim expected to hold fails or errs — ``dpverify
+   run`` exits 1 or 3 —, an erratum is no longer refuted); *detected by weakening* when none
+   does but a check that was proved/certified/passed now ends ``inconclusive`` or runs past the
+   runner's task limit (the profile's seconds plus the kill grace, where the runner records
+   ``inconclusive``): ``dpverify run --baseline`` exits 1 on it; *timed out* when the child
+   runs past ``--seconds`` (the harness's wall clock) before either.
 4. **Equivalence.** The baseline also records a bounded sample of the argument tuples each
    executed function was really called with (``bench/mutation_inputs.py``). A mutant no check
    killed is evaluated against the original on those tuples and on random tuples in the same
@@ -28,7 +32,8 @@ family's claims (issue "Verdicts that say exactly what was shown", item 5).
    family (the formula's owner) is judged again against that family's checks:
    *killed by the owner family* when one of them kills it.
 
-The kill rate is (killed + killed by the owner family) / (mutants - equivalent). Rows go to
+The kill rate is (killed + killed by the owner family) / (mutants - equivalent); the detection
+rate adds the mutants detected by weakening. Rows go to
 stdout and ``--jsonl``; the table per family to stdout and ``--markdown``.
 """
 
@@ -38,16 +43,16 @@ import argparse
 import ast
 import importlib
 import json
-import math
 import os
 import pickle
 import random
 import re
+import select
 import signal
 import sys
 import time
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -58,7 +63,7 @@ from mutation_inputs import Recorder, compare  # a sibling of this script
 from dpverify.theorems import all_theorems
 from dpverify.theorems.core import Theorem
 from dpverify.verifiers.dispatch import PROFILES, run_check
-from dpverify.verifiers.runner import Task, plan
+from dpverify.verifiers.runner import KILL_GRACE_SECONDS, Task, plan
 from dpverify.verifiers.verdict import Status
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -176,27 +181,63 @@ def apply(site: Site) -> None:
 # forked runs
 
 
-def _in_child(work: Any, seconds: float) -> Any:
-    """``work()`` in a forked child with a hard time limit; ``None`` when it timed out."""
+def _send(out: Any, message: Any) -> None:
+    data = pickle.dumps(message)
+    out.write(len(data).to_bytes(8, "big") + data)
+    out.flush()
+
+
+def _stream_child(work: Callable[[], Iterable[Any]], seconds: float) -> tuple[list[Any], str]:
+    """The items ``work()`` yields in a forked child, and how the child ended: ``done``,
+    ``crash: ...`` (an exception escaped), ``died`` (exited without a word) or ``timed_out``
+    (killed by this process at ``seconds``: the items received until then are kept)."""
     read, write = os.pipe()
     pid = os.fork()
     if pid == 0:  # child
         os.close(read)
-        signal.alarm(max(1, math.ceil(seconds)))
+        out = os.fdopen(write, "wb")
         try:
-            data = pickle.dumps(("ok", work()))
+            for item in work():
+                _send(out, ("item", item))
+            _send(out, ("done", None))
         except BaseException as exc:  # the mutant crashed the harness itself
-            data = pickle.dumps(("crash", repr(exc)))
-        with os.fdopen(write, "wb") as f:
-            f.write(data)
+            _send(out, ("crash", repr(exc)))
+        out.close()
         os._exit(0)
     os.close(write)
-    with os.fdopen(read, "rb") as f:
-        data = f.read()
+    deadline = time.monotonic() + seconds
+    items: list[Any] = []
+    end, buffer = "timed_out", b""
+    while end == "timed_out":
+        left = deadline - time.monotonic()
+        if left <= 0 or not select.select([read], [], [], left)[0]:
+            os.kill(pid, signal.SIGKILL)
+            break
+        chunk = os.read(read, 1 << 16)
+        if not chunk:
+            end = "died"
+            break
+        buffer += chunk
+        while len(buffer) >= 8 and len(buffer) >= 8 + int.from_bytes(buffer[:8], "big"):
+            size = int.from_bytes(buffer[:8], "big")
+            tag, value = pickle.loads(buffer[8:8 + size])
+            buffer = buffer[8 + size:]
+            if tag == "item":
+                items.append(value)
+            else:
+                end = "done" if tag == "done" else f"crash: {value}"
+    os.close(read)
     os.waitpid(pid, 0)
-    if not data:
-        return None
-    return pickle.loads(data)
+    return items, end
+
+
+def _in_child(work: Any, seconds: float) -> Any:
+    """``work()`` in a forked child with a hard time limit: ``("ok", result)``, ``("crash",
+    why)``, or ``None`` when it timed out."""
+    items, end = _stream_child(lambda: [work()], seconds)
+    if end == "done":
+        return "ok", items[0]
+    return None if end == "timed_out" else ("crash", end.removeprefix("crash: "))
 
 
 def _expected_ok(task: Task, status: Status) -> bool:
@@ -243,19 +284,22 @@ def baseline(tasks: list[Task], seed: str = "") -> dict[str, Any]:
                 used[key].add(current)
                 recorder.offer(key, frame)
 
-    ok = []
+    ok, seconds, statuses = [], [], []
     quick = PROFILES["quick"]
     for i, task in enumerate(tasks):
         current = i
         codes = _top_level_codes()  # modules a check imports lazily are picked up
         sys.setprofile(profiler)
+        started = time.monotonic()
         try:
             v = run_check(task.theorem, task.claim, task.check, quick)
         finally:
             sys.setprofile(None)
+        seconds.append(time.monotonic() - started)
+        statuses.append(v.status.value)
         ok.append(_expected_ok(task, v.status) and v.status is not Status.INCONCLUSIVE)
     return {"used": {key: sorted(idx) for key, idx in used.items()}, "ok": ok,
-            "calls": recorder.calls}
+            "seconds": seconds, "statuses": statuses, "calls": recorder.calls}
 
 
 def equivalence(site: Site, calls: list[Any], seconds: float) -> dict[str, Any]:
@@ -275,29 +319,84 @@ def equivalence(site: Site, calls: list[Any], seconds: float) -> dict[str, Any]:
     return result[1]
 
 
-def judge(site: Site, tasks: list[Task], which: list[int], seconds: float) -> dict[str, Any]:
-    quick = PROFILES["quick"]
+class _OverTaskLimit(BaseException):
+    """A check ran past the runner's task limit (not an ``Exception``: ``run_check`` must not
+    turn it into an ``error`` verdict)."""
 
-    def work() -> list[tuple[int, str]]:
+
+def _over_task_limit(_signum: int, _frame: Any) -> None:
+    raise _OverTaskLimit
+
+
+OVER_TASK_LIMIT = "over_task_limit"
+SOFT_SECONDS, SOFT_FACTOR = 5.0, 4.0  # first-pass allowance: 5 s + 4 x the baseline seconds
+
+
+def judge(site: Site, tasks: list[Task], which: list[int], seconds: float,
+          cost: list[float] | None = None) -> dict[str, Any]:
+    """Run the checks ``which`` (cheapest in the baseline first; one that takes far longer than
+    in the baseline is put off to a second pass) under the mutant until one kills it.
+    ``killed``: a check that came out as expected now does not (``error`` included: ``dpverify
+    run`` exits 3 on it); ``weakened``: none did, but one that was proved, certified or passed
+    is now ``inconclusive`` or ran past the runner's task limit (the profile's seconds plus the
+    kill grace; the runner records it ``inconclusive``) — ``dpverify run --baseline`` exits 1 on
+    it; ``timed_out``: the harness killed the mutant at ``seconds`` before any of that;
+    ``survived`` otherwise."""
+    quick = PROFILES["quick"]
+    task_limit = quick.seconds + KILL_GRACE_SECONDS
+    order = sorted(which, key=lambda i: cost[i]) if cost else list(which)
+
+    def limited(i: int, limit: float) -> str:
+        signal.setitimer(signal.ITIMER_REAL, limit)
+        try:
+            return run_check(tasks[i].theorem, tasks[i].claim, tasks[i].check,
+                             quick).status.value
+        except _OverTaskLimit:
+            return OVER_TASK_LIMIT
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+
+    def work() -> Iterator[tuple[int, str]]:
         apply(site)
-        return [(i, run_check(tasks[i].theorem, tasks[i].claim, tasks[i].check, quick).status)
-                for i in which]
+        signal.signal(signal.SIGALRM, _over_task_limit)
+        # first pass: a check far slower than in the baseline is put off (a mutant can make a
+        # cheap check slow, and a later check may kill it at once); second pass: the put-off
+        # checks with the runner's task limit
+        deferred = []
+        for i in order:
+            soft = min(task_limit, SOFT_SECONDS + SOFT_FACTOR * max(cost[i], 0.0)) \
+                if cost else task_limit
+            status = limited(i, soft)
+            if status == OVER_TASK_LIMIT and soft < task_limit:
+                deferred.append(i)
+                continue
+            yield i, status
+            if status != OVER_TASK_LIMIT and not _expected_ok(tasks[i], Status(status)):
+                return
+        for i in deferred:
+            status = limited(i, task_limit)
+            yield i, status
+            if status != OVER_TASK_LIMIT and not _expected_ok(tasks[i], Status(status)):
+                return
 
     started = time.monotonic()
-    result = _in_child(work, seconds)
-    took = round(time.monotonic() - started, 1)
-    if result is None:
-        return {"result": "timed_out", "seconds": took}
-    tag, value = result
-    if tag == "crash":
-        return {"result": "killed", "seconds": took, "why": f"import or apply failed: {value}"}
+    value, end = _stream_child(work, seconds)
+    row: dict[str, Any] = {"seconds": round(time.monotonic() - started, 1),
+                           "judged": f"{len(value)} of {len(order)} checks"}
+    if end.startswith("crash") or end == "died":  # `dpverify run` reports such a worker as
+        return {**row, "result": "killed", "why": end}  # error (exit 3)
     killers = [tasks[i].id for i, status in value
-               if not _expected_ok(tasks[i], Status(status))]
+               if status != OVER_TASK_LIMIT and not _expected_ok(tasks[i], Status(status))]
     if killers:
-        return {"result": "killed", "seconds": took, "by": killers[:5]}
-    if any(Status(s) is Status.INCONCLUSIVE for _, s in value):
-        return {"result": "timed_out", "seconds": took}
-    return {"result": "survived", "seconds": took}
+        return {**row, "result": "killed", "by": killers[:5]}
+    weak = [tasks[i].id for i, status in value
+            if status in (OVER_TASK_LIMIT, Status.INCONCLUSIVE.value)]
+    if weak:
+        return {**row, "result": "weakened", "by": weak[:5],
+                **({"harness_limit_hit": True} if end == "timed_out" else {})}
+    if end == "timed_out":
+        return {**row, "result": "timed_out"}
+    return {**row, "result": "survived"}
 
 
 # ------------------------------------------------------------------------------------------
@@ -315,6 +414,10 @@ def run_family(family: str, mutants: int, seed: int, seconds: float,
     if base is None or base[0] != "ok":
         raise RuntimeError(f"baseline of {family} failed: {base}")
     info = base[1]
+    off = [f"{tasks[i].id} {info['statuses'][i]}" for i, ok in enumerate(info["ok"]) if not ok]
+    print(f"# baseline of {family}: {len(tasks)} checks, {sum(info['seconds']):.0f} s; not as "
+          f"expected or inconclusive (left out of the judging): {off or 'none'}",
+          file=sys.stderr, flush=True)
     sites = [s for (mod, name) in sorted(info["used"]) for s in sites_of(mod, name)]
     rng = random.Random(f"{family}/{seed}")
     chosen = replay if replay is not None else rng.sample(sites, min(mutants, len(sites)))
@@ -326,7 +429,7 @@ def run_family(family: str, mutants: int, seed: int, seconds: float,
         if not which:
             continue
         row = {"family": family, **asdict(site), "checks": len(which),
-               **judge(site, tasks, which, seconds)}
+               **judge(site, tasks, which, seconds, info["seconds"])}
         if row["result"] == "survived":
             row.update(classify(site, info["calls"].get((site.module, site.name), []), seconds))
         if row["result"] == "survived":
@@ -388,20 +491,25 @@ def classify(site: Site, calls: list[Any], seconds: float) -> dict[str, Any]:
     return {"result": "survived", **found}
 
 
-COLUMNS = ("killed", "killed_by_owner", "survived", "equivalent", "timed_out")
+COLUMNS = ("killed", "killed_by_owner", "weakened", "survived", "equivalent", "timed_out")
 
 
 def table(totals: dict[str, dict[str, int]]) -> str:
-    """The Markdown table per family; the kill rate is over the non-equivalent mutants."""
-    lines = ["| family | mutants | killed | killed by the owner family | survived | equivalent "
-             "| timed out | kill rate (non-equivalent) |", "|---|---|---|---|---|---|---|---|"]
+    """The Markdown table per family. Both rates are over the non-equivalent mutants: the kill
+    rate counts killed mutants (also by the owner family); the detection rate adds those
+    detected by weakening (``dpverify run --baseline`` exits 1)."""
+    lines = ["| family | mutants | killed | killed by the owner family | detected by weakening "
+             "| survived | equivalent | timed out | kill rate | detection rate |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
     for family, c in totals.items():
         n = sum(c.values())
         live = n - c["equivalent"]
         killed = c["killed"] + c["killed_by_owner"]
         rate = f"{100 * killed / live:.0f} %" if live else "—"
+        detected = f"{100 * (killed + c['weakened']) / live:.0f} %" if live else "—"
         lines.append(f"| {family} | {n} | {c['killed']} | {c['killed_by_owner']} "
-                     f"| {c['survived']} | {c['equivalent']} | {c['timed_out']} | {rate} |")
+                     f"| {c['weakened']} | {c['survived']} | {c['equivalent']} "
+                     f"| {c['timed_out']} | {rate} | {detected} |")
     return "\n".join(lines)
 
 
@@ -413,8 +521,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=120.0)
     parser.add_argument("--jsonl", type=Path)
     parser.add_argument("--markdown", type=Path)
-    parser.add_argument("--replay", type=Path, help="a JSONL of an earlier run: its survivors "
-                        "are judged again (same sites), its other rows carried over")
+    parser.add_argument("--replay", type=Path, help="a JSONL of an earlier run: its survived and "
+                        "timed-out rows are judged again (same sites), its other rows carried "
+                        "over")
     args = parser.parse_args(argv)
     families = args.family or sorted({t.family for t in all_theorems()})
     earlier = ([json.loads(line) for line in args.replay.read_text("utf-8").splitlines()
@@ -423,16 +532,17 @@ def main(argv: list[str] | None = None) -> int:
     out = args.jsonl.open("a", encoding="utf-8") if args.jsonl else None
     for family in families:
         mine = [r for r in earlier if r["family"] == family]
-        carried = [r for r in mine if r["result"] != "survived"]
+        again = ("survived", "timed_out")
+        carried = [r for r in mine if r["result"] not in again]
         replay = [Site(r["module"], r["name"], r["kind"], r["index"], r["line"])
-                  for r in mine if r["result"] == "survived"] if args.replay else None
+                  for r in mine if r["result"] in again] if args.replay else None
         if args.replay and not mine:
             continue
         counts = totals.setdefault(family, dict.fromkeys(COLUMNS, 0))
         rows = run_family(family, args.mutants, args.seed, args.seconds, replay) \
             if replay is None or replay else iter(())
         for row in [*carried, *rows]:
-            counts[row["result"]] += 1
+            counts[row["result"]] = counts.get(row["result"], 0) + 1
             print(json.dumps(row), flush=True)
             if out:
                 out.write(json.dumps(row) + "\n")

@@ -139,3 +139,48 @@ def test_a_side_without_an_enclosure_at_any_precision_is_undecided_not_a_crash()
     check = Compare(never, "le", lambda ctx, **_: ctx.one, points({}), "numeric")
     decision = decide_compare(check, {}, digits=15, max_bits=256)
     assert decision.holds is None and "no enclosure" in decision.note
+
+
+def test_an_mp_error_that_does_not_shrink_with_the_precision_stops_the_escalation():
+    # an approximation whose error is ~1/prec (not a rounding error): two levels show it, and
+    # the escalation stops there instead of running to the ceiling
+    from dpverify.theorems.claims import Compare, Tol, points
+    from dpverify.verifiers.numeric import decide_compare
+
+    seen: list[int] = []
+
+    def approximate(ctx, **_):
+        seen.append(ctx.prec)
+        return ctx.one + ctx.one / ctx.prec
+
+    check = Compare(approximate, "eq", lambda ctx, **_: ctx.one, points({}), "numeric",
+                    Tol.abs("1e-40"), ctx="mp")
+    decision = decide_compare(check, {}, digits=15, max_bits=4096)
+    assert decision.holds is None and "not a rounding error" in decision.note
+    assert max(seen) <= 4 * min(seen)  # two levels: (p, 2p) and (2p, 4p)
+
+
+def test_a_rounding_limited_mp_comparison_still_escalates_and_decides():
+    # exp(-200) + 1 - 1 == exp(-200) needs ~300 bits: the first level cannot see it, the
+    # disagreement shrinks with the precision, and a higher level decides
+    from dpverify.theorems.claims import Compare, Tol, points
+    from dpverify.verifiers.numeric import decide_compare
+
+    check = Compare(lambda ctx, **_: (ctx.exp(ctx.num(-200)) + 1) - 1, "eq",
+                    lambda ctx, **_: ctx.exp(ctx.num(-200)), points({}), "numeric",
+                    Tol.rel("1e-20"), ctx="mp")
+    decision = decide_compare(check, {}, digits=15, max_bits=4096)
+    assert decision.holds is True and decision.prec > 128
+
+
+def test_a_series_that_does_not_converge_is_undecided_not_a_crash():
+    from dpverify.theorems.claims import Compare, points
+    from dpverify.theorems.errors import NoConvergence
+    from dpverify.verifiers.numeric import decide_compare
+
+    def diverging(ctx, **_):
+        raise NoConvergence("the tail did not converge within 10 terms")
+
+    check = Compare(diverging, "le", lambda ctx, **_: ctx.one, points({}), "numeric", ctx="mp")
+    decision = decide_compare(check, {}, digits=15, max_bits=4096)
+    assert decision.holds is None and "did not converge" in decision.note

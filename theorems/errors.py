@@ -35,6 +35,11 @@ class PrecisionExhausted(DpVerifyError):
     """Rising precision did not make an enclosure narrow enough."""
 
 
+class NoConvergence(DpVerifyError):
+    """An approximation (an infinite series, a quadrature) did not reach the working precision
+    within its stated limit of terms or nodes: the value is not known, the check undecided."""
+
+
 class TranslationError(DpVerifyError, ValueError):
     """A formula could not be translated to the SMT solver's language."""
 
@@ -48,6 +53,7 @@ __all__ = [
     "BudgetExpired",
     "DpVerifyError",
     "InvalidParameter",
+    "NoConvergence",
     "PrecisionExhausted",
     "TranslationError",
     "UnknownName",

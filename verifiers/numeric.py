@@ -33,6 +33,7 @@ from dpverify.theorems.ctx import (
     arb_precision,
     digits_to_bits,
 )
+from dpverify.theorems.errors import NoConvergence
 from dpverify.verifiers.verdict import Budget, Status
 
 GUARD_BITS = 32
@@ -229,10 +230,14 @@ def _decide_compare_arb(
 def _decide_compare_mp(
     check: Compare, point: Mapping[str, Any], prec: int, max_bits: int
 ) -> PointDecision:
+    previous: tuple[int, Any] | None = None  # (precision, error estimate) of the last level
     while prec <= max_bits:
         lo_ctx, hi_ctx = MpCtx(prec), MpCtx(2 * prec)
-        l1, r1 = lo_ctx.run(check.lhs, **point), lo_ctx.run(check.rhs, **point)
-        l2, r2 = hi_ctx.run(check.lhs, **point), hi_ctx.run(check.rhs, **point)
+        try:
+            l1, r1 = lo_ctx.run(check.lhs, **point), lo_ctx.run(check.rhs, **point)
+            l2, r2 = hi_ctx.run(check.lhs, **point), hi_ctx.run(check.rhs, **point)
+        except NoConvergence as exc:  # its limit grows with the precision: escalating would
+            return PointDecision(None, False, prec, note=f"undecided: {exc}")  # cost more
         scale = max(abs(l2), abs(r2), hi_ctx.m.mpf(2) ** (-prec))
         err = abs(l1 - l2) + abs(r1 - r2) + scale * hi_ctx.m.mpf(2) ** (-(prec - 8))
         d1, margin = _decide_mp(l2, r2, err, check.op, check.tol)
@@ -240,8 +245,29 @@ def _decide_compare_mp(
         if d1 is not None and d0 == d1:
             return PointDecision(d1, False, prec, _mp_str(l2), _mp_str(r2), margin,
                                  note=f"mpmath at {prec} and {2 * prec} bits agree")
+        if previous is not None and not_converging(previous[1], err, previous[0]):
+            return PointDecision(None, False, prec, _mp_str(l2), _mp_str(r2), margin,
+                                 note=f"undecided: the two precisions disagree by "
+                                      f"{_mp_str(previous[1])} at {previous[0]} bits and by "
+                                      f"{_mp_str(err)} at {prec} bits, so the error is not a "
+                                      "rounding error (an inner approximation such as a "
+                                      "quadrature does not converge); more precision would "
+                                      "not decide it")
+        previous = (prec, err)
         prec *= 2
     return PointDecision(None, False, prec // 2, note="undecided at the precision ceiling")
+
+
+def not_converging(err_before: Any, err_now: Any, prec_before: int) -> bool:
+    """Whether doubling the precision from ``prec_before`` bits failed to shrink the observed
+    disagreement between two precisions by at least ``2^{-prec_before/2}``. A rounding error
+    shrinks by about ``2^{-prec_before}`` per doubling; an error that does not is that of an
+    approximation (a quadrature at a kink it does not know, a truncated series) that escalating
+    to the ceiling (each level costs several times the last) would not remove: the up-front
+    limit on the precision escalation."""
+    import mpmath
+
+    return bool(err_now > mpmath.ldexp(err_before, -(prec_before // 2)))
 
 
 def _mp_str(x: Any) -> str:
@@ -268,8 +294,11 @@ def decide_predicate(
         except Unsupported:
             prec = digits_to_bits(digits) + GUARD_BITS
     while prec <= max_bits:
-        a = MpCtx(prec).run(check.test, **point)
-        b = MpCtx(2 * prec).run(check.test, **point)
+        try:
+            a = MpCtx(prec).run(check.test, **point)
+            b = MpCtx(2 * prec).run(check.test, **point)
+        except NoConvergence as exc:
+            return PointDecision(None, False, prec, note=f"undecided: {exc}")
         if a is not None and a == b:
             return PointDecision(bool(a), False, prec, note=f"mpmath at {prec} and {2 * prec} bits")
         prec *= 2
@@ -295,6 +324,7 @@ def verify_points(
     decided = 0
     certified_all = True
     undecided: list[dict[str, Any]] = []
+    why = ""  # the first undecided point's reason
     worst: tuple[str, dict[str, Any]] | None = None
     for raw in region.points:
         if budget.expired():
@@ -315,6 +345,7 @@ def verify_points(
             }
         if d.holds is None:
             undecided.append(show_point(point))
+            why = why or d.note
             continue
         decided += 1
         certified_all &= d.certified
@@ -329,9 +360,10 @@ def verify_points(
         evidence["smallest_margin"] = {"margin": worst[0], "at": worst[1]}
     if undecided:
         evidence["undecided"] = undecided[:20]
+        evidence["undecided_why"] = why or "undecided at the precision ceiling"
         return (Status.INCONCLUSIVE,
-                f"{len(undecided)} of {len(region)} points undecided at the precision ceiling",
-                evidence)
+                f"{len(undecided)} of {len(region)} points undecided "
+                f"({why or 'at the precision ceiling'})", evidence)
     if certified_all and region.covers_domain:
         evidence["region"] = {"kind": "finite domain", "points": len(region),
                               "covered_by": "exhaustive enumeration, each point in arb"}

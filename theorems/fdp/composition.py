@@ -20,6 +20,7 @@ from dpverify.theorems.claims import (
 )
 from dpverify.theorems.core import Evaluator, Theorem
 from dpverify.theorems.fdp.common import FAMILY, FPR, const
+from dpverify.theorems.fdp.mutation_guards import RR_COMPLEMENT_BOX, rr_complement_defect
 from dpverify.theorems.formulas.kov_mv import kov_delta_pure, mv_delta_pure
 from dpverify.theorems.formulas.tradeoff import (
     f_approx,
@@ -177,6 +178,12 @@ DRS_TENSOR = Theorem(
                                                                   fpr),
                        _TENSOR_BOX,
                        "property", lhs_name="f_rr + 1e-30", rhs_name="f_{sum eps,0}"))),
+        Claim(7, "The binomial vertices carry exact complements: a_t + P(J < t) = 1 and b_t + "
+                 "Q(J >= t) = 1 at every vertex of f_{eps0,0}^{⊗k} (each side summed directly), "
+                 "over eps0 in [0.01, 3], k in 1..30 (1e-30) [property].",
+              (Compare(rr_complement_defect, "eq", lambda ctx, **_: ctx.zero, RR_COMPLEMENT_BOX,
+                       "property", Tol.abs("1e-30"), "max |coordinate + complement - 1|",
+                       "0"),)),
     ),
     notes="The adaptive composition theorem is a bound; the RR identities show it cannot be "
           "improved for pure DP. f_rr enumerates 2^n outcomes, so n <= 12 here (the catalogue "

@@ -17,6 +17,7 @@ from typing import Any
 import flint
 
 from dpverify.theorems.ctx import MpCtx, PrecisionExhausted, Unsupported
+from dpverify.theorems.errors import NoConvergence
 from dpverify.theorems.formulas.conversions import balle_eps, mir_eps
 from dpverify.theorems.formulas.gaussian import gauss_delta, normal_pdf
 from dpverify.theorems.numerics import pld
@@ -154,7 +155,11 @@ def sgm_rdp_series(ctx: Any, q: Any, sigma: Any, alpha: Any) -> Any:
 
     head_n = int(m.ceil(alpha)) + 2
     head = ctx.fsum(term(i) for i in range(head_n))
-    tail = m.nsum(term, [head_n, m.inf], method="alternating")
+    try:  # mpmath's limit: ten terms per decimal digit of the working precision
+        tail = m.nsum(term, [head_n, m.inf], method="alternating", strict=True)
+    except m.NoConvergence:
+        raise NoConvergence(f"the alternating tail of the [MTZ19] series did not converge "
+                            f"within {10 * m.dps} terms at {ctx.prec} bits") from None
     return ctx.log(head + tail) / (alpha - 1)
 
 

@@ -31,6 +31,7 @@ from dpverify.theorems.formulas.gaussian import (
 )
 from dpverify.theorems.params import ALPHA, DELTA, EPS, EPS_REAL, SIGMA
 from dpverify.theorems.privacy_loss.common import BW18_V2, FAMILY, GAUSS_REGIMES
+from dpverify.theorems.privacy_loss.mutation_guards import PDF_BOX, pdf_mirror_gap, pdf_peak_scaled
 from dpverify.theorems.privacy_loss.universal import (
     GAUSS_SQUARE_BOX,
     gauss_square_smt,
@@ -86,6 +87,19 @@ def _pld_gauss_claims() -> tuple[Claim, ...]:
                         "property", lhs_name="P[Z > eps]", rhs_name="BW delta(sigma, eps)"),
                 Compare(gauss_tail, "gt", gauss_delta, _TAIL_BOX,
                         "interval", lhs_name="P[Z > eps]", rhs_name="BW delta(sigma, eps)"),
+            ),
+        ),
+        Claim(
+            4,
+            "The PLD density phi(z; m, s) (formulas.gaussian.normal_pdf, used by the quadrature "
+            "routes) is symmetric about its mean, phi(m + d) = phi(m - d), and peaks there at "
+            "1/(s sqrt(2 pi)); searched over m in [-5, 5], d in [0, 5], s in [0.1, 10] "
+            "(to 1e-30).",
+            (
+                Compare(pdf_mirror_gap, "eq", lambda ctx, **_: ctx.zero, PDF_BOX, "property",
+                        Tol.abs("1e-30"), "phi(m + d) - phi(m - d)", "0", part="symmetric"),
+                Compare(pdf_peak_scaled, "eq", lambda ctx, **_: ctx.one, PDF_BOX, "property",
+                        Tol.abs("1e-30"), "s sqrt(2 pi) phi(m)", "1", part="peak"),
             ),
         ),
     )
