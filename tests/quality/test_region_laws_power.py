@@ -16,6 +16,7 @@ from dpverify.theorems.foundations.law_smt import (
     clamped_law_problem,
 )
 from dpverify.theorems.numerics import finite
+from dpverify.theorems.privacy_loss.pld import _finite_two_term as _two_term
 from dpverify.theorems.privacy_loss.pld_pairs_smt import (
     log_abstraction,
     pure_level_iff_problem,
@@ -33,16 +34,6 @@ def _status(build):
 
 def _moment(ctx, p, q, g):
     return ctx.fsum(m * g(z) for z, m in finite.privacy_loss_atoms(ctx, p, q))
-
-
-def _two_term(ctx, p, q, eps):
-    forward = finite.privacy_loss_atoms(ctx, p, q)
-    reverse = finite.privacy_loss_atoms(ctx, q, p)
-    above = ctx.fsum(ctx.piecewise_lt(eps, z, lambda m=m: m, lambda: ctx.zero)
-                     for z, m in forward)
-    below = ctx.fsum(ctx.piecewise_lt(z, -eps, lambda m=m: m, lambda: ctx.zero)
-                     for z, m in reverse)
-    return above - ctx.exp(eps) * below
 
 
 @pytest.mark.parametrize("build", [
