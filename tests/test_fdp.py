@@ -13,12 +13,15 @@ import pytest
 
 from dpverify.theorems import all_theorems, get
 from dpverify.theorems.core import bind
+from dpverify.theorems.ctx import make_ctx
 from dpverify.theorems.errors import InvalidParameter
 from dpverify.theorems.formulas.tradeoff_composition import (
     dp_accounting_fpr_grid,
+    f_rr_list,
     np_curve,
     np_vertices,
     pld_vertices,
+    rr_list_vertices,
 )
 from dpverify.verifiers.evaluation import evaluate
 from tests.common.golden import GoldenCases
@@ -441,3 +444,21 @@ def test_mu_rr_one_problem_closes_and_catches_a_planted_closed_form(
     monkeypatch.setattr(tc, "mu_rr_one",  # Phi^{-1}(e^eps0/(1 + e^eps0)) without the factor 2
                         lambda ctx, eps0: -tc.ninv(ctx, 1 / (1 + ctx.exp(eps0))))
     assert mu_rr_one_problem().goal is not sp.true
+
+
+def test_rr_list_vertices_order_losses_below_a_float_ulp_exactly() -> None:
+    """eps = (0, 3, 2^-52): the losses 3 + 2^-52 and 3 - 2^-52 are one float; ordered by that
+    float the two outcomes swapped and the curve at the first vertex came out 1.06e-16 above
+    1 - e^{sum eps} fpr (found by the thorough profile, DRS-TENSOR claim 6)."""
+    ctx = make_ctx("mp", 160)
+    eps = [ctx.num(0), ctx.num(3), ctx.num(F(1, 2**52))]
+    kink = ctx.one
+    for e in eps:
+        kink = kink / (1 + ctx.exp(e))
+    gap = f_rr_list(ctx, eps, kink) - (1 - ctx.exp(sum(eps, ctx.zero)) * kink)
+    assert abs(gap) < 1e-40
+    # the vertices are the Neyman-Pearson ones: slopes nonincreasing in absolute value
+    verts = rr_list_vertices(ctx, eps)
+    slopes = [(b1 - b0) / (a1 - a0) for (a0, b0), (a1, b1) in itertools.pairwise(verts)
+              if a1 != a0]
+    assert all(s1 - s0 >= -1e-40 for s0, s1 in itertools.pairwise(slopes))

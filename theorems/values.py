@@ -17,6 +17,7 @@ from typing import Any
 import flint
 
 from dpverify.theorems.ctx import Interval, PrecisionExhausted, Unsupported
+from dpverify.theorems.ctx.arb import arb_to_fraction
 
 
 def exact_params(*names: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
@@ -62,6 +63,22 @@ def approx_float(x: Any) -> float:
         return float(x)
     except (TypeError, ValueError):
         raise Unsupported(f"cannot approximate {type(x).__name__} by a float") from None
+
+
+def fraction_near(x: Any) -> Fraction:
+    """The exact rational value of the midpoint of ``x`` (a ball's centre, an mpf, a Fraction):
+    for orderings and guesses that must not lose what a float rounds away."""
+    if isinstance(x, Fraction | int):
+        return Fraction(x)
+    if isinstance(x, flint.arb):
+        if not x.mid().is_finite():
+            raise PrecisionExhausted("a ball is not finite")
+        return arb_to_fraction(x.mid())
+    man_exp = getattr(x, "man_exp", None)
+    if man_exp is not None:  # mpmath mpf
+        man, ex = man_exp
+        return Fraction(int(man)) * Fraction(2) ** int(ex)
+    return Fraction(float(x))
 
 
 def float_bounds(x: Any) -> tuple[float, float]:

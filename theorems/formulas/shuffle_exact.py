@@ -36,7 +36,6 @@ from typing import Any
 import flint
 
 from dpverify.theorems.ctx import Interval, PrecisionExhausted, Unsupported
-from dpverify.theorems.ctx.arb import arb_to_fraction
 from dpverify.theorems.errors import InvalidParameter
 from dpverify.theorems.numerics.shuffle import (
     CloneState,
@@ -48,7 +47,13 @@ from dpverify.theorems.numerics.shuffle import (
     threshold,
 )
 from dpverify.theorems.numerics.shuffle import clone_delta_exact as _clone_delta_exact
-from dpverify.theorems.values import approx_float, exact_params, is_exact, to_ctx
+from dpverify.theorems.values import (
+    approx_float,
+    exact_params,
+    fraction_near,
+    is_exact,
+    to_ctx,
+)
 
 # Enumeration limits of SHUFFLE-RR-EXACT, checked before any work (measured: binary n = 500
 # takes about 3 s in arb at 200 bits; k-ary work 5 * 10^4 (n = 20, k = 3) about 2 s).
@@ -76,21 +81,6 @@ __all__ = [
 
 def _exact_pos(v: Fraction) -> Fraction:
     return v if v > 0 else Fraction(0)
-
-
-def _fraction_near(x: Any) -> Fraction:
-    """An exact rational near ``x`` (the midpoint of a ball), for guesses only."""
-    if isinstance(x, Fraction | int):
-        return Fraction(x)
-    if isinstance(x, flint.arb):
-        if not x.mid().is_finite():
-            raise PrecisionExhausted("a ball is not finite")
-        return arb_to_fraction(x.mid())
-    man_exp = getattr(x, "man_exp", None)
-    if man_exp is not None:  # mpmath mpf
-        man, ex = man_exp
-        return Fraction(int(man)) * Fraction(2) ** int(ex)
-    return Fraction(float(x))
 
 
 def _param(ctx: Any, v: Any, name: str) -> Any:
@@ -176,7 +166,7 @@ def fmt21_num_delta_ctx(ctx: Any, eps0: Any, n: int, eps: Any) -> Any:
     if ctx.le(x0, x) is True:
         return ctx.zero
     alpha, gamma, beta = clone_coefficients(x0, x)
-    beta_g = min(max(_fraction_near(beta), Fraction(0)), Fraction(1, 2))
+    beta_g = min(max(fraction_near(beta), Fraction(0)), Fraction(1, 2))
     if getattr(ctx, "rigorous", False) and ctx.le(
             ctx.abs(beta - ctx.num(beta_g)), ctx.num(Fraction(1, n))) is not True:
         raise PrecisionExhausted("the threshold of the clone pair is not located to 1/n")
@@ -268,13 +258,13 @@ def least_eps(ctx: Any, delta_at: Callable[[Fraction], Any], eps0: Fraction, del
     scale = 2 ** (bits + 8)
     mp = mpmath.mp.clone()
     mp.prec = bits + 32
-    t_mid = _fraction_near(target)
+    t_mid = fraction_near(target)
 
     def grid(e: Fraction) -> Fraction:
         return Fraction(round(e * scale), scale)
 
     def log_ratio(value: Any) -> Any:  # log(delta/target), None when the midpoint is <= 0
-        v = _fraction_near(value)
+        v = fraction_near(value)
         return mp.log(mp.mpf(v.numerator) / v.denominator * t_mid.denominator
                       / t_mid.numerator) if v > 0 else None
 
@@ -285,7 +275,7 @@ def least_eps(ctx: Any, delta_at: Callable[[Fraction], Any], eps0: Fraction, del
     lo, hi = Fraction(0), eps0
     f_lo, f_hi = log_ratio(d0), None
     side, last, width_before = 0, None, hi - lo
-    d_lo, d_hi = _fraction_near(d0), Fraction(0)
+    d_lo, d_hi = fraction_near(d0), Fraction(0)
     for it in range(4 * bits + 64):
         tol = max(hi, Fraction(1, 2**bits)) / 2 ** (bits + 2)
         if hi - lo <= tol:
@@ -293,7 +283,7 @@ def least_eps(ctx: Any, delta_at: Callable[[Fraction], Any], eps0: Fraction, del
         if f_hi is None or f_lo is None or (it % 4 == 3 and (hi - lo) * 2 > width_before):
             m = (lo + hi) / 2
         else:
-            m = lo + (hi - lo) * _fraction_near(f_lo / (f_lo - f_hi))
+            m = lo + (hi - lo) * fraction_near(f_lo / (f_lo - f_hi))
         if it % 4 == 3:
             width_before = hi - lo
         m = grid(m)
@@ -304,7 +294,7 @@ def least_eps(ctx: Any, delta_at: Callable[[Fraction], Any], eps0: Fraction, del
         value = delta_at(m)
         decided = ctx.le(value, target)
         if decided is not None:
-            d_lo, d_hi = (d_lo, _fraction_near(value)) if decided else (_fraction_near(value), d_hi)
+            d_lo, d_hi = (d_lo, fraction_near(value)) if decided else (fraction_near(value), d_hi)
         if decided is None:  # m is within the balls' width of the root: close around it
             lo, hi = _close_around(m, lo, hi, _width_estimate(value, d_lo, d_hi, lo, hi, tol),
                                    above, grid)
@@ -331,7 +321,7 @@ def least_eps(ctx: Any, delta_at: Callable[[Fraction], Any], eps0: Fraction, del
 def _width_estimate(value: Any, d_lo: Fraction, d_hi: Fraction, lo: Fraction, hi: Fraction,
                     tol: Fraction) -> Fraction:
     """The eps-width of the undecided zone: the ball's radius over the secant slope (a guess)."""
-    rad = _fraction_near(value.rad()) if isinstance(value, flint.arb) else tol
+    rad = fraction_near(value.rad()) if isinstance(value, flint.arb) else tol
     slope = (d_lo - d_hi) / (hi - lo) if hi > lo and d_lo > d_hi else None
     return max(tol, rad / slope) if slope else tol
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from dpverify.theorems.errors import InvalidParameter
 from dpverify.theorems.formulas.tradeoff import interpolate, ninv
+from dpverify.theorems.values import fraction_near
 
 MAX_RR_LIST = 12  # 2^12 outcomes enumerated by f_rr(eps_list, fpr)
 MAX_RR_K = 2000
@@ -146,13 +147,17 @@ def rr_list_vertices(ctx: Any, eps_list: Any) -> list[tuple[Any, Any]]:
         raise InvalidParameter(f"eps_list must have 1 to {MAX_RR_LIST} entries; got "
                                f"{len(eps_list)}")
     keep = [ctx.exp(e) / (1 + ctx.exp(e)) for e in eps_list]
+    # the order is decided on the exact midpoints: float sums of the losses tie or swap outcomes
+    # whose losses differ below a float ulp (eps_i ~ 1e-16 next to eps_j = 3), and a swapped
+    # pair puts the polyline above the true curve (DRS-TENSOR claim 6, thorough profile)
+    exact = [fraction_near(ctx.midpoint(e, e)) for e in eps_list]
     outcomes = []
     for bits in itertools.product((0, 1), repeat=len(eps_list)):
         p = q = ctx.one
-        loss = 0.0
-        for bit, kp, e in zip(bits, keep, eps_list, strict=True):
+        loss = Fraction(0)
+        for bit, kp, e in zip(bits, keep, exact, strict=True):
             p, q = (p * kp, q * (1 - kp)) if bit == 0 else (p * (1 - kp), q * kp)
-            loss += float(ctx.midpoint(e, e)) * (1 if bit == 0 else -1)
+            loss += e if bit == 0 else -e
         outcomes.append((loss, p, q))
     outcomes.sort(key=lambda o: o[0])  # lowest privacy loss (largest q/p) rejected first
     a, b = ctx.zero, ctx.one
