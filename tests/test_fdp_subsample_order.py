@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools
 import itertools
 from fractions import Fraction
+from typing import Any
 
 import mpmath
 import pytest
@@ -127,15 +128,21 @@ def _swapped_points(ctx, eps0, delta0, q):  # type: ignore[no-untyped-def]
     return fq + [(b, a) for a, b in fq]
 
 
-def test_claim4_approx_refutes_swapped_mixture_weights(monkeypatch: pytest.MonkeyPatch) -> None:
+def _plant_approx_points(monkeypatch: pytest.MonkeyPatch, points: Any) -> None:
+    """Plant ``points`` (eps0, delta0, q -> hull points) in both routes of the approx base: the
+    z3 problems read them from smt_forms, the searches through the hull of subsample_approx_f."""
     from dpverify.theorems.fdp import smt_forms, subsample_order
     from dpverify.theorems.formulas.tradeoff import interpolate, lower_hull
 
-    def wrong_f(ctx, eps0, delta0, q, fpr):  # type: ignore[no-untyped-def]
-        return interpolate(ctx, lower_hull(ctx, _swapped_points(ctx, eps0, delta0, q)), fpr)
+    def planted_f(ctx, eps0, delta0, q, fpr):  # type: ignore[no-untyped-def]
+        return interpolate(ctx, lower_hull(ctx, points(ctx, eps0, delta0, q)), fpr)
 
-    monkeypatch.setattr(smt_forms, "subsample_approx_points", _swapped_points)
-    monkeypatch.setattr(subsample_order, "subsample_approx_f", wrong_f)
+    monkeypatch.setattr(smt_forms, "subsample_approx_points", points)
+    monkeypatch.setattr(subsample_order, "subsample_approx_f", planted_f)
+
+
+def test_claim4_approx_refutes_swapped_mixture_weights(monkeypatch: pytest.MonkeyPatch) -> None:
+    _plant_approx_points(monkeypatch, _swapped_points)
     statuses = _statuses("approx")
     assert statuses[("approx one", "smt")] is Status.FAILED
     assert statuses[("approx decreasing", "smt")] is Status.FAILED
@@ -167,20 +174,13 @@ def test_claim4_gauss_base_is_searched_and_refutes_swapped_weights(
 def test_claim4_approx_above_refutes_a_wrong_kink(monkeypatch: pytest.MonkeyPatch) -> None:
     """f's kink placed at (1 - delta0)/(2 + e^eps0), off the curve: the point (k, k) lies below
     f there, so C_q(f) >= f is refuted (by z3 and by the search)."""
-    from dpverify.theorems.fdp import smt_forms, subsample_order
-    from dpverify.theorems.formulas.tradeoff import interpolate, lower_hull
-
     def wrong_points(ctx, eps0, delta0, q):  # type: ignore[no-untyped-def]
         kink = (1 - delta0) / (2 + ctx.exp(eps0))
         f = ((ctx.zero, 1 - delta0), (kink, kink), (1 - delta0, ctx.zero), (ctx.one, ctx.zero))
         fq = [(a, q * b + (1 - q) * (1 - a)) for a, b in f]
         return fq + [(b, a) for a, b in fq]
 
-    def wrong_f(ctx, eps0, delta0, q, fpr):  # type: ignore[no-untyped-def]
-        return interpolate(ctx, lower_hull(ctx, wrong_points(ctx, eps0, delta0, q)), fpr)
-
-    monkeypatch.setattr(smt_forms, "subsample_approx_points", wrong_points)
-    monkeypatch.setattr(subsample_order, "subsample_approx_f", wrong_f)
+    _plant_approx_points(monkeypatch, wrong_points)
     statuses = _statuses("approx above")
     assert statuses[("approx above", "smt")] is Status.FAILED
     assert statuses[("approx above", "property")] is Status.FAILED
