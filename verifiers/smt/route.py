@@ -124,15 +124,24 @@ def verify(check: Smt, budget: Budget) -> tuple[Status, str, dict[str, Any]]:
     return _confirm(check, problem, hyps, model, evidence)
 
 
+def _empty_solver(ctx: Any, all_real: bool, seed: int) -> Any:
+    """A solver in ``ctx`` (the nonlinear real arithmetic tactic when every variable is real)
+    with z3's random seed ``seed`` (0: z3's default)."""
+    import z3
+
+    solver = z3.SolverFor("QF_NRA", ctx=ctx) if all_real else z3.Solver(ctx=ctx)
+    if seed:
+        solver.set("random_seed", seed)
+    return solver
+
+
 def _solver(constraints: list[Any], negated_goal: Any, tr: _Translation, all_real: bool,
             seed: int) -> Any:
     """A fresh solver of ``constraints`` (each tracked by the boolean ``t<i>``) and the negated
     goal, with z3's random seed ``seed``."""
     import z3
 
-    solver = z3.SolverFor("QF_NRA", ctx=tr.ctx) if all_real else z3.Solver(ctx=tr.ctx)
-    if seed:
-        solver.set("random_seed", seed)
+    solver = _empty_solver(tr.ctx, all_real, seed)
     for i, z in enumerate(constraints):
         solver.assert_and_track(z, z3.Bool(f"t{i}", tr.ctx))
     solver.add(negated_goal)
@@ -149,9 +158,7 @@ def _reparsed(solver: Any, tracked: int, all_real: bool,
 
     text = solver.sexpr()
     ctx = z3.Context()
-    fresh = z3.SolverFor("QF_NRA", ctx=ctx) if all_real else z3.Solver(ctx=ctx)
-    if seed:
-        fresh.set("random_seed", seed)
+    fresh = _empty_solver(ctx, all_real, seed)
     try:
         fresh.from_string(text)
     except z3.Z3Exception:
