@@ -57,16 +57,11 @@ class DiscretePLD:
             raise ValueError("only PLDs of the same kind, grid and scale compose")
         scale = flint.fmpz(2) ** self.B
         prod = self.poly * other.poly
-        c = prod // scale  # nonnegative coefficients: coefficient-wise floor
-        n = c.length()
+        # nonnegative coefficients rescaled outward: floor (lower), ceil = -floor(-x) (upper)
+        c = prod // scale if self.kind == "lower" else -((-prod) // scale)
         ta, tb = int(self.poly(1)), int(other.poly(1))
         x = self.inf * (tb + other.inf) + ta * other.inf
-        if self.kind == "upper":
-            if n:
-                c = c + _ones(n)  # ceil <= floor + 1
-            inf = -((-x) >> self.B)
-        else:
-            inf = x >> self.B
+        inf = -((-x) >> self.B) if self.kind == "upper" else x >> self.B
         out = DiscretePLD(self.kind, self.h, self.shift + other.shift, c, inf, self.B,
                           max(self.trim, other.trim), self.steps + other.steps)
         return out._trimmed()
@@ -77,20 +72,11 @@ class DiscretePLD:
         if n == 0:
             return self
         budget = self.trim
-        i, acc = 0, 0
-        while i < n:
-            v = int(c[i])
-            if acc + v > budget:
-                break
-            acc += v
-            i += 1
+        i, acc = _tail_within(c, n, budget, left=True)
         j, acc2 = n - 1, 0
-        while j > i:
-            v = int(c[j])
-            if acc2 + v > budget:
-                break
-            acc2 += v
-            j -= 1
+        if i < n:
+            m, acc2 = _tail_within(c, n - i - 1, budget, left=False)
+            j = n - 1 - m
         if i >= n:  # everything is below the budget: keep it as one atom (upper) / drop
             if self.kind == "upper":
                 return DiscretePLD(self.kind, self.h, self.shift + (n - 1) * self.h,
@@ -210,6 +196,40 @@ class DiscretePLD:
                 return cand
             gap *= 4
         return lower_limit
+
+
+def _tail_within(c: flint.fmpz_poly, limit: int, budget: int, left: bool) -> tuple[int, int]:
+    """The largest ``m <= limit`` whose ``m`` first (``left``) or last coefficients of ``c``
+    (nonnegative) sum to at most ``budget``, and that sum: exponential then binary search on
+    exact sums computed in C (``fmpz_poly`` evaluation at 1), O(m log m) work instead of a
+    Python loop over the coefficients."""
+    n = c.length()
+
+    def tail_sum(m: int) -> int:
+        if m <= 0:
+            return 0
+        return int((c.truncate(m) if left else c.right_shift(n - m))(1))
+
+    good, bad = 0, None
+    step = 64
+    while bad is None:
+        m = min(good + step, limit)
+        if m <= good:
+            return good, tail_sum(good)
+        if tail_sum(m) <= budget:
+            good = m
+            if m == limit:
+                return good, tail_sum(good)
+            step *= 2
+        else:
+            bad = m
+    while bad - good > 1:
+        mid = (good + bad) // 2
+        if tail_sum(mid) <= budget:
+            good = mid
+        else:
+            bad = mid
+    return good, tail_sum(good)
 
 
 def _ones(n: int) -> flint.fmpz_poly:

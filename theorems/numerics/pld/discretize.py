@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -24,6 +24,7 @@ from dpverify.theorems.numerics.pld._arith import (
 )
 from dpverify.theorems.numerics.pld.discrete import DiscretePLD
 from dpverify.theorems.numerics.pld.pairs import LossPair
+from dpverify.theorems.numerics.pld.taylor import FineTable, fine_bins
 
 MAX_BINS = 400_000  # one-step grid points per direction
 
@@ -68,7 +69,8 @@ def _check_size(n: int) -> None:
 
 def discretize(pair: LossPair, grid: Grid, bits: int, tail: float,
                window: tuple[float, float] | None = None,
-               lower: bool = True) -> tuple[DiscretePLD, DiscretePLD | None]:
+               lower: bool = True, taylor: bool = True
+               ) -> tuple[DiscretePLD, DiscretePLD | None]:
     """The upper and lower one-step PLDs of ``pair`` on ``grid`` (masses in units 2^-bits).
 
     ``tail`` is the P-mass allowed outside the window on each side (accounted, not ignored).
@@ -76,7 +78,9 @@ def discretize(pair: LossPair, grid: Grid, bits: int, tail: float,
     more P-mass than ``tail`` (at least ``FINE_MASS``) are resolved at step h: both constructions
     are sound for any cells with end points on the grid; a coarse cell of mass m only moves the
     bounds by about ``m`` times its width per step.
-    ``lower=False`` skips the lower PLD.
+    ``lower=False`` skips the lower PLD. The fine bins come from blockwise Taylor expansions
+    (:mod:`.taylor`) when the pair has series CDFs, unless ``taylor=False`` (every bin then
+    from arb CDFs point by point: the reference route of the tests).
     """
     h = grid.h
     if window is None:
@@ -114,53 +118,60 @@ def discretize(pair: LossPair, grid: Grid, bits: int, tail: float,
                                                                      else y))
             return out[0], out[1]
 
-        # coarse cells, then the boundaries (integers: upper; with half points: lower)
-        cuts = [Fraction(i) for i in range(ilo, ihi + 1, COARSE)]
-        upper_cuts: list[Fraction] = []
-        lower_cuts: list[Fraction] = []
-        for a, b in itertools.pairwise(cuts):
-            fine = float(masses(a, b)[0].mid()) > max(FINE_MASS, tail)
-            if fine:
-                upper_cuts.extend(a + t for t in range(int(b - a)))
-                lower_cuts.append(a)
-                lower_cuts.extend(a + t + HALF for t in range(int(b - a)))
-            else:
-                upper_cuts.append(a)
-                lower_cuts.append(a)
-        upper_cuts.append(cuts[-1])
-        lower_cuts.append(cuts[-1])
+        # coarse cells; fine ones are resolved at step h (upper) and h/2 (lower)
+        cuts = list(range(ilo, ihi + 1, COARSE))
+        cells = [(Fraction(a), Fraction(b), float(masses(Fraction(a), Fraction(b))[0].mid())
+                  > max(FINE_MASS, tail)) for a, b in itertools.pairwise(cuts)]
 
         eh = hb.exp()
         ez = [z_of(Fraction(ilo)).exp()]
         for _ in range(n):
             ez.append(ez[-1] * eh)
         p_inf = pair.p_inf()
+        fast = (_fast_fine_bins(pair, grid, ilo, cells, bits, masses, z_of)
+                if taylor else FineTable())
 
-        # --- upper: connect the dots on each cell [z_a, z_b] ---
+        # --- upper: connect the dots on each bin [z_a, z_b] ---
         up = [0] * n
-        for a, b in itertools.pairwise(upper_cuts):
-            ia, ib = int(a) - ilo, int(b) - ilo
-            pb, qb = masses(a, b)
-            width = ez[ib] - ez[ia]
-            p_hi = ez[ib] * (pb - ez[ia] * qb) / width
-            p_lo = ez[ia] * (ez[ib] * qb - pb) / width
-            up[ia] += _units(p_lo, bits, True)
-            up[ib] += _units(p_hi, bits, True)
-        up[0] += _units(cdf(cuts[0])[0], bits, True)  # below the window: moved up to z_ilo
-        up_inf = _units(cdf(cuts[-1])[2] + p_inf, bits, True)  # above: to +inf
+        for a, b, fine in cells:
+            if fine and fast.covers(a, b):
+                continue
+            steps = [(a + t, a + t + 1) for t in range(int(b - a))] if fine else [(a, b)]
+            for x, y in steps:
+                ia, ib = int(x) - ilo, int(y) - ilo
+                pb, qb = masses(x, y)
+                width = ez[ib] - ez[ia]  # the P-mass split between the ends, Q-mass kept
+                up[ia] += _units(ez[ia] * (ez[ib] * qb - pb) / width, bits, True)
+                up[ib] += _units(ez[ib] * (pb - ez[ia] * qb) / width, bits, True)
+        fast.add_upper(up, ilo, bits)
+        up[0] += _units(cdf(Fraction(cuts[0]))[0], bits, True)  # below the window: to z_ilo
+        up_inf = _units(cdf(Fraction(cuts[-1]))[2] + p_inf, bits, True)  # above: to +inf
 
         lo: list[int] | None = None
         if lower:
-            # --- lower: merged bins poured into atoms at grid points ---
-            p_bins, q_bins = [], []
-            for a, b in itertools.pairwise(lower_cuts):
-                pb, qb = masses(a, b)
-                p_bins.append(pb)
-                q_bins.append(qb)
-            # pour upward and downward (both are valid lower PLDs); keep the one whose mass
-            # sits higher (a heuristic choice: edges where mass piles up favour one direction)
+            # --- lower: merged bins poured into atoms at grid points; in a fine cell the
+            # bins are [a, a + 1/2], [a + 1/2 + t, a + 3/2 + t], ..., [b - 1/2, b] ---
+            p_bins: list[flint.arb] = []
+            q_bins: list[flint.arb] = []
+            for a, b, fine in cells:
+                got = fast.lower_cell(a, b) if fine else None
+                if got is not None:
+                    p_bins.extend(got[0])
+                    q_bins.extend(got[1])
+                    continue
+                lower_cuts = [a, *(a + t + HALF for t in range(int(b - a))), b] if fine \
+                    else [a, b]
+                for x, y in itertools.pairwise(lower_cuts):
+                    pb, qb = masses(x, y)
+                    p_bins.append(pb)
+                    q_bins.append(qb)
+            # pour upward or downward (both are valid lower PLDs); keep the one whose mass
+            # sits higher (a heuristic choice: edges where mass piles up favour one direction;
+            # measured on the subsampled Gaussians of bench/bench_pld.py, upward always won
+            # with a lower edge only and downward with an upper edge only, so only that one
+            # is poured then)
             cands = [_lower_masses(p_bins, q_bins, ez[:n], bits, grid.z(ilo), h, downward=d)
-                     for d in (False, True)]
+                     for d in _pourings(pair)]
             lo = max(cands, key=lambda c: sum(v * (i + 1) for i, v in enumerate(c)))
         lo_inf = _units(p_inf, bits, False)
     shift = grid.z(ilo)
@@ -168,6 +179,44 @@ def discretize(pair: LossPair, grid: Grid, bits: int, tail: float,
     lower_pld = (DiscretePLD("lower", h, shift, flint.fmpz_poly(lo), lo_inf, bits, 0)
                  if lo is not None else None)
     return upper_pld, lower_pld
+
+
+def _pourings(pair: LossPair) -> tuple[bool, ...]:
+    """The directions of pouring worth trying (``downward`` flags), from the support's edges."""
+    lo_edge, hi_edge = pair.edges()
+    if lo_edge is not None and hi_edge is None:
+        return (False,)
+    if hi_edge is not None and lo_edge is None:
+        return (True,)
+    return (False, True)
+
+
+def _fast_fine_bins(pair: LossPair, grid: Grid, ilo: int,
+                    cells: Sequence[tuple[Fraction, Fraction, bool]], bits: int,
+                    masses: Callable[[Fraction, Fraction], tuple[flint.arb, flint.arb]],
+                    z_of: Callable[[Fraction], flint.arb]) -> FineTable:
+    """The fine bins by blockwise Taylor expansion (:mod:`.taylor`) if the pair has a series
+    form of its CDFs; an empty table (every bin point by point) otherwise."""
+    if pair.cdf_series(flint.arb_series([flint.arb(0), 1])) is None:
+        return FineTable()
+    runs: list[tuple[int, int]] = []
+    for a, b, fine in cells:
+        if not fine:
+            continue
+        if runs and runs[-1][1] == int(a):
+            runs[-1] = (runs[-1][0], int(b))
+        else:
+            runs.append((int(a), int(b)))
+
+    def slow(m: int) -> list[flint.arb]:
+        a = Fraction(m, 2)
+        pb, qb = masses(a, a + 1)
+        ea, eb = z_of(a).exp(), z_of(a + 1).exp()
+        width = eb - ea
+        ph, qh = masses(a, a + HALF)
+        return [ea * (eb * qb - pb) / width, eb * (pb - ea * qb) / width, ph, qh]
+
+    return FineTable(fine_bins(pair.cdf_series, grid.offset, grid.h, runs, bits, slow))
 
 
 def _lower_masses(p: Sequence[flint.arb], q: Sequence[flint.arb], ez: Sequence[flint.arb],

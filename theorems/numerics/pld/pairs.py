@@ -37,6 +37,12 @@ class LossPair:
     def p_inf(self) -> flint.arb:
         return flint.arb(0)
 
+    def cdf_series(self, z: flint.arb_series) -> tuple[flint.arb_series, flint.arb_series] | None:
+        """``(P[L <= z], Q[L <= z])`` as truncated power series at a series ``z`` (rigorous in
+        every coefficient, :mod:`.taylor`), or None when the pair has no series form (the
+        discretisation then evaluates ``cdf_sf`` point by point)."""
+        return None
+
     def edges(self) -> tuple[float | None, float | None]:
         """Finite ends of the support of L (floats; used only to align the grid)."""
         return None, None
@@ -165,6 +171,26 @@ class SubsampledGaussian(LossPair):
     def cdf(self, z: Any) -> tuple[flint.arb, flint.arb]:
         fp, fq, _sp, _sq = self.cdf_sf(z)
         return fp, fq
+
+    def cdf_series(self, z: flint.arb_series) -> tuple[flint.arb_series, flint.arb_series] | None:
+        """The CDFs of :meth:`cdf_sf` as series in z (add and remove; ``Phi(u) =
+        erfc(-u/sqrt 2)/2``); a z outside the support gives non-finite coefficients."""
+        if self.direction == "replace":
+            return None
+        q, _s, r, s2, logq, c = self._consts()
+        w = z if self.direction == "add" else -z
+        if self.q_is_one:
+            y = s2 * w + flint.arb(1) / 2
+        else:
+            y = ((w.exp() - 1) + q).log() * s2 + (flint.arb(1) / 2 - s2 * logq)
+        if self.direction == "add":  # P = r Phi(y/s) + q Phi((y-1)/s), Q = Phi(y/s)
+            a = (-y * c).erfc() / 2
+            b = ((1 - y) * c).erfc() / 2
+            return a * r + b * q, a
+        # remove: P = Phi(-y/s), Q = r Phi(-y/s) + q Phi((1-y)/s)
+        a = (y * c).erfc() / 2
+        b = ((y - 1) * c).erfc() / 2
+        return a, a * r + b * q
 
     def cdf_sf(self, z: Any) -> tuple[flint.arb, flint.arb, flint.arb, flint.arb]:
         q, _s, r, s2, _logq, c = self._consts()

@@ -1,0 +1,288 @@
+"""Bin masses of a one-step PLD by blockwise Taylor expansion: one arb power series per block of
+grid points, float64 evaluation at the points with a rigorous error bound.
+
+The one-step discretisation (:mod:`.discretize`) needs, at every fine grid step, the P- and
+Q-mass of the loss interval ``(z, z + w]`` (``w = h`` or ``h/2``) and, for the upper PLD, the
+connect-the-dots split of the step-h bin
+
+    p_hi = e^w (M_P - e^z M_Q) / (e^w - 1),   p_lo = (e^{z+w} M_Q - M_P) / (e^w - 1),
+
+where ``M_P(z) = F_P(z + w) - F_P(z)``, ``M_Q`` likewise, and ``F_P, F_Q`` are the loss CDFs of
+the pair. Calling arb's ``erfc`` at each grid point (~40 µs with the Python around it) was
+most of the discretisation's time. Here a block of consecutive grid points around a grid point
+``x0``, all within ``|t| <= r`` of it, is handled by one expansion of each quantity ``g``:
+
+1. ``g(x0 + t) = sum_{i<N} c_i t^i + R_N(t)``; the ``c_i = g^(i)(x0)/i!`` are computed as arb
+   balls by power-series arithmetic (``flint.arb_series``: ``exp``, ``log``, ``erfc`` of
+   truncated series are rigorous for every coefficient) at the exact point ``x0``;
+2. the Lagrange remainder is ``R_N(t) = g^(N)(xi)/N! t^N`` for some ``xi`` between ``x0`` and
+   ``x0 + t``; the same series evaluated at the *ball* ``X = [x0 - r, x0 + r]`` gives a
+   coefficient ``c_N(X)`` that contains ``g^(N)(xi)/N!`` for every ``xi`` in X, so
+   ``|R_N(t)| <= |c_N(X)| r^N`` (a ball that the functions cannot be evaluated on, e.g. one that
+   reaches the edge of the support of the loss, gives a non-finite bound and the block is
+   split, down to single bins that go back to the point-by-point arb route);
+3. the floats ``c~_i`` nearest the midpoints differ from the ``c_i`` by at most
+   ``e_i = |c_i - c~_i|`` (computed in arb), which adds ``sum_i e_i r^i``;
+4. the polynomial with float coefficients ``c~_i`` is evaluated by Horner's rule in float64 at
+   the exact float abscissae ``t`` (multiples of ``h/2``, dyadic); its rounding error is at
+   most ``gamma_{2N} sum_i |c~_i| |t|^i`` with ``gamma_n = n u / (1 - n u)``, ``u = 2^-53``
+   (N. J. Higham, *Accuracy and Stability of Numerical Algorithms*, 2nd ed., SIAM 2002, Sec.
+   5.1, eq. (5.3) / Thm 5.1 (Horner's rule), valid without underflow). The sum itself is
+   evaluated by Horner in float64 (at most ``gamma_{2N}`` relative error, so it is multiplied
+   by ``1 + 2 gamma_{2N}``); ``2^-1000`` is added per point against underflow (no point value
+   needs to be resolved below ``2^-(bits+4)``), and the final ``v +- err`` is widened by
+   ``2^-51 |v| + 2^-40 err`` so that its own rounding stays outward.
+
+So each enclosure is ``v +- (gamma'' S(t) + sum_i e_i r^i + |c_N(X)| r^N + 2^-1000)``. The
+quantities are differences of CDFs computed in arb before any float enters, so there is no
+cancellation in float: the float error is relative to the bin's own mass (~2^-50), which is all
+the composition needs (a relative error rho per bin moves a k-fold composition's delta by a
+relative ``(1 + rho)^k - 1``, ~1e-11 at k = 14062). The block radius adapts: a block is split
+when its remainder exceeds ``2^-52 |c_0| + 2^-(bits+4)`` (accuracy, not soundness: any accepted
+bound is rigorous).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+import flint
+import numpy as np
+
+from dpverify.theorems.ctx import PrecisionExhausted, arb_precision
+from dpverify.theorems.numerics.pld._arith import PREC, _arb
+
+TERMS = 20  # N: Taylor terms per block (the remainder is the term of degree N)
+MAX_BLOCK = 1024  # half-steps per block at most
+MIN_BLOCK = 4  # below this a block goes back to the point-by-point route
+_U = 2.0**-53
+_GAMMA = 2 * TERMS * _U / (1 - 2 * TERMS * _U)
+_HORNER = _GAMMA * (1 + 2 * _GAMMA) * (1 + 2.0**-40)
+_TINY = 2.0**-1000
+
+# the quantities per block: the connect-the-dots split of the step-h bin (upper PLD) and the
+# P- and Q-mass of the step-h/2 bin (lower PLD)
+QUANTITIES = ("p_lo", "p_hi", "p_half", "q_half")
+
+SeriesCdf = Callable[[flint.arb_series], tuple[flint.arb_series, flint.arb_series]]
+
+
+@dataclass
+class FineBins:
+    """Float enclosures ``[lo, hi]`` of the quantities at half-steps ``m = 0 .. 2 n - 1`` of a
+    run of ``n`` grid steps starting at grid index ``start`` (``p_lo``, ``p_hi``: of the step-h
+    bin from ``z_{start + m/2}``, used at even m only; ``p_half``, ``q_half``: of the step-h/2
+    bin from there)."""
+
+    start: int
+    lo: dict[str, np.ndarray]
+    hi: dict[str, np.ndarray]
+
+
+def _exact(x: float) -> flint.arb:
+    return flint.arb(x)  # exact: a float's binary value (the working precision >= 53 bits)
+
+
+def _series(cdf: SeriesCdf, x0: flint.arb, h: flint.arb) -> list[list[flint.arb]]:
+    """Coefficients of the four quantities at ``z = x0 + t`` (x0 a point or a ball)."""
+    if flint.ctx.cap < TERMS + 1:
+        raise RuntimeError("the series length must include the remainder term")
+    t = flint.arb_series([x0, 1])
+    p0, q0 = cdf(t)
+    p1, q1 = cdf(t + h / 2)
+    p2, q2 = cdf(t + h)
+    mp_, mq = p2 - p0, q2 - q0
+    ew = h.exp()
+    em = ew - 1
+    ez = t.exp()
+    p_hi = (mp_ - ez * mq) * (ew / em)
+    p_lo = (ez * mq * ew - mp_) / em
+    out = []
+    for s in (p_lo, p_hi, p1 - p0, q1 - q0):
+        c = s.coeffs()
+        out.append(c + [flint.arb(0)] * (TERMS + 1 - len(c)))
+    return out
+
+
+def _block(cdf: SeriesCdf, off: flint.arb, hb: flint.arb, center: int, half_r: int,
+           bits: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """The float coefficients (4 x N) and the per-quantity constant error of the block centred
+    at half-step index ``center`` with radius ``half_r`` half-steps; None if not accurate."""
+    x0 = off + _arb(Fraction(center, 2)) * hb
+    r = _arb(Fraction(half_r, 2)) * hb
+    if not r < 4:  # keeps the underflow term 2^-1000 above its worst propagation
+        return None
+    at_point = _series(cdf, x0, hb)
+    at_ball = _series(cdf, x0 + r * flint.arb(0, 1), hb)
+    coeffs = np.empty((len(QUANTITIES), TERMS))
+    const = np.empty(len(QUANTITIES))
+    ru = r.upper()
+    for qi, (cs, cb) in enumerate(zip(at_point, at_ball, strict=True)):
+        rem = abs(cb[TERMS]) * ru**TERMS
+        if not rem.is_finite() or not all(c.is_finite() for c in cs[:TERMS]):
+            return None
+        tol = abs(cs[0]).lower() * 2.0**-52 + flint.arb(2) ** (-bits - 4)
+        if not rem < tol:
+            return None
+        err = rem
+        rp = flint.arb(1)
+        for i in range(TERMS):
+            ci = float(cs[i].mid())
+            if not abs(ci) < 1e250:  # no overflow in Horner (|t| < 4, N terms)
+                return None
+            coeffs[qi, i] = ci
+            err += abs(cs[i] - _exact(ci)) * rp
+            rp *= ru
+        e = float(err.upper())
+        const[qi] = np.nextafter(e, np.inf) + _TINY
+    return coeffs, const
+
+
+def fine_bins(cdf: SeriesCdf, offset: Fraction, h: Fraction, runs: Sequence[tuple[int, int]],
+              bits: int, slow: Callable[[int], Sequence[flint.arb]]) -> list[FineBins]:
+    """Enclosures of the quantities on every run ``[a, b)`` of grid steps (indices relative to
+    the grid, losses ``offset + i h``). ``cdf`` gives the loss CDFs ``(F_P, F_Q)`` as series;
+    ``slow(m)`` gives the four quantities at absolute half-step m as arb balls (the
+    point-by-point route, used where no block is accurate)."""
+    out = []
+    cap = flint.ctx.cap
+    flint.ctx.cap = TERMS + 1  # series length: the remainder term must be computed
+    try:
+        with arb_precision(PREC):
+            out = _fine_bins(cdf, _arb(offset), _arb(h), float(h), runs, bits, slow)
+    finally:
+        flint.ctx.cap = cap
+    return out
+
+
+def _fine_bins(cdf: SeriesCdf, off: flint.arb, hb: flint.arb, h: float,
+               runs: Sequence[tuple[int, int]], bits: int,
+               slow: Callable[[int], Sequence[flint.arb]]) -> list[FineBins]:
+    return [_run_bins(cdf, off, hb, h, a, b, bits, slow) for a, b in runs]
+
+
+def _run_bins(cdf: SeriesCdf, off: flint.arb, hb: flint.arb, h: float, a: int, b: int,
+              bits: int, slow: Callable[[int], Sequence[flint.arb]]) -> FineBins:
+    """One run: blocks grown while accurate (doubling), halved when not, single half steps
+    point by point below ``MIN_BLOCK``."""
+    n_half = 2 * (b - a)
+    lo = {name: np.full(n_half, np.nan) for name in QUANTITIES}
+    hi = {name: np.full(n_half, np.nan) for name in QUANTITIES}
+    blocks: list[tuple[int, int, np.ndarray, np.ndarray]] = []
+    m, size = 0, 64
+    while m < n_half:
+        size = min(size, n_half - m)
+        half_r = (size + 1) // 2
+        got = _block(cdf, off, hb, 2 * a + m + half_r, half_r, bits) \
+            if size >= MIN_BLOCK else None
+        if got is not None:
+            blocks.append((m, size, got[0], got[1]))
+            m += size
+            size = min(2 * size, MAX_BLOCK)
+            continue
+        if size >= MIN_BLOCK:
+            size //= 2
+            continue
+        for j in range(m, m + size):  # the point-by-point route
+            _slow_into(slow, 2 * a + j, j, lo, hi)
+        m += size
+        size = MIN_BLOCK * 16
+    if blocks:
+        _evaluate(blocks, h, lo, hi)
+    bad = ~np.all([np.isfinite(lo[name]) & np.isfinite(hi[name]) for name in QUANTITIES],
+                  axis=0)
+    for j in np.flatnonzero(bad):
+        _slow_into(slow, 2 * a + int(j), int(j), lo, hi)
+    return FineBins(a, lo, hi)
+
+
+def _slow_into(slow: Callable[[int], Sequence[flint.arb]], m: int, j: int,
+               lo: dict[str, np.ndarray], hi: dict[str, np.ndarray]) -> None:
+    for name, v in zip(QUANTITIES, slow(m), strict=True):
+        lo[name][j] = np.nextafter(float(v.lower()), -np.inf)
+        hi[name][j] = np.nextafter(float(v.upper()), np.inf)
+
+
+def _evaluate(blocks: Sequence[tuple[int, int, np.ndarray, np.ndarray]], h: float,
+              lo: dict[str, np.ndarray], hi: dict[str, np.ndarray]) -> None:
+    """Horner in float64 at every half-step of every block, with the error bound of the module
+    docstring."""
+    idx = np.concatenate([np.arange(m, m + s) for m, s, _c, _e in blocks])
+    which = np.concatenate([np.full(s, k) for k, (_m, s, _c, _e) in enumerate(blocks)])
+    centers = np.array([m + (s + 1) // 2 for m, s, _c, _e in blocks])
+    t = (idx - centers[which]) * (h / 2)  # exact: small integers times a dyadic step
+    at = np.abs(t)
+    coeffs = np.stack([c for _m, _s, c, _e in blocks])  # blocks x quantities x N
+    const = np.stack([e for _m, _s, _c, e in blocks])  # blocks x quantities
+    for qi, name in enumerate(QUANTITIES):
+        c = coeffs[which, qi, :]
+        v = c[:, -1].copy()
+        s = np.abs(v)
+        for i in range(TERMS - 2, -1, -1):
+            v = v * t + c[:, i]
+            s = s * at + np.abs(c[:, i])
+        err = _HORNER * s + const[which, qi] + _TINY
+        err = err * (1 + 2.0**-40) + np.abs(v) * 2.0**-51
+        lo[name][idx] = v - err
+        hi[name][idx] = v + err
+
+
+class FineTable:
+    """The fine bins of :func:`fine_bins` as the discretisation uses them: upper units of the
+    step-h bins, lower (P, Q) balls of the bins made of one or two half steps."""
+
+    def __init__(self, runs: Sequence[FineBins] = ()) -> None:
+        self.runs = list(runs)
+        self._spans = [(r.start, r.start + len(r.lo["p_lo"]) // 2) for r in self.runs]
+
+    def _run(self, a: Fraction, b: Fraction) -> FineBins | None:
+        for (s, e), run in zip(self._spans, self.runs, strict=True):
+            if s <= a and b <= e:
+                return run
+        return None
+
+    def covers(self, a: Fraction, b: Fraction) -> bool:
+        """Whether the cell ``[a, b]`` (grid indices) lies in one run."""
+        return self._run(a, b) is not None
+
+    def add_upper(self, up: list[int], ilo: int, bits: int) -> None:
+        """Add the units of every step-h bin of the runs (ceil of the upper ends, clipped at
+        0) to ``up`` (indexed from grid point ``ilo``)."""
+        scale = 2.0**bits  # exact: a power of two, the products below are exact
+        for run in self.runs:
+            for name, shift in (("p_lo", 0), ("p_hi", 1)):
+                x = run.hi[name][::2] * scale
+                if not np.all(np.isfinite(x)):
+                    raise PrecisionExhausted("a fine bin's enclosure is not finite")
+                units = np.maximum(np.ceil(x), 0.0).tolist()
+                base = run.start - ilo + shift
+                for i, u in enumerate(units):
+                    if u:
+                        up[base + i] += int(u)
+
+    def lower_cell(self, a: Fraction, b: Fraction
+                   ) -> tuple[list[flint.arb], list[flint.arb]] | None:
+        """The (P, Q) balls of the lower bins of the fine cell ``[a, b]``: ``[a, a + 1/2]``,
+        the steps ``[a + 1/2 + t, a + 3/2 + t]`` (two half steps each) and ``[b - 1/2, b]``;
+        None if the cell is not in a run."""
+        run = self._run(a, b)
+        if run is None:
+            return None
+        c0, c1 = int(2 * (a - run.start)), int(2 * (b - run.start))
+        out = []
+        for name in ("p_half", "q_half"):
+            lo, hi = run.lo[name][c0:c1], run.hi[name][c0:c1]
+            b_lo = np.concatenate([lo[:1], np.nextafter(lo[1:-1:2] + lo[2:-1:2], -np.inf),
+                                   lo[-1:]])
+            b_hi = np.concatenate([hi[:1], np.nextafter(hi[1:-1:2] + hi[2:-1:2], np.inf),
+                                   hi[-1:]])
+            if not (np.all(np.isfinite(b_lo)) and np.all(np.isfinite(b_hi))):
+                raise PrecisionExhausted("a fine bin's enclosure is not finite")
+            mid = b_lo / 2 + b_hi / 2
+            rad = np.nextafter(np.maximum(b_hi - mid, mid - b_lo), np.inf)
+            # arb(mid, rad): the float mid exactly, the radius rounded up
+            out.append([flint.arb(m, r) for m, r in zip(mid.tolist(), rad.tolist(),
+                                                         strict=True)])
+        return out[0], out[1]
