@@ -241,6 +241,7 @@ def _lower_masses(p: Sequence[flint.arb], q: Sequence[flint.arb], ez: Sequence[f
     out = [0] * n
     hb = _arb(h)
     zb0 = _arb(z0)
+    z0f, hf = float(z0), float(h)
     pool_p, pool_q = zero, zero
 
     def loss_index(pp: flint.arb, qq: flint.arb, floor: bool = False) -> int | None:
@@ -250,7 +251,11 @@ def _lower_masses(p: Sequence[flint.arb], q: Sequence[flint.arb], ez: Sequence[f
             return None
         if not _certain_lt(zero, qq):
             return n - 1
-        x = float(((pp / qq).log() - zb0).mid() / hb.mid())
+        pm, qm = float(pp.mid()), float(qq.mid())
+        if pm > 0 and qm > 0:  # a locator only: the atoms are certified where they are made
+            x = (math.log(pm) - math.log(qm) - z0f) / hf
+        else:
+            x = float(((pp / qq).log() - zb0).mid() / hb.mid())
         if not math.isfinite(x):
             return n - 1
         if floor:

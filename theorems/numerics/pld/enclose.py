@@ -270,17 +270,25 @@ def _pass_parts(directions: Sequence[Sequence[Part]], at: Number, h: Fraction, a
             state["tilted"] = False
         return max(e_lo, t_lo), min(e_hi, t_hi)
     bits, tail = _plan(_steps(directions), abs_tol)
-    lo = hi = Fraction(0)
+    lo = Fraction(0)
+    his = []
     for parts in directions:
         if not upper_only:
             for pair, _k in parts:
                 one_step_plds(pair, h, bits, tail, lower=True)  # one discretisation for both
         upper = composition_pld(parts, h, bits, tail, "upper", method, center, delta)
-        hi = max(hi, bound(upper, at)[1])
-        if not upper_only:
-            lower = composition_pld(parts, h, bits, tail, "lower", method, center, delta)
+        his.append(bound(upper, at)[1])
+    if not upper_only:
+        # the lower end is the maximum over the directions of their lower bounds, each at most
+        # its direction's upper bound: a direction whose upper bound does not exceed the best
+        # lower bound so far cannot raise it, and its lower PLD is not composed
+        for d in sorted(range(len(directions)), key=lambda i: his[i], reverse=True):
+            if his[d] <= lo:
+                continue
+            lower = composition_pld(directions[d], h, bits, tail, "lower", method, center,
+                                    delta)
             lo = max(lo, bound(lower, at)[0])
-    return lo, hi
+    return lo, max(Fraction(0), *his)
 
 
 def _eps_pass_parts(directions: Sequence[Sequence[Part]], delta: Number, h: Fraction,
@@ -357,7 +365,7 @@ def _refine(pairs: Sequence[LossPair], k: int, run: Any, rel_width: float,
             break
         # the width is second order in h: predict the step that meets the target
         factor = math.sqrt(rel_width / width) * 0.8 if width > 0 else 0.5
-        factor = min(max(factor, 1 / 8), 0.7)
+        factor = min(max(factor, 1 / 32), 0.7)
         new_h = _dyadic_step(float(h) * factor)
         span = max(_span_estimate(p) for p in pairs)
         if span / float(new_h) > MAX_BINS:  # the finest step within the size limit instead
