@@ -57,11 +57,17 @@ class DiscretePLD:
             raise ValueError("only PLDs of the same kind, grid and scale compose")
         scale = flint.fmpz(2) ** self.B
         prod = self.poly * other.poly
-        # nonnegative coefficients rescaled outward: floor (lower), ceil = -floor(-x) (upper)
-        c = prod // scale if self.kind == "lower" else -((-prod) // scale)
+        c = prod // scale  # nonnegative coefficients: coefficient-wise floor
+        n = c.length()
         ta, tb = int(self.poly(1)), int(other.poly(1))
         x = self.inf * (tb + other.inf) + ta * other.inf
-        inf = -((-x) >> self.B) if self.kind == "upper" else x >> self.B
+        if self.kind == "upper":
+            if n:
+                # ceil <= floor + 1 (measured: cheaper than ceil = -floor(-x), two negations)
+                c = c + _ones(n)
+            inf = -((-x) >> self.B)
+        else:
+            inf = x >> self.B
         out = DiscretePLD(self.kind, self.h, self.shift + other.shift, c, inf, self.B,
                           max(self.trim, other.trim), self.steps + other.steps)
         return out._trimmed()
