@@ -14,13 +14,15 @@ two discrete PLDs on a uniform grid of losses, each composed exactly in integer 
   fractions of intervals) so that every atom's loss ``log(P/Q)`` is at least the grid point it
   is placed at (rounded *down*), and close to it. Mass outside the window is dropped.
 
-Bin masses are arb enclosures (Phi through erfc) and are outward rounded to integers in units of
-``2^-B`` (ceil for the upper PLD, floor for the lower); convolution is exact ``fmpz_poly``
-multiplication followed by an outward rescaling; self-composition is repeated squaring;
-negligible tails are trimmed with their mass accounted (upper: left tail moved up, right tail to
-``+inf``; lower: dropped). ``delta(eps) = sum_z m(z) (1 - e^{eps - z})_+ + m(+inf)`` is then an
-upper bound for the upper PLD and a lower bound for the lower one, evaluated in ball arithmetic;
-``eps(delta)`` is certified by monotone inversion of both bounds.
+Bin masses are arb enclosures (Phi through erfc; for the subsampled Gaussian's add/remove pairs
+the fine bins come from one arb power series per block of grid points, evaluated in float64 with
+a rigorous Taylor-remainder and Horner bound, :mod:`.taylor`) and are outward rounded to
+integers in units of ``2^-B`` (ceil for the upper PLD, floor for the lower); convolution is
+exact ``fmpz_poly`` multiplication followed by an outward rescaling; self-composition is
+repeated squaring; negligible tails are trimmed with their mass accounted (upper: left tail
+moved up, right tail to ``+inf``; lower: dropped). ``delta(eps) = sum_z m(z) (1 - e^{eps -
+z})_+ + m(+inf)`` is then an upper bound for the upper PLD and a lower bound for the lower one,
+evaluated in ball arithmetic; ``eps(delta)`` is certified by monotone inversion of both bounds.
 
 Both constructions are second order in the grid step h (neither moves the mean of the loss to
 first order), which is what makes relative widths of 1e-3 affordable at ``k = 14062`` steps;
@@ -51,9 +53,10 @@ Main results
   "exact" (measured: the tilted pass does not pay at the bench targets, see :mod:`.enclose`).
 
 Modules: ``_arith`` (rigorous helpers), ``pairs`` (loss pairs), ``discretize`` (grid, one-step
-PLDs), ``discrete`` (:class:`DiscretePLD`, exact composition, certified queries), ``fft``
-(:class:`FloatPLD`, FFT composition), ``tilted`` (:class:`~.tilted.TiltedPLD`, tilted FFT
-composition), ``enclose`` (caching, passes, the driver).
+PLDs), ``taylor`` (blockwise Taylor bin masses), ``discrete`` (:class:`DiscretePLD`, exact
+composition, certified queries), ``fft`` (:class:`FloatPLD`, FFT composition), ``tilted``
+(:class:`~.tilted.TiltedPLD`, tilted FFT composition), ``enclose`` (caching, passes, the
+driver).
 
 References
 ----------
