@@ -62,7 +62,20 @@ def _mismatches(series_pair: pld.LossPair, pair: pld.LossPair, h: Fraction, run:
     arb point value of ``pair`` (or is more than 1e-12 relative + 2^-bits wide)."""
     grid = grid_for(pair, h)
     slow = _slow(pair, h, grid.offset)
-    [bins] = taylor.fine_bins(series_pair.cdf_series, grid.offset, h, [run], bits, slow)
+    accepted = []
+    block = taylor._block
+
+    def counted(*args):
+        got = block(*args)
+        accepted.append(got is not None)
+        return got
+
+    taylor._block = counted
+    try:
+        [bins] = taylor.fine_bins(series_pair.cdf_series, grid.offset, h, [run], bits, slow)
+    finally:
+        taylor._block = block
+    assert sum(accepted) >= 3  # the blocks, not only the point-by-point route, were checked
     bad = 0
     with pld.arb_precision(pld.PREC):
         for j in range(0, 2 * (run[1] - run[0]), 7):
@@ -79,7 +92,7 @@ def _mismatches(series_pair: pld.LossPair, pair: pld.LossPair, h: Fraction, run:
     (Fraction(256, 60000), Fraction(11, 10), "add"), (Fraction(1), Fraction(2), "remove")])
 def test_taylor_bins_contain_the_arb_point_values(q, sigma, direction) -> None:
     pair = pld.SubsampledGaussian(q, sigma, direction)
-    h = Fraction(1, 4096)
+    h = Fraction(1, 65536)
     centre = pair.quantile(0.5)
     i0 = math.floor(centre / float(h))
     assert _mismatches(pair, pair, h, (i0 - 300, i0 + 300)) == 0
@@ -89,7 +102,7 @@ def test_a_planted_wrong_series_is_caught() -> None:
     """Quality: a series of a slightly different pair (sigma off by 1e-9) misses the values."""
     pair = pld.SubsampledGaussian(Fraction(1, 100), Fraction(1), "add")
     wrong = pld.SubsampledGaussian(Fraction(1, 100), Fraction(1) + Fraction(1, 10**9), "add")
-    h = Fraction(1, 4096)
+    h = Fraction(1, 65536)
     i0 = math.floor(pair.quantile(0.5) / float(h))
     assert _mismatches(wrong, pair, h, (i0 - 100, i0 + 100)) > 0
 
@@ -103,6 +116,18 @@ def test_short_series_are_refused() -> None:
             taylor._series(pair.cdf_series, flint.arb(0), flint.arb(1) / 64)
     finally:
         flint.ctx.cap = cap
+
+
+def test_non_dyadic_steps_take_the_point_route() -> None:
+    """With h = 1/300 the float abscissae m h / 2 would not be the grid's: no Taylor blocks,
+    and the enclosure still contains the Gaussian value."""
+    assert taylor.taylor_exact_step(Fraction(3, 2**17))
+    assert not taylor.taylor_exact_step(Fraction(1, 300))
+    assert not taylor.taylor_exact_step(Fraction(2**41 + 1, 2**60))
+    pld._CACHE.clear()
+    enc = pld.enclose_eps(pld.sgm_pairs(Fraction(1), Fraction(2)), 3, Fraction(1, 10**5),
+                          h=Fraction(1, 300))
+    assert contains(enc, gauss_eps(mp.mpf(2) / mp.sqrt(3), mp.mpf(1) / 10**5))
 
 
 def test_taylor_one_step_plds_match_the_point_route() -> None:

@@ -24,7 +24,7 @@ from dpverify.theorems.numerics.pld._arith import (
 )
 from dpverify.theorems.numerics.pld.discrete import DiscretePLD
 from dpverify.theorems.numerics.pld.pairs import LossPair
-from dpverify.theorems.numerics.pld.taylor import FineTable, fine_bins
+from dpverify.theorems.numerics.pld.taylor import FineTable, fine_bins, taylor_exact_step
 
 MAX_BINS = 400_000  # one-step grid points per direction
 
@@ -128,7 +128,7 @@ def discretize(pair: LossPair, grid: Grid, bits: int, tail: float,
         for _ in range(n):
             ez.append(ez[-1] * eh)
         p_inf = pair.p_inf()
-        fast = (_fast_fine_bins(pair, grid, ilo, cells, bits, masses, z_of)
+        fast = (_fast_fine_bins(pair, grid, ilo, cells, bits, masses, ez)
                 if taylor else FineTable())
 
         # --- upper: connect the dots on each bin [z_a, z_b] ---
@@ -194,10 +194,12 @@ def _pourings(pair: LossPair) -> tuple[bool, ...]:
 def _fast_fine_bins(pair: LossPair, grid: Grid, ilo: int,
                     cells: Sequence[tuple[Fraction, Fraction, bool]], bits: int,
                     masses: Callable[[Fraction, Fraction], tuple[flint.arb, flint.arb]],
-                    z_of: Callable[[Fraction], flint.arb]) -> FineTable:
+                    ez: Sequence[flint.arb]) -> FineTable:
     """The fine bins by blockwise Taylor expansion (:mod:`.taylor`) if the pair has a series
     form of its CDFs; an empty table (every bin point by point) otherwise."""
     if pair.cdf_series(flint.arb_series([flint.arb(0), 1])) is None:
+        return FineTable()
+    if not taylor_exact_step(grid.h):  # the float abscissae would not be the grid's
         return FineTable()
     runs: list[tuple[int, int]] = []
     for a, b, fine in cells:
@@ -208,12 +210,18 @@ def _fast_fine_bins(pair: LossPair, grid: Grid, ilo: int,
         else:
             runs.append((int(a), int(b)))
 
+    zero = flint.arb(0)
+
     def slow(m: int) -> list[flint.arb]:
+        """The quantities at half step m (the split only at grid points, even m: the only
+        ones used), from arb CDFs."""
         a = Fraction(m, 2)
-        pb, qb = masses(a, a + 1)
-        ea, eb = z_of(a).exp(), z_of(a + 1).exp()
-        width = eb - ea
         ph, qh = masses(a, a + HALF)
+        if m % 2:
+            return [zero, zero, ph, qh]
+        pb, qb = masses(a, a + 1)
+        ea, eb = ez[m // 2 - ilo], ez[m // 2 - ilo + 1]
+        width = eb - ea
         return [ea * (eb * qb - pb) / width, eb * (pb - ea * qb) / width, ph, qh]
 
     return FineTable(fine_bins(pair.cdf_series, grid.offset, grid.h, runs, bits, slow))

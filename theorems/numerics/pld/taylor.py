@@ -56,7 +56,7 @@ from dpverify.theorems.numerics.pld._arith import PREC, _arb
 
 TERMS = 20  # N: Taylor terms per block (the remainder is the term of degree N)
 MAX_BLOCK = 1024  # half-steps per block at most
-MIN_BLOCK = 4  # below this a block goes back to the point-by-point route
+MIN_BLOCK = 16  # half steps: below this the point-by-point route is cheaper
 _U = 2.0**-53
 _GAMMA = 2 * TERMS * _U / (1 - 2 * TERMS * _U)
 _HORNER = _GAMMA * (1 + 2 * _GAMMA) * (1 + 2.0**-40)
@@ -79,6 +79,13 @@ class FineBins:
     start: int
     lo: dict[str, np.ndarray]
     hi: dict[str, np.ndarray]
+
+
+def taylor_exact_step(h: Fraction) -> bool:
+    """Whether every abscissa ``m h / 2`` (``|m| <= MAX_BLOCK``) is an exact float: h a dyadic
+    with at most 40 significant bits (the grid steps of :mod:`.enclose` have 2 or 3)."""
+    num, den = h.numerator, h.denominator
+    return h > 0 and den & (den - 1) == 0 and num < 2**40 and den < 2**900
 
 
 def _exact(x: float) -> flint.arb:
@@ -114,14 +121,17 @@ def _block(cdf: SeriesCdf, off: flint.arb, hb: flint.arb, center: int, half_r: i
     r = _arb(Fraction(half_r, 2)) * hb
     if not r < 4:  # keeps the underflow term 2^-1000 above its worst propagation
         return None
+    ru = r.upper()
+    # the remainders first: a block that fails costs one series evaluation, not two
+    rems = [abs(cb[TERMS]) * ru**TERMS
+            for cb in _series(cdf, x0 + r * flint.arb(0, 1), hb)]
+    if not all(rem.is_finite() for rem in rems):
+        return None
     at_point = _series(cdf, x0, hb)
-    at_ball = _series(cdf, x0 + r * flint.arb(0, 1), hb)
     coeffs = np.empty((len(QUANTITIES), TERMS))
     const = np.empty(len(QUANTITIES))
-    ru = r.upper()
-    for qi, (cs, cb) in enumerate(zip(at_point, at_ball, strict=True)):
-        rem = abs(cb[TERMS]) * ru**TERMS
-        if not rem.is_finite() or not all(c.is_finite() for c in cs[:TERMS]):
+    for qi, (cs, rem) in enumerate(zip(at_point, rems, strict=True)):
+        if not all(c.is_finite() for c in cs[:TERMS]):
             return None
         tol = abs(cs[0]).lower() * 2.0**-52 + flint.arb(2) ** (-bits - 4)
         if not rem < tol:
@@ -165,30 +175,33 @@ def _fine_bins(cdf: SeriesCdf, off: flint.arb, hb: flint.arb, h: float,
 
 def _run_bins(cdf: SeriesCdf, off: flint.arb, hb: flint.arb, h: float, a: int, b: int,
               bits: int, slow: Callable[[int], Sequence[flint.arb]]) -> FineBins:
-    """One run: blocks grown while accurate (doubling), halved when not, single half steps
-    point by point below ``MIN_BLOCK``."""
+    """One run: blocks grown while accurate (doubling), halved when not; below ``MIN_BLOCK``
+    half steps go point by point, more of them after each further failure (a block costs
+    about as much as ``MIN_BLOCK`` points of the point-by-point route, so hopeless stretches,
+    e.g. coarse grids or the edge of the support, cost at most a small fraction more)."""
     n_half = 2 * (b - a)
     lo = {name: np.full(n_half, np.nan) for name in QUANTITIES}
     hi = {name: np.full(n_half, np.nan) for name in QUANTITIES}
     blocks: list[tuple[int, int, np.ndarray, np.ndarray]] = []
-    m, size = 0, 64
+    m, size, fails = 0, MIN_BLOCK, 0
     while m < n_half:
         size = min(size, n_half - m)
-        half_r = (size + 1) // 2
-        got = _block(cdf, off, hb, 2 * a + m + half_r, half_r, bits) \
-            if size >= MIN_BLOCK else None
-        if got is not None:
-            blocks.append((m, size, got[0], got[1]))
-            m += size
-            size = min(2 * size, MAX_BLOCK)
-            continue
         if size >= MIN_BLOCK:
-            size //= 2
-            continue
-        for j in range(m, m + size):  # the point-by-point route
+            half_r = (size + 1) // 2
+            got = _block(cdf, off, hb, 2 * a + m + half_r, half_r, bits)
+            if got is not None:
+                blocks.append((m, size, got[0], got[1]))
+                m += size
+                size, fails = min(2 * size, MAX_BLOCK), 0
+                continue
+            if size >= 2 * MIN_BLOCK:
+                size //= 2
+                continue
+        stretch = min(MIN_BLOCK << min(fails, 4), n_half - m)
+        for j in range(m, m + stretch):  # the point-by-point route
             _slow_into(slow, 2 * a + j, j, lo, hi)
-        m += size
-        size = MIN_BLOCK * 16
+        m += stretch
+        size, fails = MIN_BLOCK, fails + 1
     if blocks:
         _evaluate(blocks, h, lo, hi)
     bad = ~np.all([np.isfinite(lo[name]) & np.isfinite(hi[name]) for name in QUANTITIES],
