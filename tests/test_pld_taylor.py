@@ -5,6 +5,7 @@ enclosures under refinement."""
 from __future__ import annotations
 
 import math
+import sys
 from fractions import Fraction
 
 import flint
@@ -19,15 +20,24 @@ from dpverify.theorems.numerics.pld.discretize import discretize, grid_for
 from tests.test_pld import contains, gauss_eps
 from tests.test_subsampling import sgm_add_quad, sgm_remove_quad
 
+discretize_module = sys.modules["dpverify.theorems.numerics.pld.discretize"]
+
 mp = mpmath.MPContext()
 mp.dps = 50
 
 
 def _fast_then_point_by_point(monkeypatch: pytest.MonkeyPatch, make):
-    """``make()`` by the fast route, then by the old one (no series CDFs: every bin from arb
-    ``erfc`` point by point); the caches are cleared around both."""
+    """``make()`` by the fast route (on every grid, however coarse), then by the old one (no
+    series CDFs: every bin from arb ``erfc`` point by point); the caches are cleared around
+    both."""
+    monkeypatch.setattr(discretize_module, "TAYLOR_MIN_STEPS", 0)
+    used = []
+    fine = taylor.fine_bins
+    monkeypatch.setattr(discretize_module, "fine_bins",
+                        lambda *args: used.append(1) or fine(*args))
     pld._CACHE.clear()
     fast = make()
+    assert used  # the fast route ran
     pld._CACHE.clear()
     monkeypatch.setattr(pld.SubsampledGaussian, "cdf_series", lambda self, z: None)
     old = make()
@@ -130,9 +140,14 @@ def test_non_dyadic_steps_take_the_point_route() -> None:
     assert contains(enc, gauss_eps(mp.mpf(2) / mp.sqrt(3), mp.mpf(1) / 10**5))
 
 
-def test_taylor_one_step_plds_match_the_point_route() -> None:
+def test_taylor_one_step_plds_match_the_point_route(monkeypatch) -> None:
     """Same grid, same bits: the upper masses agree to ~1e-13 of the total (float round-off
     only, outward) and the fast total is not below the point route's by more than that."""
+    monkeypatch.setattr(discretize_module, "TAYLOR_MIN_STEPS", 0)
+    used = []
+    fine = taylor.fine_bins
+    monkeypatch.setattr(discretize_module, "fine_bins",
+                        lambda *args: used.append(1) or fine(*args))
     pair = pld.SubsampledGaussian(Fraction(1, 50), Fraction(1), "remove")
     grid = grid_for(pair, Fraction(1, 2048))
     bits = 70
@@ -147,6 +162,7 @@ def test_taylor_one_step_plds_match_the_point_route() -> None:
     assert max(abs(a - b) for a, b in zip(fast_c, slow_c, strict=True)) <= tol
     assert sum(fast_c) >= sum(slow_c) - tol
     assert abs(fast_lo.total_units() - slow_lo.total_units()) <= tol
+    assert used  # the fast route ran
 
 
 # ------------------------------------------------------------------------------------------
