@@ -5,10 +5,13 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Iterable
+from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 from dpverify.theorems.claims import Smt, SmtProblem
 from dpverify.theorems.errors import TranslationError
+from dpverify.verifiers.smt.hard_limit import call_with_hard_limit
 from dpverify.verifiers.smt.model import _confirm, _problem_symbols, _rational_model
 from dpverify.verifiers.smt.translate import _translate, _Translation
 from dpverify.verifiers.verdict import Budget, Status
@@ -24,6 +27,10 @@ from dpverify.verifiers.verdict import Budget, Status
 # after 2.5 s there).
 RESTART_SCHEDULE = ((0, False, 1.5), (0, True, 1.5), (1, False, 4.0), (1, True, 4.0),
                     (2, False, None))  # (z3 random seed, reparsed, CPU seconds)
+# The whole schedule runs in a forked solver process, killed this long after the budget ends
+# (z3's nlsat may ignore both its timeout and an interrupt: verifiers/smt/hard_limit.py). Every
+# z3 call in it is bounded by the budget, so only a solver that ignores its limits is killed.
+HARD_LIMIT_GRACE_SECONDS = 2.0
 
 
 def _assumption_hypotheses(symbols: Iterable[Any], problem: SmtProblem) -> list[tuple[str, Any]]:
@@ -93,35 +100,73 @@ def verify(check: Smt, budget: Budget) -> tuple[Status, str, dict[str, Any]]:
     if tr.domain:
         evidence["domain_conditions"] = [text for _, _, text in tr.domain]
     timeout_ms = max(1, int(min(budget.remaining(), budget.seconds) * 1000))
-    solver, result, variables, restarts = _solve_with_restarts(constraints, z3.Not(goal), tr,
-                                                               all_real, budget)
-    if restarts:
-        evidence["z3_restarts"] = restarts
+
+    def solve() -> _Outcome:
+        return _solve(constraints, z3.Not(goal), tr, all_real, budget, hyps, tracked)
+
+    limited = call_with_hard_limit(solve, budget.remaining() + HARD_LIMIT_GRACE_SECONDS)
     evidence["logic"] = logic
     evidence["timeout_ms"] = timeout_ms
-    if result == z3.unsat:
-        core = sorted(tracked[str(b)] for b in solver.unsat_core())
-        evidence["unsat_core"] = core
+    if limited.killed or limited.value is None:
         evidence["seconds"] = round(time.monotonic() - started, 3)
-        if core and _vacuous(hyps, tr, budget):
+        evidence["reason_unknown"] = "killed at the hard limit"
+        return (Status.INCONCLUSIVE,
+                f"z3 did not return within the budget ({budget.seconds:g} s + "
+                f"{HARD_LIMIT_GRACE_SECONDS:g} s grace): its process was killed after "
+                f"{limited.seconds:.1f} s", evidence)
+    outcome = limited.value
+    if outcome.restarts:
+        evidence["z3_restarts"] = outcome.restarts
+    evidence["seconds"] = round(time.monotonic() - started, 3)
+    if outcome.result == "unsat":
+        evidence["unsat_core"] = outcome.core
+        if outcome.vacuous:
             return (Status.NOT_APPLICABLE,
                     "the hypotheses are unsatisfiable by themselves: the claim holds vacuously",
                     evidence)
-        used = f"using {len(core)} of {len(tracked)} hypotheses" if tracked else "unconditionally"
+        used = (f"using {len(outcome.core)} of {len(tracked)} hypotheses" if tracked
+                else "unconditionally")
         evidence["region"] = {"kind": "semialgebraic set",
                               "variables": dict(problem.variables),
                               "conditions": [name for name, _r, _z in hyps]
                               + evidence.get("domain_conditions", []),
                               "covered_by": "z3 unsat of hypotheses ∧ ¬goal (every point)"}
         return Status.PROVED, f"z3 ({logic}): hypotheses ∧ ¬goal is unsat ({used})", evidence
+    if outcome.result == "unknown" or outcome.model is None:
+        evidence["reason_unknown"] = outcome.reason
+        return Status.INCONCLUSIVE, f"z3 returned unknown ({outcome.reason})", evidence
+    return _confirm(check, problem, hyps, outcome.model, evidence)
+
+
+@dataclass(frozen=True)
+class _Outcome:
+    """What the solver process reports: z3's answer (``unsat``, ``sat`` or ``unknown``), its
+    reason when unknown, the unsat core (hypothesis names), the model (rational where z3
+    allows), one line per restart, and whether the hypotheses alone are unsatisfiable."""
+
+    result: str
+    reason: str = ""
+    core: list[str] = field(default_factory=list)
+    model: dict[str, tuple[Fraction, bool, Any]] | None = None
+    restarts: list[str] = field(default_factory=list)
+    vacuous: bool = False
+
+
+def _solve(constraints: list[Any], negated_goal: Any, tr: _Translation, all_real: bool,
+           budget: Budget, hyps: list[tuple[str, Any, Any]], tracked: dict[str, str]
+           ) -> _Outcome:
+    """The restart schedule and what its answer needs from z3 (run in the solver process)."""
+    import z3
+
+    solver, result, variables, restarts = _solve_with_restarts(constraints, negated_goal, tr,
+                                                               all_real, budget)
+    if result == z3.unsat:
+        core = sorted(tracked[str(b)] for b in solver.unsat_core())
+        return _Outcome("unsat", core=core, restarts=restarts,
+                        vacuous=bool(core) and _vacuous(hyps, tr, budget))
     if result == z3.unknown:
-        evidence["reason_unknown"] = solver.reason_unknown()
-        evidence["seconds"] = round(time.monotonic() - started, 3)
-        return (Status.INCONCLUSIVE, f"z3 returned unknown ({solver.reason_unknown()})",
-                evidence)
-    model = _rational_model(solver, variables, budget)
-    evidence["seconds"] = round(time.monotonic() - started, 3)
-    return _confirm(check, problem, hyps, model, evidence)
+        return _Outcome("unknown", reason=solver.reason_unknown(), restarts=restarts)
+    return _Outcome("sat", model=_rational_model(solver, variables, budget), restarts=restarts)
 
 
 def _empty_solver(ctx: Any, all_real: bool, seed: int) -> Any:
