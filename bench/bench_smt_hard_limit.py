@@ -1,14 +1,14 @@
-"""The cost of the smt route's hard limit (verifiers/smt/hard_limit.py): every smt check of the
-catalogue (quick profile), each solved in a forked child killed at its deadline (``--mode
-forked``, the product) or in the process (``--mode in-process``, no hard limit), serially in
-one process. Prints the CPU seconds (this process and its children) and the wall seconds of the
-whole set and per task, and the verdict counts (the two modes must agree).
+"""The cost of the smt route's hard limit (``call_limited``, verifiers/limited.py): every smt
+check of the catalogue (quick profile), each solved in a forked child killed at its deadline
+(``--mode forked``, the product) or in the process (``--mode in-process``, no hard limit),
+serially in one process. Prints the CPU seconds (this process and its children) and the wall
+seconds of the whole set and per task, and the verdict counts (the two modes must agree).
 
     python bench/bench_smt_hard_limit.py --mode forked
     python bench/bench_smt_hard_limit.py --mode in-process
 
 Run the two modes as separate processes (sympy's caches warm up within a process). Also times
-``call_with_hard_limit`` of a trivial call in the same process after the set (the fork and
+``call_limited`` of a trivial call in the same process after the set (the fork and
 pipe alone).
 """
 
@@ -23,8 +23,8 @@ from collections import Counter
 from dpverify.theorems import all_theorems
 from dpverify.theorems.claims import Smt
 from dpverify.verifiers.dispatch import PROFILES, run_claim_check
+from dpverify.verifiers.limited import call_limited
 from dpverify.verifiers.smt import route
-from dpverify.verifiers.smt.hard_limit import Limited, call_with_hard_limit
 
 
 def _cpu() -> float:
@@ -38,7 +38,7 @@ def main() -> None:
     parser.add_argument("--theorem", action="append", help="only these theorem ids")
     args = parser.parse_args()
     if args.mode == "in-process":
-        route.call_with_hard_limit = lambda fn, seconds: Limited(fn(), False, 0.0, False)
+        route.call_limited = lambda fn, seconds: fn()
     tasks = [(th, c, i) for th in all_theorems() if not args.theorem or th.id in args.theorem
              for c in th.claims for i, k in enumerate(c.checks) if isinstance(k, Smt)]
     statuses: Counter[str] = Counter()
@@ -49,7 +49,7 @@ def main() -> None:
     n = 50
     fork_cpu0, fork_wall0 = _cpu(), time.monotonic()
     for _ in range(n):
-        call_with_hard_limit(lambda: None, 30.0)
+        call_limited(lambda: None, 30.0)
     print(json.dumps({
         "mode": args.mode, "tasks": len(tasks), "cpu_seconds": round(cpu, 2),
         "wall_seconds": round(wall, 2), "cpu_ms_per_task": round(1000 * cpu / len(tasks), 2),

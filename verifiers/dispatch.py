@@ -113,7 +113,7 @@ def run_claim_check(theorem: Theorem, claim: Claim | int, check_index: int, prof
 
 def _cpu_seconds() -> float:
     """CPU seconds of this process and of its children that ended (the smt route solves in a
-    forked child: verifiers/smt/hard_limit.py)."""
+    forked child: verifiers/limited.py)."""
     t = os.times()
     return time.process_time() + t.children_user + t.children_system
 
