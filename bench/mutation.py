@@ -26,7 +26,10 @@ family's claims (issue "Verdicts that say exactly what was shown", item 5).
    killed is evaluated against the original on those tuples and on random tuples in the same
    ranges, contexts raised by 64 bits: *equivalent* when every outcome agrees to the working
    precision ("indistinguishable on N recorded inputs" — evidence, not a proof), *survived*
-   otherwise, with the input where it differs — a claim the catalogue is missing.
+   otherwise, with the input where it differs — a claim the catalogue is missing — unless
+   every direct caller (a recorded function that names it) agrees on its own recorded calls:
+   then the change is invisible in use (a larger but valid start index, a cut-off below the
+   working precision, an input no caller passes) and the mutant is *equivalent*, with both.
 
 5. **Owner.** A survivor of a function whose module is imported by theorems of another
    family (the formula's owner) is judged again against that family's checks:
@@ -58,7 +61,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from mutation_inputs import Recorder, compare  # a sibling of this script
+from mutation_inputs import Recorder, callers, compare  # a sibling of this script
 
 from dpverify.theorems import all_theorems
 from dpverify.theorems.core import Theorem
@@ -302,21 +305,46 @@ def baseline(tasks: list[Task], seed: str = "") -> dict[str, Any]:
             "seconds": seconds, "statuses": statuses, "calls": recorder.calls}
 
 
-def equivalence(site: Site, calls: list[Any], seconds: float) -> dict[str, Any]:
-    """Original vs mutant on the recorded calls (in a forked child): ``equivalent`` or not."""
+def equivalence(site: Site, calls: list[Any], seconds: float,
+                observed: tuple[str, str] | None = None) -> dict[str, Any]:
+    """Original vs mutant on the recorded calls (in a forked child): ``equivalent`` or not.
+    ``observed`` names the function evaluated (default: the mutated one; a caller of it sees
+    the mutant through the in-place code replacement)."""
     if not calls:
         return {"equivalent": False, "compared": 0, "differs_at": "no recorded call"}
+    module, name = observed or (site.module, site.name)
 
     def work() -> dict[str, Any]:
-        func = getattr(importlib.import_module(site.module), site.name)
+        func = getattr(importlib.import_module(module), name)
         func = getattr(func, "__wrapped__", func)
-        return compare(func, lambda: apply(site), calls, f"{site}", budget=seconds / 3)
+        return compare(func, lambda: apply(site), calls, f"{site}/{name}", budget=seconds / 3)
 
     result = _in_child(work, seconds)
     if result is None or result[0] != "ok":
         return {"equivalent": False, "compared": 0,
                 "differs_at": "comparison timed out" if result is None else result[1]}
     return result[1]
+
+
+MAX_CALLERS = 6  # more direct callers than this: the caller-level comparison is not tried
+
+
+def caller_equivalence(site: Site, recorded: dict[Any, list[Any]],
+                       seconds: float) -> dict[str, Any] | None:
+    """A mutant compared through its direct callers on THEIR recorded calls: ``equivalent``
+    when every caller agrees on every compared input; None without a caller (or too many)."""
+    found = callers(site.module, site.name, recorded)
+    if not found or len(found) > MAX_CALLERS:
+        return None
+    compared = 0
+    for caller in found:
+        got = equivalence(site, recorded[caller], seconds, observed=caller)
+        if not got["equivalent"]:
+            return {"equivalent": False, "caller": ".".join(caller), **got,
+                    "compared": compared + got["compared"]}
+        compared += got["compared"]
+    return {"equivalent": True, "compared": compared,
+            "callers": [".".join(c) for c in found]}
 
 
 class _OverTaskLimit(BaseException):
@@ -431,7 +459,8 @@ def run_family(family: str, mutants: int, seed: int, seconds: float,
         row = {"family": family, **asdict(site), "checks": len(which),
                **judge(site, tasks, which, seconds, info["seconds"])}
         if row["result"] == "survived":
-            row.update(classify(site, info["calls"].get((site.module, site.name), []), seconds))
+            row.update(classify(site, info["calls"].get((site.module, site.name), []), seconds,
+                                info["calls"]))
         if row["result"] == "survived":
             row.update(owner_judge(site, family, seconds))
         yield row
@@ -482,12 +511,24 @@ def owner_judge(site: Site, family: str, seconds: float) -> dict[str, Any]:
     return {"owner": ids, "owner_result": again["result"]}
 
 
-def classify(site: Site, calls: list[Any], seconds: float) -> dict[str, Any]:
-    """``result`` ``equivalent`` or ``survived`` for a mutant no check killed, with the why."""
+def classify(site: Site, calls: list[Any], seconds: float,
+             recorded: dict[Any, list[Any]] | None = None) -> dict[str, Any]:
+    """``result`` ``equivalent`` or ``survived`` for a mutant no check killed, with the why:
+    judged on the function's recorded calls, then (its own value differing) on those of its
+    direct callers in ``recorded`` (module docstring, item 4)."""
     found = equivalence(site, calls, seconds)
     if found.pop("equivalent"):
         return {"result": "equivalent", **found,
                 "note": f"indistinguishable on {found['compared']} recorded inputs (not a proof)"}
+    if recorded and found.get("compared", 0) > 0:  # its own value differs: seen in use?
+        through = caller_equivalence(site, recorded, seconds)
+        if through is not None and through.pop("equivalent"):
+            return {"result": "equivalent", **found, **through,
+                    "note": f"its own value differs, but its callers {through['callers']} are "
+                            f"indistinguishable on {through['compared']} recorded inputs "
+                            "(not a proof)"}
+        if through is not None:
+            found["through_callers"] = through
     return {"result": "survived", **found}
 
 

@@ -14,9 +14,11 @@ proof of equivalence; the first input where it differs is reported otherwise.
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import enum
 import functools
+import importlib
 import io
 import itertools
 import pickle
@@ -26,6 +28,7 @@ import signal
 import time
 from collections.abc import Callable, Iterator
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import cloudpickle
@@ -374,3 +377,29 @@ def _brief(kind: str, value: Any) -> str:
         return f"{kind}: {value}" if value is not None else kind
     text = repr(value)
     return text if len(text) <= 200 else text[:200] + "…"
+
+
+# ------------------------------------------------------------------------------------------
+# the direct callers of a function, among the recorded ones
+
+
+@functools.cache
+def _module_tree(module: str) -> ast.Module:
+    path = Path(importlib.import_module(module).__file__ or "")
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
+def callers(module: str, name: str, recorded: dict[Any, list[Any]]) -> list[tuple[str, str]]:
+    """The recorded module-level functions whose body names ``module.name`` (its direct callers
+    among the functions the family's checks executed)."""
+    out = []
+    for caller_module, caller in sorted(recorded):
+        if (caller_module, caller) == (module, name) or not recorded[(caller_module, caller)]:
+            continue
+        fn = next((n for n in _module_tree(caller_module).body
+                   if isinstance(n, ast.FunctionDef) and n.name == caller), None)
+        if fn is not None and any((isinstance(n, ast.Name) and n.id == name)
+                                  or (isinstance(n, ast.Attribute) and n.attr == name)
+                                  for n in ast.walk(fn)):
+            out.append((caller_module, caller))
+    return out
