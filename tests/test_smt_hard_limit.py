@@ -18,6 +18,16 @@ pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="the hard limit 
 u = sp.Symbol("u", real=True)
 
 
+@pytest.fixture(autouse=True)
+def _fresh_solver_process():
+    """A solver process forked after the test's patches, and none left with them."""
+    from dpverify.verifiers.smt import server
+
+    server.stop()
+    yield
+    server.stop()
+
+
 def test_a_solver_that_ignores_its_timeout_is_inconclusive_at_the_hard_limit(monkeypatch):
     # z3's nlsat may ignore both its timeout and Context.interrupt() (WBK19-SUBRDP claim 5
     # check 7 under the mutant wbk_tau C(a,2) q^2 -> C(a,2)/q^2): here a solve that never ends

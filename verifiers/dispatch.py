@@ -108,12 +108,14 @@ def run_claim_check(theorem: Theorem, claim: Claim | int, check_index: int, prof
     if status is Status.FAILED:
         evidence["reproduce"] = reproduce_command(th.id, claim_number, profile.name, seed)
     return Verdict(th.id, claim_number, check_index, check.route, status, summary, evidence,
-                   time.monotonic() - started, seed, _cpu_seconds() - cpu_started)
+                   time.monotonic() - started, seed,
+                   _cpu_seconds() - cpu_started + evidence.get("solver_cpu_seconds", 0.0))
 
 
 def _cpu_seconds() -> float:
-    """CPU seconds of this process and of its children that ended (the smt route solves in a
-    forked child: verifiers/limited.py)."""
+    """CPU seconds of this process and of its children that ended (a solver process killed at
+    its hard limit; the smt route reports the solver's CPU of each problem in its evidence,
+    ``solver_cpu_seconds``: verifiers/smt/server.py)."""
     t = os.times()
     return time.process_time() + t.children_user + t.children_system
 

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import pickle
 import threading
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
 from dpverify.theorems.claims import Smt, SmtProblem
 from dpverify.theorems.errors import TranslationError
 from dpverify.verifiers.limited import TimeLimit, call_limited
+from dpverify.verifiers.smt import server
 from dpverify.verifiers.smt.model import _confirm, _problem_symbols, _rational_model
 from dpverify.verifiers.smt.translate import _translate, _Translation
 from dpverify.verifiers.verdict import Budget, Status
@@ -59,7 +61,6 @@ def _assumption_hypotheses(symbols: Iterable[Any], problem: SmtProblem) -> list[
 
 def verify(check: Smt, budget: Budget) -> tuple[Status, str, dict[str, Any]]:
     """Prove ``hypotheses ⇒ goal`` (unsat of its negation) or refute it with a checked model."""
-    import sympy as sp
     import z3
 
     started = time.monotonic()
@@ -79,37 +80,17 @@ def verify(check: Smt, budget: Budget) -> tuple[Status, str, dict[str, Any]]:
         undeclared = sorted(s.name for s in symbols if s.name not in problem.variables)
         if undeclared:
             raise TranslationError(f"undeclared variables: {', '.join(undeclared)}")
-        # a fresh z3 Context per problem: z3's search depends on the ids of its terms, so in the
-        # shared main context the verdict would depend on what the process solved before
-        zctx = z3.Context()
-        variables = {n: (z3.Int(n, zctx) if t == "int" else z3.Real(n, zctx))
-                     for n, t in problem.variables.items()}
-        tr = _Translation(variables, zctx)
-        hyps: list[tuple[str, Any, Any]] = []  # (name, sympy relation, z3 bool)
-        for i, h in enumerate(problem.hypotheses, 1):
-            hyps.append((f"h{i}: {h}", h, _translate(sp.sympify(h), tr)))
-        for name, rel in _assumption_hypotheses(symbols, problem):
-            hyps.append((name, rel, _translate(rel, tr)))
-        goal = _translate(sp.sympify(problem.goal), tr)
+        named = [(f"h{i}: {h}", h) for i, h in enumerate(problem.hypotheses, 1)]
+        named += _assumption_hypotheses(symbols, problem)
     except TranslationError as e:
         return Status.NOT_APPLICABLE, f"not a polynomial problem: {e}", evidence
     all_real = all(t == "real" for t in problem.variables.values())
     logic = "QF_NRA" if all_real else "QF_NIRA"
-    tracked = {f"t{i}": name for i, (name, _rel, _z) in enumerate(hyps)}
-    tracked |= {f"t{len(hyps) + i}": f"{name}: {text}"
-                for i, (name, _z, text) in enumerate(tr.domain)}
-    constraints = [z for _, _, z in hyps] + [z for _, z, _ in tr.domain]
-    if tr.domain:
-        evidence["domain_conditions"] = [text for _, _, text in tr.domain]
-    timeout_ms = max(1, int(min(budget.remaining(), budget.seconds) * 1000))
-
-    def solve() -> _Outcome:
-        return _solve(constraints, z3.Not(goal), tr, all_real, budget, hyps, tracked)
-
     evidence["logic"] = logic
-    evidence["timeout_ms"] = timeout_ms
+    evidence["timeout_ms"] = max(1, int(min(budget.remaining(), budget.seconds) * 1000))
     try:
-        outcome = call_limited(solve, budget.remaining() + HARD_LIMIT_GRACE_SECONDS)
+        answer = _in_solver_process((problem, named, budget),
+                                    budget.remaining() + HARD_LIMIT_GRACE_SECONDS)
     except TimeLimit:
         evidence["seconds"] = round(time.monotonic() - started, 3)
         evidence["reason_unknown"] = "killed at the hard limit"
@@ -117,6 +98,13 @@ def verify(check: Smt, budget: Budget) -> tuple[Status, str, dict[str, Any]]:
                 f"z3 did not return within the budget ({budget.seconds:g} s + "
                 f"{HARD_LIMIT_GRACE_SECONDS:g} s grace): its process was killed after "
                 f"{time.monotonic() - started:.1f} s", evidence)
+    if isinstance(answer, str):
+        return Status.NOT_APPLICABLE, f"not a polynomial problem: {answer}", evidence
+    outcome, domain, tracked = answer
+    if domain:
+        evidence["domain_conditions"] = domain
+    evidence["solver_cpu_seconds"] = round(outcome.cpu_seconds, 4)
+    hyps = [(name, rel, None) for name, rel in named]
     if outcome.restarts:
         evidence["z3_restarts"] = outcome.restarts
     evidence["seconds"] = round(time.monotonic() - started, 3)
@@ -152,6 +140,60 @@ class _Outcome:
     model: dict[str, tuple[Fraction, bool, Any]] | None = None
     restarts: list[str] = field(default_factory=list)
     vacuous: bool = False
+    cpu_seconds: float = 0.0
+
+
+def _in_solver_process(payload: tuple[SmtProblem, list[tuple[str, Any]], Budget],
+                       seconds: float) -> str | tuple[_Outcome, list[str], dict[str, str]]:
+    """:func:`_translate_and_solve` in the solver process (verifiers/smt/server.py); in a
+    child forked for this problem alone when the problem does not pickle."""
+    try:
+        data = pickle.dumps(payload)
+    except Exception:  # e.g. a sympy object that does not pickle: the problem travels by fork
+        return call_limited(lambda: _translate_and_solve(payload), seconds)
+    return server.call(_translate_and_solve_pickled, data, seconds)
+
+
+def _translate_and_solve_pickled(data: bytes) -> str | tuple[_Outcome, list[str], dict[str, str]]:
+    """:func:`_translate_and_solve` of a pickled payload, unpickled with sympy's evaluation off:
+    the relations are rebuilt as they were sent (``Gt(eps, 0, evaluate=False)`` of a positive
+    ``eps`` would otherwise come back as ``True``, and its hypothesis would be lost)."""
+    import sympy as sp
+
+    with sp.evaluate(False):
+        payload = pickle.loads(data)
+    return _translate_and_solve(payload)
+
+
+def _translate_and_solve(payload: tuple[SmtProblem, list[tuple[str, Any]], Budget]
+                         ) -> str | tuple[_Outcome, list[str], dict[str, str]]:
+    """The named hypotheses and the goal in z3, then the restart schedule (in the solver
+    process): the outcome, the domain conditions the translation added, and the tracking
+    booleans' names; or why the problem is not polynomial."""
+    import sympy as sp
+    import z3
+
+    started = time.process_time()
+    problem, named, budget = payload
+    # a fresh z3 Context per problem: z3's search depends on the ids of its terms, so in a
+    # shared context the verdict would depend on what the process solved before
+    zctx = z3.Context()
+    variables = {n: (z3.Int(n, zctx) if t == "int" else z3.Real(n, zctx))
+                 for n, t in problem.variables.items()}
+    tr = _Translation(variables, zctx)
+    try:
+        hyps = [(name, rel, _translate(sp.sympify(rel), tr)) for name, rel in named]
+        goal = _translate(sp.sympify(problem.goal), tr)
+    except TranslationError as e:
+        return str(e)
+    all_real = all(t == "real" for t in problem.variables.values())
+    tracked = {f"t{i}": name for i, (name, _rel, _z) in enumerate(hyps)}
+    tracked |= {f"t{len(hyps) + i}": f"{name}: {text}"
+                for i, (name, _z, text) in enumerate(tr.domain)}
+    constraints = [z for _, _, z in hyps] + [z for _, z, _ in tr.domain]
+    outcome = _solve(constraints, z3.Not(goal), tr, all_real, budget, hyps, tracked)
+    outcome = replace(outcome, cpu_seconds=time.process_time() - started)
+    return outcome, [text for _, _, text in tr.domain], tracked
 
 
 def _solve(constraints: list[Any], negated_goal: Any, tr: _Translation, all_real: bool,
