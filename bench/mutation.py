@@ -61,7 +61,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from mutation_inputs import Recorder, callers, compare  # a sibling of this script
+from mutation_inputs import Recorder, compare, through_callers  # a sibling of this script
 
 from dpverify.theorems import all_theorems
 from dpverify.theorems.core import Theorem
@@ -243,6 +243,11 @@ def _in_child(work: Any, seconds: float) -> Any:
     return None if end == "timed_out" else ("crash", end.removeprefix("crash: "))
 
 
+# A check that ends so after it was proved, certified or passed: `dpverify run --baseline`
+# exits 1 on it (reports/baseline.py: both are below passed in the strength order).
+UNDECIDED = (Status.INCONCLUSIVE, Status.NOT_APPLICABLE)
+
+
 def _expected_ok(task: Task, status: Status) -> bool:
     claim = next(c for c in _theorem(task.theorem).claims if c.number == task.claim)
     if status in (Status.ERROR,):
@@ -300,7 +305,7 @@ def baseline(tasks: list[Task], seed: str = "") -> dict[str, Any]:
             sys.setprofile(None)
         seconds.append(time.monotonic() - started)
         statuses.append(v.status.value)
-        ok.append(_expected_ok(task, v.status) and v.status is not Status.INCONCLUSIVE)
+        ok.append(_expected_ok(task, v.status) and v.status not in UNDECIDED)
     return {"used": {key: sorted(idx) for key, idx in used.items()}, "ok": ok,
             "seconds": seconds, "statuses": statuses, "calls": recorder.calls}
 
@@ -324,27 +329,6 @@ def equivalence(site: Site, calls: list[Any], seconds: float,
         return {"equivalent": False, "compared": 0,
                 "differs_at": "comparison timed out" if result is None else result[1]}
     return result[1]
-
-
-MAX_CALLERS = 6  # more direct callers than this: the caller-level comparison is not tried
-
-
-def caller_equivalence(site: Site, recorded: dict[Any, list[Any]],
-                       seconds: float) -> dict[str, Any] | None:
-    """A mutant compared through its direct callers on THEIR recorded calls: ``equivalent``
-    when every caller agrees on every compared input; None without a caller (or too many)."""
-    found = callers(site.module, site.name, recorded)
-    if not found or len(found) > MAX_CALLERS:
-        return None
-    compared = 0
-    for caller in found:
-        got = equivalence(site, recorded[caller], seconds, observed=caller)
-        if not got["equivalent"]:
-            return {"equivalent": False, "caller": ".".join(caller), **got,
-                    "compared": compared + got["compared"]}
-        compared += got["compared"]
-    return {"equivalent": True, "compared": compared,
-            "callers": [".".join(c) for c in found]}
 
 
 class _OverTaskLimit(BaseException):
@@ -418,7 +402,7 @@ def judge(site: Site, tasks: list[Task], which: list[int], seconds: float,
     if killers:
         return {**row, "result": "killed", "by": killers[:5]}
     weak = [tasks[i].id for i, status in value
-            if status in (OVER_TASK_LIMIT, Status.INCONCLUSIVE.value)]
+            if status == OVER_TASK_LIMIT or Status(status) in UNDECIDED]
     if weak:
         return {**row, "result": "weakened", "by": weak[:5],
                 **({"harness_limit_hit": True} if end == "timed_out" else {})}
@@ -498,7 +482,7 @@ def owner_judge(site: Site, family: str, seconds: float) -> dict[str, Any]:
         out = []
         for t in tasks:
             status = run_check(t.theorem, t.claim, t.check, quick).status
-            out.append(_expected_ok(t, status) and status is not Status.INCONCLUSIVE)
+            out.append(_expected_ok(t, status) and status not in UNDECIDED)
         return out
 
     base = _in_child(statuses, 10 * seconds)
@@ -521,7 +505,9 @@ def classify(site: Site, calls: list[Any], seconds: float,
         return {"result": "equivalent", **found,
                 "note": f"indistinguishable on {found['compared']} recorded inputs (not a proof)"}
     if recorded and found.get("compared", 0) > 0:  # its own value differs: seen in use?
-        through = caller_equivalence(site, recorded, seconds)
+        through = through_callers(
+            (site.module, site.name), recorded,
+            lambda caller: equivalence(site, recorded[caller], seconds, observed=caller))
         if through is not None and through.pop("equivalent"):
             return {"result": "equivalent", **found, **through,
                     "note": f"its own value differs, but its callers {through['callers']} are "

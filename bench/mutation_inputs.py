@@ -403,3 +403,34 @@ def callers(module: str, name: str, recorded: dict[Any, list[Any]]) -> list[tupl
                                   for n in ast.walk(fn)):
             out.append((caller_module, caller))
     return out
+
+
+MAX_CALLERS = 6  # more direct callers than this: the caller-level comparison is not tried
+MAX_DEPTH = 3  # levels of callers tried above a function whose own value differs
+
+
+def through_callers(at: tuple[str, str], recorded: dict[Any, list[Any]],
+                    judge: Callable[[tuple[str, str]], dict[str, Any]],
+                    depth: int = 1) -> dict[str, Any] | None:
+    """A mutant judged (``judge(caller)``: original vs mutant evaluated through ``caller`` on
+    its recorded calls) through the direct callers of ``at``, and through theirs where a
+    caller's value differs too (up to ``MAX_DEPTH`` levels): ``equivalent`` when every path
+    up agrees; None when ``at`` has no recorded caller (or too many)."""
+    found = callers(*at, recorded)
+    if not found or len(found) > MAX_CALLERS:
+        return None
+    compared, seen = 0, []
+    for caller in found:
+        got = judge(caller)
+        compared += got["compared"]
+        if not got["equivalent"]:
+            up = through_callers(caller, recorded, judge, depth + 1) \
+                if got["compared"] > 0 and depth < MAX_DEPTH else None
+            if up is None or not up["equivalent"]:
+                return {**got, "equivalent": False, "caller": ".".join(caller),
+                        "compared": compared}
+            compared += up["compared"]
+            seen += up["callers"]
+            continue
+        seen.append(".".join(caller))
+    return {"equivalent": True, "compared": compared, "callers": seen}

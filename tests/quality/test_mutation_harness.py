@@ -79,6 +79,14 @@ def tail_sum(n):
 
 def offset(n):
     return 10 * first_index(n) + n
+
+
+def start_after(n):
+    return first_index(n) + 1
+
+
+def tail_sum_after(n):
+    return sum(range(start_after(n) - 1, n)) + sum(range(0, start_after(n) - 1))
 '''
 
 
@@ -156,6 +164,21 @@ def test_a_helper_whose_change_its_callers_never_see_is_equivalent_in_use(mutati
     row = mutation.classify(site, calls, 60, recorded)
     assert row["result"] == "equivalent", row
     assert row["callers"] == [f"{planted.__name__}.tail_sum"] and "differs_at" in row
+
+
+def test_a_change_seen_by_a_caller_but_not_by_its_caller_is_equivalent_in_use(mutation,
+                                                                               planted):
+    calls = _recorded(mutation, planted.first_index, [(2,), (5,)])
+    recorded = {(planted.__name__, "first_index"): calls,
+                (planted.__name__, "start_after"): _recorded(mutation, planted.start_after,
+                                                             [(2,), (5,)]),
+                (planted.__name__, "tail_sum_after"): _recorded(
+                    mutation, planted.tail_sum_after, [(2,), (5,), (9,)])}
+    site = next(s for s in mutation.sites_of(planted.__name__, "first_index")
+                if s.kind == "constant" and s.line == "0")
+    row = mutation.classify(site, calls, 60, recorded)
+    assert row["result"] == "equivalent", row
+    assert row["callers"] == [f"{planted.__name__}.tail_sum_after"]
 
 
 def test_a_helper_whose_change_a_caller_sees_survives(mutation, planted):
