@@ -133,6 +133,18 @@ def sites_of(module: str, name: str) -> list[Site]:
     return out
 
 
+def resolve(site: Site) -> Site | None:
+    """``site`` in the current source: the same node text (``line``) of the same kind, at
+    ``index`` or else at the nearest index that has it (the function was edited since the
+    site was drawn: a replay); None when no node of the function has that text any more."""
+    try:
+        same = [s for s in sites_of(site.module, site.name)
+                if s.kind == site.kind and s.line == site.line]
+    except (LookupError, AttributeError):
+        return None
+    return min(same, key=lambda s: abs(s.index - site.index), default=None)
+
+
 def _mutate(node: ast.AST, kind: str) -> ast.AST:
     if kind == "operator" and isinstance(node, ast.BinOp):
         node.op = SWAPS[type(node.op)]()
@@ -548,9 +560,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=120.0)
     parser.add_argument("--jsonl", type=Path)
     parser.add_argument("--markdown", type=Path)
-    parser.add_argument("--replay", type=Path, help="a JSONL of an earlier run: its survived and "
-                        "timed-out rows are judged again (same sites), its other rows carried "
-                        "over")
+    parser.add_argument("--replay", type=Path, help="a JSONL of an earlier run: its survived, "
+                        "weakened and timed-out rows are judged again (same sites, found by "
+                        "their text), its other rows carried over")
     args = parser.parse_args(argv)
     families = args.family or sorted({t.family for t in all_theorems()})
     earlier = ([json.loads(line) for line in args.replay.read_text("utf-8").splitlines()
@@ -559,10 +571,12 @@ def main(argv: list[str] | None = None) -> int:
     out = args.jsonl.open("a", encoding="utf-8") if args.jsonl else None
     for family in families:
         mine = [r for r in earlier if r["family"] == family]
-        again = ("survived", "timed_out")
-        carried = [r for r in mine if r["result"] not in again]
-        replay = [Site(r["module"], r["name"], r["kind"], r["index"], r["line"])
-                  for r in mine if r["result"] in again] if args.replay else None
+        redo = [r for r in mine if r["result"] in ("survived", "timed_out", "weakened")]
+        carried = [r for r in mine if r not in redo]
+        sites = [resolve(Site(r["module"], r["name"], r["kind"], r["index"], r["line"]))
+                 for r in redo]
+        carried += [r for r, site in zip(redo, sites, strict=True) if site is None]  # code gone
+        replay = [site for site in sites if site is not None] if args.replay else None
         if args.replay and not mine:
             continue
         counts = totals.setdefault(family, dict.fromkeys(COLUMNS, 0))
