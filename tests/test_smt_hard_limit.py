@@ -68,3 +68,15 @@ def test_a_proof_still_comes_back_with_its_core():
         Smt(lambda: SmtProblem({"u": "real"}, (u > 0, u <= 1), (u - 1) * (u - 9) >= 0), "t"),
         Budget(seconds=20.0))
     assert status is Status.PROVED and ev["unsat_core"] == ["h2: u <= 1"]
+
+
+def test_a_solver_process_that_ended_between_problems_is_replaced():
+    import signal
+
+    from dpverify.verifiers.smt import server
+
+    problem = Smt(lambda: SmtProblem({"u": "real"}, (u > 0,), u + 1 > 0), "t")
+    assert verify(problem, Budget(seconds=20.0))[0] is Status.PROVED
+    os.kill(server._current.pid, signal.SIGKILL)  # e.g. PR_SET_PDEATHSIG of a thread's end
+    time.sleep(0.2)
+    assert verify(problem, Budget(seconds=20.0))[0] is Status.PROVED

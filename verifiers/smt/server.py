@@ -67,6 +67,14 @@ class _Solver:
             raise value
         return value
 
+    def ended(self) -> bool:
+        """Whether the solver process ended between problems (e.g. ``PR_SET_PDEATHSIG``: the
+        thread that forked it ended); it is then reaped."""
+        try:
+            return os.waitpid(self.pid, os.WNOHANG)[0] != 0
+        except ChildProcessError:
+            return True
+
     def kill(self) -> None:
         for fd in (self.requests, self.answers):
             try:
@@ -98,7 +106,7 @@ def call(handler: Callable[[bytes], Any], data: bytes, seconds: float) -> Any:
     global _current
     if _current is not None and _current.owner != os.getpid():
         _current = None  # inherited through a fork (a runner worker): its parent's, not ours
-    if _current is not None and _current.handler is not handler:
+    if _current is not None and (_current.handler is not handler or _current.ended()):
         stop()
     if _current is None:
         _current = _Solver(handler)
