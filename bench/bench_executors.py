@@ -27,7 +27,7 @@ from dpverify.verifiers.runner import Task, execute, plan
 from dpverify.verifiers.verdict import Verdict
 
 DEFAULT_IDS = ["KOV-EPS", "DRV-ADV", "DDR-T3", "BASIC", "DR-CLASSIC-GAUSS"]
-TIMING = ("seconds", "boxes_per_second", "timeout_ms")
+TIMING = ("seconds", "boxes_per_second", "timeout_ms", "solver_cpu_seconds")
 PROFILE = PROFILES["quick"]
 CHEAP = Task("BASIC", 5, 0, "numeric")
 COPIES = 40

@@ -26,7 +26,10 @@ family's claims (issue "Verdicts that say exactly what was shown", item 5).
    killed is evaluated against the original on those tuples and on random tuples in the same
    ranges, contexts raised by 64 bits: *equivalent* when every outcome agrees to the working
    precision ("indistinguishable on N recorded inputs" — evidence, not a proof), *survived*
-   otherwise, with the input where it differs — a claim the catalogue is missing.
+   otherwise, with the input where it differs — a claim the catalogue is missing — unless
+   every direct caller (a recorded function that names it) agrees on its own recorded calls:
+   then the change is invisible in use (a larger but valid start index, a cut-off below the
+   working precision, an input no caller passes) and the mutant is *equivalent*, with both.
 
 5. **Owner.** A survivor of a function whose module is imported by theorems of another
    family (the formula's owner) is judged again against that family's checks:
@@ -58,7 +61,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from mutation_inputs import Recorder, compare  # a sibling of this script
+from mutation_inputs import Recorder, compare, through_callers  # a sibling of this script
 
 from dpverify.theorems import all_theorems
 from dpverify.theorems.core import Theorem
@@ -128,6 +131,18 @@ def sites_of(module: str, name: str) -> list[Site]:
         nodes = [n for n in ast.walk(fn) if _candidates(n, kind)]
         out += [Site(module, name, kind, i, ast.unparse(n)[:120]) for i, n in enumerate(nodes)]
     return out
+
+
+def resolve(site: Site) -> Site | None:
+    """``site`` in the current source: the same node text (``line``) of the same kind, at
+    ``index`` or else at the nearest index that has it (the function was edited since the
+    site was drawn: a replay); None when no node of the function has that text any more."""
+    try:
+        same = [s for s in sites_of(site.module, site.name)
+                if s.kind == site.kind and s.line == site.line]
+    except (LookupError, AttributeError):
+        return None
+    return min(same, key=lambda s: abs(s.index - site.index), default=None)
 
 
 def _mutate(node: ast.AST, kind: str) -> ast.AST:
@@ -240,6 +255,11 @@ def _in_child(work: Any, seconds: float) -> Any:
     return None if end == "timed_out" else ("crash", end.removeprefix("crash: "))
 
 
+# A check that ends so after it was proved, certified or passed: `dpverify run --baseline`
+# exits 1 on it (reports/baseline.py: both are below passed in the strength order).
+UNDECIDED = (Status.INCONCLUSIVE, Status.NOT_APPLICABLE)
+
+
 def _expected_ok(task: Task, status: Status) -> bool:
     claim = next(c for c in _theorem(task.theorem).claims if c.number == task.claim)
     if status in (Status.ERROR,):
@@ -297,20 +317,24 @@ def baseline(tasks: list[Task], seed: str = "") -> dict[str, Any]:
             sys.setprofile(None)
         seconds.append(time.monotonic() - started)
         statuses.append(v.status.value)
-        ok.append(_expected_ok(task, v.status) and v.status is not Status.INCONCLUSIVE)
+        ok.append(_expected_ok(task, v.status) and v.status not in UNDECIDED)
     return {"used": {key: sorted(idx) for key, idx in used.items()}, "ok": ok,
             "seconds": seconds, "statuses": statuses, "calls": recorder.calls}
 
 
-def equivalence(site: Site, calls: list[Any], seconds: float) -> dict[str, Any]:
-    """Original vs mutant on the recorded calls (in a forked child): ``equivalent`` or not."""
+def equivalence(site: Site, calls: list[Any], seconds: float,
+                observed: tuple[str, str] | None = None) -> dict[str, Any]:
+    """Original vs mutant on the recorded calls (in a forked child): ``equivalent`` or not.
+    ``observed`` names the function evaluated (default: the mutated one; a caller of it sees
+    the mutant through the in-place code replacement)."""
     if not calls:
         return {"equivalent": False, "compared": 0, "differs_at": "no recorded call"}
+    module, name = observed or (site.module, site.name)
 
     def work() -> dict[str, Any]:
-        func = getattr(importlib.import_module(site.module), site.name)
+        func = getattr(importlib.import_module(module), name)
         func = getattr(func, "__wrapped__", func)
-        return compare(func, lambda: apply(site), calls, f"{site}", budget=seconds / 3)
+        return compare(func, lambda: apply(site), calls, f"{site}/{name}", budget=seconds / 3)
 
     result = _in_child(work, seconds)
     if result is None or result[0] != "ok":
@@ -390,7 +414,7 @@ def judge(site: Site, tasks: list[Task], which: list[int], seconds: float,
     if killers:
         return {**row, "result": "killed", "by": killers[:5]}
     weak = [tasks[i].id for i, status in value
-            if status in (OVER_TASK_LIMIT, Status.INCONCLUSIVE.value)]
+            if status == OVER_TASK_LIMIT or Status(status) in UNDECIDED]
     if weak:
         return {**row, "result": "weakened", "by": weak[:5],
                 **({"harness_limit_hit": True} if end == "timed_out" else {})}
@@ -431,7 +455,8 @@ def run_family(family: str, mutants: int, seed: int, seconds: float,
         row = {"family": family, **asdict(site), "checks": len(which),
                **judge(site, tasks, which, seconds, info["seconds"])}
         if row["result"] == "survived":
-            row.update(classify(site, info["calls"].get((site.module, site.name), []), seconds))
+            row.update(classify(site, info["calls"].get((site.module, site.name), []), seconds,
+                                info["calls"]))
         if row["result"] == "survived":
             row.update(owner_judge(site, family, seconds))
         yield row
@@ -469,7 +494,7 @@ def owner_judge(site: Site, family: str, seconds: float) -> dict[str, Any]:
         out = []
         for t in tasks:
             status = run_check(t.theorem, t.claim, t.check, quick).status
-            out.append(_expected_ok(t, status) and status is not Status.INCONCLUSIVE)
+            out.append(_expected_ok(t, status) and status not in UNDECIDED)
         return out
 
     base = _in_child(statuses, 10 * seconds)
@@ -482,12 +507,26 @@ def owner_judge(site: Site, family: str, seconds: float) -> dict[str, Any]:
     return {"owner": ids, "owner_result": again["result"]}
 
 
-def classify(site: Site, calls: list[Any], seconds: float) -> dict[str, Any]:
-    """``result`` ``equivalent`` or ``survived`` for a mutant no check killed, with the why."""
+def classify(site: Site, calls: list[Any], seconds: float,
+             recorded: dict[Any, list[Any]] | None = None) -> dict[str, Any]:
+    """``result`` ``equivalent`` or ``survived`` for a mutant no check killed, with the why:
+    judged on the function's recorded calls, then (its own value differing) on those of its
+    direct callers in ``recorded`` (module docstring, item 4)."""
     found = equivalence(site, calls, seconds)
     if found.pop("equivalent"):
         return {"result": "equivalent", **found,
                 "note": f"indistinguishable on {found['compared']} recorded inputs (not a proof)"}
+    if recorded and found.get("compared", 0) > 0:  # its own value differs: seen in use?
+        through = through_callers(
+            (site.module, site.name), recorded,
+            lambda caller: equivalence(site, recorded[caller], seconds, observed=caller))
+        if through is not None and through.pop("equivalent"):
+            return {"result": "equivalent", **found, **through,
+                    "note": f"its own value differs, but its callers {through['callers']} are "
+                            f"indistinguishable on {through['compared']} recorded inputs "
+                            "(not a proof)"}
+        if through is not None:
+            found["through_callers"] = through
     return {"result": "survived", **found}
 
 
@@ -521,9 +560,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=120.0)
     parser.add_argument("--jsonl", type=Path)
     parser.add_argument("--markdown", type=Path)
-    parser.add_argument("--replay", type=Path, help="a JSONL of an earlier run: its survived and "
-                        "timed-out rows are judged again (same sites), its other rows carried "
-                        "over")
+    parser.add_argument("--replay", type=Path, help="a JSONL of an earlier run: its survived, "
+                        "weakened and timed-out rows are judged again (same sites, found by "
+                        "their text), its other rows carried over")
     args = parser.parse_args(argv)
     families = args.family or sorted({t.family for t in all_theorems()})
     earlier = ([json.loads(line) for line in args.replay.read_text("utf-8").splitlines()
@@ -532,10 +571,12 @@ def main(argv: list[str] | None = None) -> int:
     out = args.jsonl.open("a", encoding="utf-8") if args.jsonl else None
     for family in families:
         mine = [r for r in earlier if r["family"] == family]
-        again = ("survived", "timed_out")
-        carried = [r for r in mine if r["result"] not in again]
-        replay = [Site(r["module"], r["name"], r["kind"], r["index"], r["line"])
-                  for r in mine if r["result"] in again] if args.replay else None
+        redo = [r for r in mine if r["result"] in ("survived", "timed_out", "weakened")]
+        carried = [r for r in mine if r not in redo]
+        sites = [resolve(Site(r["module"], r["name"], r["kind"], r["index"], r["line"]))
+                 for r in redo]
+        carried += [r for r, site in zip(redo, sites, strict=True) if site is None]  # code gone
+        replay = [site for site in sites if site is not None] if args.replay else None
         if args.replay and not mine:
             continue
         counts = totals.setdefault(family, dict.fromkeys(COLUMNS, 0))

@@ -14,9 +14,11 @@ proof of equivalence; the first input where it differs is reported otherwise.
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import enum
 import functools
+import importlib
 import io
 import itertools
 import pickle
@@ -26,6 +28,7 @@ import signal
 import time
 from collections.abc import Callable, Iterator
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import cloudpickle
@@ -374,3 +377,60 @@ def _brief(kind: str, value: Any) -> str:
         return f"{kind}: {value}" if value is not None else kind
     text = repr(value)
     return text if len(text) <= 200 else text[:200] + "…"
+
+
+# ------------------------------------------------------------------------------------------
+# the direct callers of a function, among the recorded ones
+
+
+@functools.cache
+def _module_tree(module: str) -> ast.Module:
+    path = Path(importlib.import_module(module).__file__ or "")
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
+def callers(module: str, name: str, recorded: dict[Any, list[Any]]) -> list[tuple[str, str]]:
+    """The recorded module-level functions whose body names ``module.name`` (its direct callers
+    among the functions the family's checks executed)."""
+    out = []
+    for caller_module, caller in sorted(recorded):
+        if (caller_module, caller) == (module, name) or not recorded[(caller_module, caller)]:
+            continue
+        fn = next((n for n in _module_tree(caller_module).body
+                   if isinstance(n, ast.FunctionDef) and n.name == caller), None)
+        if fn is not None and any((isinstance(n, ast.Name) and n.id == name)
+                                  or (isinstance(n, ast.Attribute) and n.attr == name)
+                                  for n in ast.walk(fn)):
+            out.append((caller_module, caller))
+    return out
+
+
+MAX_CALLERS = 6  # more direct callers than this: the caller-level comparison is not tried
+MAX_DEPTH = 3  # levels of callers tried above a function whose own value differs
+
+
+def through_callers(at: tuple[str, str], recorded: dict[Any, list[Any]],
+                    judge: Callable[[tuple[str, str]], dict[str, Any]],
+                    depth: int = 1) -> dict[str, Any] | None:
+    """A mutant judged (``judge(caller)``: original vs mutant evaluated through ``caller`` on
+    its recorded calls) through the direct callers of ``at``, and through theirs where a
+    caller's value differs too (up to ``MAX_DEPTH`` levels): ``equivalent`` when every path
+    up agrees; None when ``at`` has no recorded caller (or too many)."""
+    found = callers(*at, recorded)
+    if not found or len(found) > MAX_CALLERS:
+        return None
+    compared, seen = 0, []
+    for caller in found:
+        got = judge(caller)
+        compared += got["compared"]
+        if not got["equivalent"]:
+            up = through_callers(caller, recorded, judge, depth + 1) \
+                if got["compared"] > 0 and depth < MAX_DEPTH else None
+            if up is None or not up["equivalent"]:
+                return {**got, "equivalent": False, "caller": ".".join(caller),
+                        "compared": compared}
+            compared += up["compared"]
+            seen += up["callers"]
+            continue
+        seen.append(".".join(caller))
+    return {"equivalent": True, "compared": compared, "callers": seen}

@@ -17,7 +17,8 @@ from dpverify.verifiers.dispatch import PROFILES
 from dpverify.verifiers.executors import stream
 from dpverify.verifiers.runner import execute, plan
 
-TIMING = ("seconds", "boxes_per_second", "timeout_ms")  # the SMT budget left
+TIMING = ("seconds", "boxes_per_second", "timeout_ms",  # the SMT budget left
+          "solver_cpu_seconds")
 
 
 @pytest.fixture(scope="module")

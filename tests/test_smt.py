@@ -20,6 +20,16 @@ from dpverify.verifiers.verdict import Budget, Status
 u, L, eps, x, q, d = sp.symbols("u L eps x q d", real=True)
 
 
+@pytest.fixture(autouse=True)
+def _fresh_solver_process():
+    """A solver process forked after the test's patches, and none left with them."""
+    from dpverify.verifiers.smt import server
+
+    server.stop()
+    yield
+    server.stop()
+
+
 def run(build, check_model=None, seconds: float = 20.0):
     return verify(Smt(build, "test", check_model=check_model), Budget(seconds=seconds))
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import os
 import time
 import traceback
 from dataclasses import dataclass
@@ -95,7 +96,7 @@ def run_claim_check(theorem: Theorem, claim: Claim | int, check_index: int, prof
     seed = task_seed(tid) if seed is None else seed
     budget = Budget(seconds=budget_seconds or profile.seconds,
                     examples=profile.property_examples, boxes=profile.boxes)
-    started, cpu_started = time.monotonic(), time.process_time()
+    started, cpu_started = time.monotonic(), _cpu_seconds()
     try:
         status, summary, evidence = _dispatch(check, budget, seed, profile)
     except Unsupported as exc:  # no context can evaluate a term (e.g. an entry not encoded yet)
@@ -107,7 +108,16 @@ def run_claim_check(theorem: Theorem, claim: Claim | int, check_index: int, prof
     if status is Status.FAILED:
         evidence["reproduce"] = reproduce_command(th.id, claim_number, profile.name, seed)
     return Verdict(th.id, claim_number, check_index, check.route, status, summary, evidence,
-                   time.monotonic() - started, seed, time.process_time() - cpu_started)
+                   time.monotonic() - started, seed,
+                   _cpu_seconds() - cpu_started + evidence.get("solver_cpu_seconds", 0.0))
+
+
+def _cpu_seconds() -> float:
+    """CPU seconds of this process and of its children that ended (a solver process killed at
+    its hard limit; the smt route reports the solver's CPU of each problem in its evidence,
+    ``solver_cpu_seconds``: verifiers/smt/server.py)."""
+    t = os.times()
+    return time.process_time() + t.children_user + t.children_system
 
 
 def _dispatch(check: Compare | Predicate | Smt, budget: Budget, seed: int,

@@ -67,6 +67,26 @@ def scaled(x, y):
 
 def step(state, x):
     state["total"] = state["total"] + x
+
+
+def first_index(n):
+    return max(0, n - 3)
+
+
+def tail_sum(n):
+    return sum(range(first_index(n), n)) + sum(range(0, first_index(n)))
+
+
+def offset(n):
+    return 10 * first_index(n) + n
+
+
+def start_after(n):
+    return first_index(n) + 1
+
+
+def tail_sum_after(n):
+    return sum(range(start_after(n) - 1, n)) + sum(range(0, start_after(n) - 1))
 '''
 
 
@@ -130,6 +150,46 @@ def test_a_mutant_of_an_in_place_update_is_told_apart(mutation, planted):
 def test_no_recorded_call_is_never_called_equivalent(mutation, planted):
     site = _site(mutation, planted.__name__, "scaled", "x * y + 0")
     assert mutation.classify(site, [], seconds=60)["result"] == "survived"
+
+
+def test_a_helper_whose_change_its_callers_never_see_is_equivalent_in_use(mutation, planted):
+    # first_index's max(0, n - 3) -> max(1, n - 3) changes its own value at n <= 3, but
+    # tail_sum adds back the part it skips: invisible to the caller
+    calls = _recorded(mutation, planted.first_index, [(2,), (5,)])
+    recorded = {(planted.__name__, "first_index"): calls,
+                (planted.__name__, "tail_sum"): _recorded(mutation, planted.tail_sum,
+                                                          [(2,), (5,), (9,)])}
+    site = next(s for s in mutation.sites_of(planted.__name__, "first_index")
+                if s.kind == "constant" and s.line == "0")
+    row = mutation.classify(site, calls, 60, recorded)
+    assert row["result"] == "equivalent", row
+    assert row["callers"] == [f"{planted.__name__}.tail_sum"] and "differs_at" in row
+
+
+def test_a_change_seen_by_a_caller_but_not_by_its_caller_is_equivalent_in_use(mutation,
+                                                                               planted):
+    calls = _recorded(mutation, planted.first_index, [(2,), (5,)])
+    recorded = {(planted.__name__, "first_index"): calls,
+                (planted.__name__, "start_after"): _recorded(mutation, planted.start_after,
+                                                             [(2,), (5,)]),
+                (planted.__name__, "tail_sum_after"): _recorded(
+                    mutation, planted.tail_sum_after, [(2,), (5,), (9,)])}
+    site = next(s for s in mutation.sites_of(planted.__name__, "first_index")
+                if s.kind == "constant" and s.line == "0")
+    row = mutation.classify(site, calls, 60, recorded)
+    assert row["result"] == "equivalent", row
+    assert row["callers"] == [f"{planted.__name__}.tail_sum_after"]
+
+
+def test_a_helper_whose_change_a_caller_sees_survives(mutation, planted):
+    calls = _recorded(mutation, planted.first_index, [(2,), (5,)])
+    recorded = {(planted.__name__, "first_index"): calls,
+                (planted.__name__, "offset"): _recorded(mutation, planted.offset, [(2,), (5,)])}
+    site = next(s for s in mutation.sites_of(planted.__name__, "first_index")
+                if s.kind == "constant" and s.line == "0")
+    row = mutation.classify(site, calls, 60, recorded)
+    assert row["result"] == "survived", row
+    assert row["through_callers"]["caller"] == f"{planted.__name__}.offset"
 
 
 def test_recorded_calls_of_a_private_precision_formula_travel_and_differ(mutation):

@@ -268,7 +268,8 @@ def kov_eps(ctx: Any, eps0: Any, delta0: Any, k: int, delta: Any) -> Any:
     ``A_j - e^eps B_j <= delta_pure(eps)`` for every eps, each ``log((A_j - T)/B_j)`` is a lower
     bound of the answer with equality on the right piece. The piece is guessed in floats and a
     range ``[a, b]`` around it is certified to contain the answer by ``A_a - e^{x_{a-1}} B_a >= T``
-    and ``A_b - e^{x_b} B_b <= T``; the answer is the largest candidate of the range.
+    and ``A_b - e^{x_b} B_b <= T``; the answer is the largest candidate of the range. A guess
+    that this does not certify (far off) is replaced by a bisection on certified comparisons.
     """
     eps0 = to_ctx(ctx, eps0)
     if (is_wide_ball(eps0) or isinstance(delta, Interval) or isinstance(delta0, Interval)
@@ -289,7 +290,28 @@ def kov_eps(ctx: Any, eps0: Any, delta0: Any, k: int, delta: Any) -> Any:
         return ctx.zero
     j0 = (k + 1) // 2  # the first atom x_j >= 0
     log_t = approx_float(ctx.log(t))
-    j = _guess_piece(eps0, k, log_t, j0)
+    bracket = _certified_bracket(ctx, eps0, k, t, j0, _guess_piece(eps0, k, log_t, j0))
+    if bracket is None:  # the float guess was far off (or undecided): bisect, certified
+        j = _certified_piece(ctx, eps0, k, t, j0)
+        bracket = None if j is None else _certified_bracket(ctx, eps0, k, t, j0, j)
+    if bracket is None:
+        raise PrecisionExhausted("could not certify the piece of the KOV-EPS inverse")
+    big_a, big_b = bracket
+    cands = []
+    for aj, bj in zip(big_a, big_b, strict=True):
+        gap = aj - t
+        if ctx.lt(ctx.zero, gap) is True:
+            cands.append(ctx.log(gap) - ctx.log(bj))
+    if not cands:
+        raise PrecisionExhausted("no candidate of the KOV-EPS inverse is certified positive")
+    return ctx.max(ctx.zero, *cands)
+
+
+def _certified_bracket(ctx: Any, eps0: Any, k: int, t: Any, j0: int,
+                       j: int) -> tuple[list[Any], list[Any]] | None:
+    """The suffix sums over a range ``[a, b]`` of pieces around ``j`` certified to contain the
+    answer (``A_a - e^{x_{a-1}} B_a >= T`` and ``A_b - e^{x_b} B_b <= T``), widened at most
+    12 times; None if that does not certify it."""
     a, b = max(j0, j - 1), min(k, j + 1)
 
     def x(i: int) -> Any:
@@ -300,21 +322,26 @@ def kov_eps(ctx: Any, eps0: Any, delta0: Any, k: int, delta: Any) -> Any:
         low_ok = True if a == j0 else ctx.le(t, big_a[0] - ctx.exp(x(a - 1)) * big_b[0])
         high_ok = True if b == k else ctx.le(big_a[-1] - ctx.exp(x(b)) * big_b[-1], t)
         if low_ok is True and high_ok is True:
-            break
+            return big_a, big_b
         if low_ok is not True:
             a = max(j0, a - 1 if low_ok is False else a - 2)
         if high_ok is not True:
             b = min(k, b + 1 if high_ok is False else b + 2)
-    else:
-        raise PrecisionExhausted("could not certify the piece of the KOV-EPS inverse")
-    cands = []
-    for aj, bj in zip(big_a, big_b, strict=True):
-        gap = aj - t
-        if ctx.lt(ctx.zero, gap) is True:
-            cands.append(ctx.log(gap) - ctx.log(bj))
-    if not cands:
-        raise PrecisionExhausted("no candidate of the KOV-EPS inverse is certified positive")
-    return ctx.max(ctx.zero, *cands)
+    return None
+
+
+def _certified_piece(ctx: Any, eps0: Any, k: int, t: Any, j0: int) -> int | None:
+    """The smallest ``j >= j0`` with ``delta_pure(x_j) = A_j - e^{x_j} B_j <= T``, by bisection
+    on certified comparisons (``delta_pure(x_k) = 0 <= T``); None when one is undecided."""
+    lo, hi = j0, k
+    while lo < hi:
+        mid = (lo + hi) // 2
+        big_a, big_b = suffix_sums(ctx, eps0, k, mid, mid)
+        below = ctx.le(big_a[0] - ctx.exp((2 * mid - k) * eps0) * big_b[0], t)
+        if below is None:
+            return None
+        lo, hi = (lo, mid) if below else (mid + 1, hi)
+    return lo
 
 
 def _mv_method(eps_list: Sequence[Fraction]) -> tuple[str, Fraction]:

@@ -38,6 +38,13 @@ from dpverify.theorems.hypothesis_dp.instances import (
     mv_pure_exp,
     rational_z,
 )
+from dpverify.theorems.hypothesis_dp.mutation_guards import (
+    ENGINE_BOX,
+    direct_suffix,
+    direct_sum,
+    engine_suffix,
+    engine_sum,
+)
 from dpverify.theorems.numerics import gce
 from dpverify.theorems.params import (
     DELTA,
@@ -112,6 +119,22 @@ GCE_PARCMP = Theorem(
                             "property", lhs_name=f"GCE-PARCMP.eps({nb})",
                             rhs_name=f"GCE-PARCMP.eps_parallel({nb})")
                     for nb in ("add_remove", "replace_one"))),
+        Claim(4, "The binomial-law engine behind eps (KOV-EPS sums the law P(i) = C(k, i) "
+                 "e^{i eps0}/(1 + e^eps0)^k of the count with numerics.binomial; a mutation "
+                 "guard, theorems/hypothesis_dp/mutation_guards.py) equals the sums taken term by "
+                 "term: sum_{i=lo}^{hi} P(i) (i + 1)/(k + 1) (walked from the mode, tails "
+                 "enclosed) and the suffix sums A_j = sum_{i>=j} P(i), B_j = sum_{i>=j} P(i) "
+                 "e^{-eps0 (2i - k)} summed over j in [lo, hi]; searched over eps0 in [0.01, 5], "
+                 "k in {1..150}, 0 <= lo <= hi <= k (rel 1e-30).",
+              (Compare(engine_sum, "eq", direct_sum, ENGINE_BOX, "property",
+                       Tol(abs_tol=Fraction(1, 10**40), rel_tol=Fraction(1, 10**30)),
+                       "binomial_sum", "term by term", part="binomial_sum"),
+               *(Compare(lambda ctx, w=w, **kw: engine_suffix(ctx, which=w, **kw), "eq",
+                         lambda ctx, w=w, **kw: direct_suffix(ctx, which=w, **kw),
+                         ENGINE_BOX, "property",
+                         Tol(abs_tol=Fraction(1, 10**40), rel_tol=Fraction(1, 10**30)),
+                         f"sum_j {w}_j of suffix_sums", "term by term", part=f"suffix_{w}")
+                 for w in ("A", "B")))),
     ),
     notes="Parallel composition (PAR) is pure-DP only; the GCE route also accepts delta > 0. "
           "`hospital_series` gives the guarantee as a function of m for the report's plot.",

@@ -44,6 +44,7 @@ from dpverify.theorems.hypothesis_dp.instances import (
     exp_eps,
     rr_mechs,
 )
+from dpverify.theorems.hypothesis_dp.mutation_guards import MV_ROUND_TRIP_BOX, mv_round_trip
 from dpverify.theorems.hypothesis_dp.universal import v1_universal, v2_universal, v3_universal
 from dpverify.theorems.numerics import gce
 from dpverify.theorems.params import (
@@ -110,6 +111,10 @@ def _d4_at_top_eps(which: str) -> Callable[..., Any]:
     return term
 
 
+_MV_ROUND_TRIP = mv_round_trip(lambda seed, s: _top(_d4_instance(seed), s))
+_MV_ROUND_TRIP_TERMS = (_MV_ROUND_TRIP[0], "eq", _MV_ROUND_TRIP[1])
+
+
 GCE_D4 = Theorem(
     id="GCE-D4",
     title="Compatible composition theorem and the Comp(.) notation",
@@ -138,6 +143,14 @@ GCE_D4 = Theorem(
                        "property", Tol.abs("1e-20"), "max over all s-subsets of "
                        "MV-OPT.delta_pure(eps_I, e*), e* = MV-OPT.eps(s largest, delta)",
                        "MV-OPT.delta_pure(s largest, e*) (<= delta)"))),
+        Claim(2, "The inverse e* = MV-OPT.eps of claim 1 is a true inverse of MV-OPT.delta_pure "
+                 "(a mutation guard, theorems/hypothesis_dp/mutation_guards.py): for the s "
+                 "largest eps_i of a random instance, MV-OPT.eps(eps_I, MV-OPT.delta_pure(eps_I, "
+                 "e)) = e for every e = t sum(eps_I), t in [0, 0.95] (delta_pure is strictly "
+                 "decreasing below sum eps_I); searched (abs and rel 1e-20).",
+              (Compare(*_MV_ROUND_TRIP_TERMS, MV_ROUND_TRIP_BOX, "property",
+                       Tol(abs_tol=Fraction(1, 10**20), rel_tol=Fraction(1, 10**20)),
+                       "MV-OPT.eps(eps_I, MV-OPT.delta_pure(eps_I, e))", "e", ctx="mp"),)),
     ),
     notes="The evaluators of this file fix Comp = MV-OPT (optimal).",
 )

@@ -5,6 +5,12 @@ inside integrals that a density centred at the wrong place still passes.
 
 - :func:`pdf_mirror_gap`: ``phi(m + d; m, s) - phi(m - d; m, s)`` (0: symmetric about its mean).
 - :func:`pdf_peak_scaled`: ``s sqrt(2 pi) phi(m; m, s)`` (1: the peak value at the mean).
+
+And (seed 2 of the second push) ``formulas.conversions.bs16_delta_shift`` with ``a = x/(2 rho)``
+mutated to ``x rho/2`` survived: BS16-L36's claims bound it one-sidedly (below the Chernoff
+delta) or through its own inverse (a round trip that the same wrong ``a`` passes).
+
+- :func:`bs16_delta_cleared`: the quoted delta with the denominator cleared of ``a`` (equal).
 """
 
 from __future__ import annotations
@@ -25,3 +31,14 @@ def pdf_peak_scaled(ctx: Any, mean: Any, sd: Any, **_: Any) -> Any:
 
 PDF_BOX = Box(reals={"mean": ("-5", "5"), "d": ("0", "5"), "sd": ("1/10", "10")},
               log_scale=frozenset({"sd"}))
+
+
+def bs16_delta_cleared(ctx: Any, rho: Any, x: Any, **_: Any) -> Any:
+    """The quoted [BS16] Lemma 3.6 delta at ``eps = rho + x`` with its denominator multiplied by
+    ``2 rho`` (``1 + a = (eps + rho)/(2 rho)``): ``4 rho e^{-x^2/(4 rho)}/(eps + rho + sqrt((eps
+    + rho)^2 + 16 rho/pi))`` — the same number from another arrangement, no ``a``."""
+    s = x + 2 * rho  # eps + rho
+    return 4 * rho * ctx.exp(-(x**2) / (4 * rho)) / (s + ctx.sqrt(s**2 + 16 * rho / ctx.pi))
+
+
+BS16_BOX = Box(reals={"rho": ("1e-4", "50"), "x": ("0", "50")}, log_scale=frozenset({"rho"}))

@@ -16,6 +16,7 @@ from dpverify.theorems.core import Evaluator, Theorem
 from dpverify.theorems.ctx import SymCtx
 from dpverify.theorems.formulas.conversions import (
     bs16_delta,
+    bs16_delta_shift,
     bs16_eps,
     cks_eps,
     remark15_rho,
@@ -25,6 +26,7 @@ from dpverify.theorems.formulas.conversions import (
 from dpverify.theorems.formulas.gaussian import gauss_delta
 from dpverify.theorems.params import DELTA, EPS, RHO
 from dpverify.theorems.privacy_loss.common import CONV_REGIMES, FAMILY, const, gauss_eps_at_rho, sym
+from dpverify.theorems.privacy_loss.mutation_guards import BS16_BOX, bs16_delta_cleared
 from dpverify.theorems.privacy_loss.universal import real_vars
 from dpverify.theorems.refs import BS16, S22, cite
 from dpverify.theorems.symbolic import polynomial_roots
@@ -266,6 +268,15 @@ BS16_L36 = Theorem(
                            constraint=_below_delta_at_rho),
                        "property", Tol(rel_tol=Fraction(1, 10**20)),
                        "delta(rho, eps(rho, delta))", "delta"),)),
+        Claim(5, "The quoted delta, 2 e^{-x^2/(4 rho)}/(1 + a + sqrt((1 + a)^2 + 4/(pi rho))) with "
+                 "a = x/(2 rho) and x = eps - rho, equals 4 rho e^{-x^2/(4 rho)}/(eps + rho + "
+                 "sqrt((eps + rho)^2 + 16 rho/pi)) (numerator and denominator times 2 rho; a "
+                 "mutation guard, theorems/privacy_loss/mutation_guards.py); searched on rho in "
+                 "[1e-4, 50], x in [0, 50] (rel 1e-30).",
+              (Compare(lambda ctx, rho, x, **_: bs16_delta_shift(ctx, rho, x), "eq",
+                       bs16_delta_cleared, BS16_BOX, "property",
+                       Tol(abs_tol=Fraction(1, 10**60), rel_tol=Fraction(1, 10**30)),
+                       "BS16-L36 delta at eps = rho + x", "the cleared form"),)),
     ),
     aliases=("BS16-L3.6",),
     notes="Alias BS16-L3.6 (the dot is dropped in the id because '.' separates an id from an "

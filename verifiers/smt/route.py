@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import pickle
 import threading
 import time
 from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from typing import Any
 
 from dpverify.theorems.claims import Smt, SmtProblem
 from dpverify.theorems.errors import TranslationError
+from dpverify.verifiers.limited import TimeLimit, call_limited
+from dpverify.verifiers.smt import server
 from dpverify.verifiers.smt.model import _confirm, _problem_symbols, _rational_model
 from dpverify.verifiers.smt.translate import _translate, _Translation
 from dpverify.verifiers.verdict import Budget, Status
@@ -24,6 +29,12 @@ from dpverify.verifiers.verdict import Budget, Status
 # after 2.5 s there).
 RESTART_SCHEDULE = ((0, False, 1.5), (0, True, 1.5), (1, False, 4.0), (1, True, 4.0),
                     (2, False, None))  # (z3 random seed, reparsed, CPU seconds)
+# The whole schedule runs in a forked solver process (verifiers/limited.py), killed this long
+# after the budget ends: z3 5.4.1's nlsat may ignore both its timeout and Context.interrupt()
+# (WBK19-SUBRDP claim 5 check 7 under the mutant wbk_tau C(a,2) q^2 -> C(a,2)/q^2 ran past 200 s
+# with a 20 s budget), and a C call that ignores interrupts cannot be stopped in the process.
+# Every z3 call of the schedule is bounded by the budget: only a solver ignoring it is killed.
+HARD_LIMIT_GRACE_SECONDS = 2.0
 
 
 def _assumption_hypotheses(symbols: Iterable[Any], problem: SmtProblem) -> list[tuple[str, Any]]:
@@ -50,7 +61,6 @@ def _assumption_hypotheses(symbols: Iterable[Any], problem: SmtProblem) -> list[
 
 def verify(check: Smt, budget: Budget) -> tuple[Status, str, dict[str, Any]]:
     """Prove ``hypotheses ⇒ goal`` (unsat of its negation) or refute it with a checked model."""
-    import sympy as sp
     import z3
 
     started = time.monotonic()
@@ -70,58 +80,137 @@ def verify(check: Smt, budget: Budget) -> tuple[Status, str, dict[str, Any]]:
         undeclared = sorted(s.name for s in symbols if s.name not in problem.variables)
         if undeclared:
             raise TranslationError(f"undeclared variables: {', '.join(undeclared)}")
-        # a fresh z3 Context per problem: z3's search depends on the ids of its terms, so in the
-        # shared main context the verdict would depend on what the process solved before
-        zctx = z3.Context()
-        variables = {n: (z3.Int(n, zctx) if t == "int" else z3.Real(n, zctx))
-                     for n, t in problem.variables.items()}
-        tr = _Translation(variables, zctx)
-        hyps: list[tuple[str, Any, Any]] = []  # (name, sympy relation, z3 bool)
-        for i, h in enumerate(problem.hypotheses, 1):
-            hyps.append((f"h{i}: {h}", h, _translate(sp.sympify(h), tr)))
-        for name, rel in _assumption_hypotheses(symbols, problem):
-            hyps.append((name, rel, _translate(rel, tr)))
-        goal = _translate(sp.sympify(problem.goal), tr)
+        named = [(f"h{i}: {h}", h) for i, h in enumerate(problem.hypotheses, 1)]
+        named += _assumption_hypotheses(symbols, problem)
     except TranslationError as e:
         return Status.NOT_APPLICABLE, f"not a polynomial problem: {e}", evidence
     all_real = all(t == "real" for t in problem.variables.values())
     logic = "QF_NRA" if all_real else "QF_NIRA"
-    tracked = {f"t{i}": name for i, (name, _rel, _z) in enumerate(hyps)}
-    tracked |= {f"t{len(hyps) + i}": f"{name}: {text}"
-                for i, (name, _z, text) in enumerate(tr.domain)}
-    constraints = [z for _, _, z in hyps] + [z for _, z, _ in tr.domain]
-    if tr.domain:
-        evidence["domain_conditions"] = [text for _, _, text in tr.domain]
-    timeout_ms = max(1, int(min(budget.remaining(), budget.seconds) * 1000))
-    solver, result, variables, restarts = _solve_with_restarts(constraints, z3.Not(goal), tr,
-                                                               all_real, budget)
-    if restarts:
-        evidence["z3_restarts"] = restarts
     evidence["logic"] = logic
-    evidence["timeout_ms"] = timeout_ms
-    if result == z3.unsat:
-        core = sorted(tracked[str(b)] for b in solver.unsat_core())
-        evidence["unsat_core"] = core
+    evidence["timeout_ms"] = max(1, int(min(budget.remaining(), budget.seconds) * 1000))
+    try:
+        answer = _in_solver_process((problem, named, budget),
+                                    budget.remaining() + HARD_LIMIT_GRACE_SECONDS)
+    except TimeLimit:
         evidence["seconds"] = round(time.monotonic() - started, 3)
-        if core and _vacuous(hyps, tr, budget):
+        evidence["reason_unknown"] = "killed at the hard limit"
+        return (Status.INCONCLUSIVE,
+                f"z3 did not return within the budget ({budget.seconds:g} s + "
+                f"{HARD_LIMIT_GRACE_SECONDS:g} s grace): its process was killed after "
+                f"{time.monotonic() - started:.1f} s", evidence)
+    if isinstance(answer, str):
+        return Status.NOT_APPLICABLE, f"not a polynomial problem: {answer}", evidence
+    outcome, domain, tracked = answer
+    if domain:
+        evidence["domain_conditions"] = domain
+    evidence["solver_cpu_seconds"] = round(outcome.cpu_seconds, 4)
+    hyps = [(name, rel, None) for name, rel in named]
+    if outcome.restarts:
+        evidence["z3_restarts"] = outcome.restarts
+    evidence["seconds"] = round(time.monotonic() - started, 3)
+    if outcome.result == "unsat":
+        evidence["unsat_core"] = outcome.core
+        if outcome.vacuous:
             return (Status.NOT_APPLICABLE,
                     "the hypotheses are unsatisfiable by themselves: the claim holds vacuously",
                     evidence)
-        used = f"using {len(core)} of {len(tracked)} hypotheses" if tracked else "unconditionally"
+        used = (f"using {len(outcome.core)} of {len(tracked)} hypotheses" if tracked
+                else "unconditionally")
         evidence["region"] = {"kind": "semialgebraic set",
                               "variables": dict(problem.variables),
                               "conditions": [name for name, _r, _z in hyps]
                               + evidence.get("domain_conditions", []),
                               "covered_by": "z3 unsat of hypotheses ∧ ¬goal (every point)"}
         return Status.PROVED, f"z3 ({logic}): hypotheses ∧ ¬goal is unsat ({used})", evidence
+    if outcome.result == "unknown" or outcome.model is None:
+        evidence["reason_unknown"] = outcome.reason
+        return Status.INCONCLUSIVE, f"z3 returned unknown ({outcome.reason})", evidence
+    return _confirm(check, problem, hyps, outcome.model, evidence)
+
+
+@dataclass(frozen=True)
+class _Outcome:
+    """What the solver process reports: z3's answer (``unsat``, ``sat`` or ``unknown``), its
+    reason when unknown, the unsat core (hypothesis names), the model (rational where z3
+    allows), one line per restart, and whether the hypotheses alone are unsatisfiable."""
+
+    result: str
+    reason: str = ""
+    core: list[str] = field(default_factory=list)
+    model: dict[str, tuple[Fraction, bool, Any]] | None = None
+    restarts: list[str] = field(default_factory=list)
+    vacuous: bool = False
+    cpu_seconds: float = 0.0
+
+
+def _in_solver_process(payload: tuple[SmtProblem, list[tuple[str, Any]], Budget],
+                       seconds: float) -> str | tuple[_Outcome, list[str], dict[str, str]]:
+    """:func:`_translate_and_solve` in the solver process (verifiers/smt/server.py); in a
+    child forked for this problem alone when the problem does not pickle."""
+    try:
+        data = pickle.dumps(payload)
+    except Exception:  # e.g. a sympy object that does not pickle: the problem travels by fork
+        return call_limited(lambda: _translate_and_solve(payload), seconds)
+    return server.call(_translate_and_solve_pickled, data, seconds)
+
+
+def _translate_and_solve_pickled(data: bytes) -> str | tuple[_Outcome, list[str], dict[str, str]]:
+    """:func:`_translate_and_solve` of a pickled payload, unpickled with sympy's evaluation off:
+    the relations are rebuilt as they were sent (``Gt(eps, 0, evaluate=False)`` of a positive
+    ``eps`` would otherwise come back as ``True``, and its hypothesis would be lost)."""
+    import sympy as sp
+
+    with sp.evaluate(False):
+        payload = pickle.loads(data)
+    return _translate_and_solve(payload)
+
+
+def _translate_and_solve(payload: tuple[SmtProblem, list[tuple[str, Any]], Budget]
+                         ) -> str | tuple[_Outcome, list[str], dict[str, str]]:
+    """The named hypotheses and the goal in z3, then the restart schedule (in the solver
+    process): the outcome, the domain conditions the translation added, and the tracking
+    booleans' names; or why the problem is not polynomial."""
+    import sympy as sp
+    import z3
+
+    started = time.process_time()
+    problem, named, budget = payload
+    # a fresh z3 Context per problem: z3's search depends on the ids of its terms, so in a
+    # shared context the verdict would depend on what the process solved before
+    zctx = z3.Context()
+    variables = {n: (z3.Int(n, zctx) if t == "int" else z3.Real(n, zctx))
+                 for n, t in problem.variables.items()}
+    tr = _Translation(variables, zctx)
+    try:
+        hyps = [(name, rel, _translate(sp.sympify(rel), tr)) for name, rel in named]
+        goal = _translate(sp.sympify(problem.goal), tr)
+    except TranslationError as e:
+        return str(e)
+    all_real = all(t == "real" for t in problem.variables.values())
+    tracked = {f"t{i}": name for i, (name, _rel, _z) in enumerate(hyps)}
+    tracked |= {f"t{len(hyps) + i}": f"{name}: {text}"
+                for i, (name, _z, text) in enumerate(tr.domain)}
+    constraints = [z for _, _, z in hyps] + [z for _, z, _ in tr.domain]
+    outcome = _solve(constraints, z3.Not(goal), tr, all_real, budget, hyps, tracked)
+    outcome = replace(outcome, cpu_seconds=time.process_time() - started)
+    return outcome, [text for _, _, text in tr.domain], tracked
+
+
+def _solve(constraints: list[Any], negated_goal: Any, tr: _Translation, all_real: bool,
+           budget: Budget, hyps: list[tuple[str, Any, Any]], tracked: dict[str, str]
+           ) -> _Outcome:
+    """The restart schedule and what its answer needs from z3 (run in the solver process)."""
+    import z3
+
+    solver, result, variables, restarts = _solve_with_restarts(constraints, negated_goal, tr,
+                                                               all_real, budget)
+    if result == z3.unsat:
+        core = sorted(tracked[str(b)] for b in solver.unsat_core())
+        return _Outcome("unsat", core=core, restarts=restarts,
+                        vacuous=bool(core) and _vacuous(hyps, tr, budget))
     if result == z3.unknown:
-        evidence["reason_unknown"] = solver.reason_unknown()
-        evidence["seconds"] = round(time.monotonic() - started, 3)
-        return (Status.INCONCLUSIVE, f"z3 returned unknown ({solver.reason_unknown()})",
-                evidence)
-    model = _rational_model(solver, variables, budget)
-    evidence["seconds"] = round(time.monotonic() - started, 3)
-    return _confirm(check, problem, hyps, model, evidence)
+        return _Outcome("unknown", reason=solver.reason_unknown(), restarts=restarts)
+    return _Outcome("sat", model=_rational_model(solver, variables, budget), restarts=restarts)
 
 
 def _empty_solver(ctx: Any, all_real: bool, seed: int) -> Any:
