@@ -170,6 +170,52 @@ def test_ratfunc_matches_sympy():
     assert ours.sign_at(Fraction(11, 10)) == (1 if num / den > 0 else -1)
 
 
+def test_ratfunc_arithmetic_is_canonical_and_exact():
+    """Henrici's reduced sums and products (:class:`RatFunc`) against a full gcd reduction of
+    the unreduced result, and against Fraction arithmetic at rational points."""
+    import random
+
+    import flint
+
+    from dpverify.theorems.shuffle_discrete.clone_region import RatFunc
+
+    rng = random.Random(7)
+    factors = [[1, 1], [2, -1], [0, 1], [flint.fmpq(1, 3), 1]]
+
+    def poly() -> flint.fmpq_poly:
+        p = flint.fmpq_poly([flint.fmpq(rng.randint(-3, 3), rng.randint(1, 3))
+                             for _ in range(rng.randint(1, 3))])
+        return p * flint.fmpq_poly(rng.choice(factors)) if rng.random() < 0.5 else p
+
+    def value(f: RatFunc, t: Fraction) -> Fraction:
+        at = flint.fmpq(t.numerator, t.denominator)
+        return Fraction(str(f.num(at))) / Fraction(str(f.den(at)))
+
+    for _ in range(300):
+        dens = [poly(), poly()]
+        if any(d == 0 for d in dens):
+            continue
+        if rng.random() < 0.5:  # a shared factor: the general branch of the sum
+            shared = flint.fmpq_poly(rng.choice(factors))
+            dens = [d * shared for d in dens]
+        a, b = RatFunc(poly(), dens[0]), RatFunc(poly(), dens[1])
+        results = [a + b, a - b, a * b, a**3, -a, 1 - a]
+        if b.num != 0:
+            results.append(a / b)
+        for r in results:
+            full = RatFunc(r.num, r.den)  # the general constructor: gcd and monic
+            assert (r.num, r.den) == (full.num, full.den)
+            assert r.num.gcd(r.den) == 1 and r.den[r.den.degree()] == 1
+        for t in (Fraction(5, 3), Fraction(-7, 2)):
+            va, vb = value(a, t), value(b, t)
+            if any(d(flint.fmpq(t.numerator, t.denominator)) == 0 for d in dens):
+                continue
+            assert value(a + b, t) == va + vb and value(a * b, t) == va * vb
+            assert value(a - b, t) == va - vb and value(a**3, t) == va**3
+            if vb:
+                assert value(a / b, t) == va / vb
+
+
 def test_clone_identity_holds_and_catches_a_wrong_threshold(monkeypatch):
     from dpverify.theorems.shuffle_discrete import clone_region
 
