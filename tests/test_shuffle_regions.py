@@ -136,13 +136,40 @@ def test_kary_certificate_holds_and_catches_a_planted_error(monkeypatch):
     assert not rr_region.kary_below_local_everywhere(None, k=3, n=2)
 
 
-def test_nonnegative_sign_certificate():
+def test_bivariate_ratfunc_matches_sympy_field():
+    """``Q(e, d)`` on fmpq_mpoly (:mod:`.ratfunc`) against sympy's field, at rational points."""
+    import flint
+    import sympy as sp
     from sympy import QQ
     from sympy.polys.fields import field
 
+    from dpverify.theorems.shuffle_discrete.ratfunc import RatFunc, field_generators
+
+    def build(e, d, one):
+        x0, x = 1 + e, 1 + d
+        s = x0 + 2
+        return [(x0 / s - x * one / s) ** 3, (x0 - x) / (x0 + 2) * (x0 / s) - x0 / (x + 1),
+                sum([x0 / s, one / s, one / s]) - one, Fraction(3, 7) * e / (e * d + 1) - 2]
+
+    k_field, se, sd = field("e,d", QQ)
+    e, d = field_generators("e", "d")
+    assert isinstance(e, RatFunc)
+    ours, ref = build(e, d, e**0), build(se, sd, k_field.one)
+    assert ours[2] == 0 and ref[2] == 0
+    for point in ((Fraction(1, 3), Fraction(5, 2)), (Fraction(7, 2), Fraction(0))):
+        at = [flint.fmpq(t.numerator, t.denominator) for t in point]
+        for f, g in zip(ours, ref, strict=True):
+            value = Fraction(str(f.num(*at))) / Fraction(str(f.den(*at)))
+            exact = g.as_expr().subs({str(v): sp.Rational(t.numerator, t.denominator)
+                                      for v, t in zip((se, sd), point, strict=True)})
+            assert value == Fraction(str(exact))
+
+
+def test_nonnegative_sign_certificate():
+    from dpverify.theorems.shuffle_discrete.ratfunc import field_generators
     from dpverify.theorems.shuffle_discrete.rr_region import _nonnegative
 
-    _, e, d = field("e,d", QQ)
+    e, d = field_generators("e", "d")
     assert _nonnegative((e + d + e * d) / (e + 3) ** 2)
     assert _nonnegative(-(e + 1) / (-(d + 2)))
     assert not _nonnegative((e - d) / (e + 3))  # >= 0 only when d <= e

@@ -38,6 +38,7 @@ from dpverify.theorems.numerics.shuffle import (
     rr_kary_pair,
     rr_kary_rows,
 )
+from dpverify.theorems.shuffle_discrete.ratfunc import RatFunc
 
 CLONE_REGION_MAX_N = 12
 # the n of the claim: its whole finite domain (x0 and x are quantified inside the check)
@@ -45,110 +46,11 @@ CLONE_N_DOMAIN = Points(tuple({"n": n} for n in range(1, CLONE_REGION_MAX_N + 1)
                         covers_domain=True)
 
 
-_POLY_ONE = flint.fmpq_poly([1])
-
-
 def beta_cells(n: int) -> list[Fraction]:
     """The midpoints of the open cells of [0, 1/2] cut by the fractions ``a/(c + 1)``."""
     cuts = sorted({Fraction(1, 2)} | {Fraction(a, c) for c in range(1, n + 1)
                                       for a in range(c + 1) if Fraction(a, c) <= Fraction(1, 2)})
     return [(lo + hi) / 2 for lo, hi in itertools.pairwise(cuts)]
-
-
-class RatFunc:
-    """An element of ``Q(x0)`` as a reduced fraction of python-flint ``fmpq_poly`` with a monic
-    denominator (exact; the number type of the check below, much faster than sympy's field).
-    Sums and products reduce by the smaller gcds of Henrici's algorithms (Knuth, TAOCP vol. 2,
-    4.5.1 and 4.6.1): for reduced ``a/b``, ``c/d`` with ``gcd(b, d) = 1`` the sum ``(ad + cb)/bd``
-    is reduced, and ``(a/g1)(c/g2) / ((b/g2)(d/g1))`` with ``g1 = gcd(a, d)``, ``g2 = gcd(c, b)``
-    is the reduced product."""
-
-    __slots__ = ("den", "num")
-
-    def __init__(self, num: Any, den: Any = None) -> None:
-        num = flint.fmpq_poly(num) if not isinstance(num, flint.fmpq_poly) else num
-        if den is None:
-            self.num, self.den = num, _POLY_ONE
-            return
-        if den == 0:
-            raise ZeroDivisionError("a rational function with denominator 0")
-        if den.degree() > 0:
-            g = num.gcd(den)
-            if g.degree() > 0:
-                num, den = num / g, den / g  # exact: g divides both
-        lead = den[den.degree()]
-        self.num, self.den = (num, den) if lead == 1 else (num / lead, den / lead)
-
-    @staticmethod
-    def _reduced(num: Any, den: Any) -> RatFunc:
-        """``num/den`` already reduced with a monic ``den`` (zero made canonical)."""
-        out = RatFunc.__new__(RatFunc)
-        out.num, out.den = (num, den) if num != 0 else (num, _POLY_ONE)
-        return out
-
-    @staticmethod
-    def lift(v: Any) -> RatFunc:
-        if isinstance(v, RatFunc):
-            return v
-        if isinstance(v, Fraction):
-            return RatFunc(flint.fmpq_poly([flint.fmpq(v.numerator, v.denominator)]))
-        return RatFunc(flint.fmpq_poly([v]))
-
-    def __add__(self, o: Any) -> RatFunc:
-        o = RatFunc.lift(o)
-        if self.den == o.den:
-            return RatFunc(self.num + o.num, self.den)
-        if self.den.gcd(o.den).degree() == 0:
-            return RatFunc._reduced(self.num * o.den + o.num * self.den, self.den * o.den)
-        return RatFunc(self.num * o.den + o.num * self.den, self.den * o.den)
-
-    __radd__ = __add__
-
-    def __neg__(self) -> RatFunc:
-        return RatFunc._reduced(-self.num, self.den)
-
-    def __sub__(self, o: Any) -> RatFunc:
-        return self + (-RatFunc.lift(o))
-
-    def __rsub__(self, o: Any) -> RatFunc:
-        return RatFunc.lift(o) - self
-
-    def __mul__(self, o: Any) -> RatFunc:
-        o = RatFunc.lift(o)
-        a, b, c, d = self.num, self.den, o.num, o.den
-        g1, g2 = a.gcd(d), c.gcd(b)  # monic (flint), so the quotients of b and d stay monic
-        if g1.degree() > 0:
-            a, d = a / g1, d / g1
-        if g2.degree() > 0:
-            c, b = c / g2, b / g2
-        return RatFunc._reduced(a * c, b * d)
-
-    __rmul__ = __mul__
-
-    def __truediv__(self, o: Any) -> RatFunc:
-        o = RatFunc.lift(o)
-        if o.num == 0:
-            raise ZeroDivisionError("a rational function divided by 0")
-        return self * RatFunc(o.den, o.num)
-
-    def __rtruediv__(self, o: Any) -> RatFunc:
-        return RatFunc.lift(o) / self
-
-    def __pow__(self, k: int) -> RatFunc:
-        if k < 0:
-            return RatFunc.lift(1) / self**-k
-        return RatFunc._reduced(self.num**k, self.den**k)  # powers of coprime stay coprime
-
-    def __eq__(self, o: object) -> bool:
-        o = RatFunc.lift(o)
-        return bool(self.num == o.num and self.den == o.den)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def sign_at(self, t: Fraction) -> int:
-        v = Fraction(str(self.num(flint.fmpq(t.numerator, t.denominator)))) * Fraction(
-            str(self.den(flint.fmpq(t.numerator, t.denominator))))
-        return (v > 0) - (v < 0)
 
 
 def recurrence_is_double_sum_everywhere(ctx: Any, n: int, **_: Any) -> bool:
