@@ -165,6 +165,26 @@ def test_bivariate_ratfunc_matches_sympy_field():
             assert value == Fraction(str(exact))
 
 
+def test_factored_sympy_is_sympys_factored_form():
+    """The SMT goal of claim 6/3 is built from flint's factorization: the same expression as
+    ``sympy.factor(sympy.cancel(.))`` of the product's laws evaluated on a sympy symbol."""
+    import sympy as sp
+
+    from dpverify.theorems.numerics.shuffle import rr_binary_laws
+    from dpverify.theorems.shuffle_discrete.ratfunc import factored_sympy
+    from dpverify.theorems.shuffle_discrete.rr_region import _exact_laws
+
+    x0 = sp.Symbol("x0", real=True)
+    for n in (1, 4, 7):
+        ours = [factored_sympy(c, x0) for xm in _exact_laws(n) for c in xm]
+        ref = [sp.factor(sp.cancel(c)) for xm in rr_binary_laws(x0, n, sp.Integer(1))
+               for c in xm]
+        assert ours == ref
+    t = sp.Symbol("t")  # a negative content: sympy distributes it, the value is the same
+    negative = factored_sympy(_exact_laws(3)[0][0] - 1, t)
+    assert sp.cancel(negative - (rr_binary_laws(t, 3, sp.Integer(1))[0][0] - 1)) == 0
+
+
 def test_nonnegative_sign_certificate():
     from dpverify.theorems.shuffle_discrete.ratfunc import field_generators
     from dpverify.theorems.shuffle_discrete.rr_region import _nonnegative

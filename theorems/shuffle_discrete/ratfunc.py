@@ -143,3 +143,24 @@ class RatFunc:
         v = Fraction(str(self.num(flint.fmpq(t.numerator, t.denominator)))) * Fraction(
             str(self.den(flint.fmpq(t.numerator, t.denominator))))
         return (v > 0) - (v < 0)
+
+
+def factored_sympy(f: RatFunc, symbol: Any) -> Any:
+    """An element of ``Q(x)`` as a sympy expression in ``symbol``: content times the powers of
+    the irreducible factors over Z of its numerator and denominator (flint's factorization, at
+    a fraction of sympy's cost). With a positive content it is the very expression
+    ``sympy.factor`` gives; a negative one is distributed by sympy (an equal expression)."""
+    import sympy as sp
+
+    def factored(p: Any) -> Any:
+        content, factors = p.factor()
+        out = sp.Rational(int(content.p), int(content.q))
+        for factor, power in factors:
+            poly = sp.Add(*(sp.Integer(int(c)) * symbol**i
+                            for i, c in enumerate(factor.coeffs()) if c != 0))
+            out *= poly**power
+        return out
+
+    if f.num == 0:
+        return sp.Integer(0)
+    return factored(f.num) / factored(f.den)

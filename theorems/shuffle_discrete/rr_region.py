@@ -30,7 +30,7 @@ from dpverify.theorems.numerics.shuffle import (
     rr_kary_law,
     rr_kary_pair,
 )
-from dpverify.theorems.shuffle_discrete.ratfunc import RatFunc, field_generators
+from dpverify.theorems.shuffle_discrete.ratfunc import RatFunc, factored_sympy, field_generators
 
 RR_REGION_MAX_N = 10
 # the n of the claim: its whole finite domain (x0 and x are quantified inside each check)
@@ -98,10 +98,9 @@ def laws_problem() -> SmtProblem:
     x0 = sp.Symbol("x0", real=True)
     goals = []
     for n in range(1, RR_REGION_MAX_N + 1):
-        for xm in rr_binary_laws(x0, n, sp.Integer(1)):
-            coeffs = [sp.factor(sp.cancel(c)) for c in xm]
-            goals.append(sp.Eq(sp.cancel(sum(coeffs)), 1))
-            goals += [sp.Ge(c, 0) for c in coeffs]
+        for xm in _exact_laws(n):  # in Q(x0), then factored: what sympy.factor(cancel) gives
+            goals.append(sp.Eq(factored_sympy(sum(xm), x0), 1))
+            goals += [sp.Ge(factored_sympy(c, x0), 0) for c in xm]
     return SmtProblem({"x0": "real"}, (sp.Gt(x0, 1),), sp.And(*goals),
                       ("x0 = e^eps0", f"n in 1..{RR_REGION_MAX_N}"))
 
