@@ -190,3 +190,38 @@ def test_no_clones_when_eps0_is_huge() -> None:
     d = ctx.run(S.fmt21_num_delta, eps0=F(1000), n=10**5, eps=F(1, 2))
     lo, hi = _ends(d)
     assert 1 - F("1e-30") < lo <= hi < 1 + F("1e-30")
+
+
+def test_exact_enumerations_on_flint_rationals_equal_the_fraction_route():
+    """rr_binary/kary_delta_exact compute on python-flint fmpq: the same values and worst
+    points as the engines on Fractions, returned as Fractions."""
+    from fractions import Fraction
+
+    from dpverify.theorems.formulas.shuffle_exact import (
+        rr_binary_delta_exact,
+        rr_kary_delta_exact,
+    )
+    from dpverify.theorems.numerics.shuffle import rr_binary_profile, rr_kary_max
+
+    def pos(v: Fraction) -> Fraction:
+        return max(v, Fraction(0))
+
+    for x0, x in ((Fraction(3), Fraction(6, 5)), (Fraction(7, 3), Fraction(1))):
+        for n in (1, 4, 9):
+            prof = rr_binary_profile(x0, n, x, pos, Fraction(1), poly="list")
+            value, m = rr_binary_delta_exact(x0, n, x)
+            assert type(value) is Fraction and value == max(prof) and m == prof.index(value)
+            for k in (2, 3):
+                assert rr_kary_delta_exact(x0, n, x, k) == rr_kary_max(x0, n, x, k, pos, max,
+                                                                       Fraction(1))
+
+
+def test_approx_float_of_a_flint_rational_is_correctly_rounded():
+    from fractions import Fraction
+
+    import flint
+
+    from dpverify.theorems.values import approx_float
+
+    big = Fraction(10**40 + 1, 3 * 10**39)
+    assert approx_float(flint.fmpq(big.numerator, big.denominator)) == float(big)

@@ -136,13 +136,60 @@ def test_kary_certificate_holds_and_catches_a_planted_error(monkeypatch):
     assert not rr_region.kary_below_local_everywhere(None, k=3, n=2)
 
 
-def test_nonnegative_sign_certificate():
+def test_bivariate_ratfunc_matches_sympy_field():
+    """``Q(e, d)`` on fmpq_mpoly (:mod:`.ratfunc`) against sympy's field, at rational points."""
+    import flint
+    import sympy as sp
     from sympy import QQ
     from sympy.polys.fields import field
 
+    from dpverify.theorems.shuffle_discrete.ratfunc import RatFunc, field_generators
+
+    def build(e, d, one):
+        x0, x = 1 + e, 1 + d
+        s = x0 + 2
+        return [(x0 / s - x * one / s) ** 3, (x0 - x) / (x0 + 2) * (x0 / s) - x0 / (x + 1),
+                sum([x0 / s, one / s, one / s]) - one, Fraction(3, 7) * e / (e * d + 1) - 2]
+
+    k_field, se, sd = field("e,d", QQ)
+    e, d = field_generators("e", "d")
+    assert isinstance(e, RatFunc)
+    ours, ref = build(e, d, e**0), build(se, sd, k_field.one)
+    assert ours[2] == 0 and ref[2] == 0
+    for point in ((Fraction(1, 3), Fraction(5, 2)), (Fraction(7, 2), Fraction(0))):
+        at = [flint.fmpq(t.numerator, t.denominator) for t in point]
+        for f, g in zip(ours, ref, strict=True):
+            value = Fraction(str(f.num(*at))) / Fraction(str(f.den(*at)))
+            exact = g.as_expr().subs({str(v): sp.Rational(t.numerator, t.denominator)
+                                      for v, t in zip((se, sd), point, strict=True)})
+            assert value == Fraction(str(exact))
+
+
+def test_factored_sympy_is_sympys_factored_form():
+    """The SMT goal of claim 6/3 is built from flint's factorization: the same expression as
+    ``sympy.factor(sympy.cancel(.))`` of the product's laws evaluated on a sympy symbol."""
+    import sympy as sp
+
+    from dpverify.theorems.numerics.shuffle import rr_binary_laws
+    from dpverify.theorems.shuffle_discrete.ratfunc import factored_sympy
+    from dpverify.theorems.shuffle_discrete.rr_region import _exact_laws
+
+    x0 = sp.Symbol("x0", real=True)
+    for n in (1, 4, 7):
+        ours = [factored_sympy(c, x0) for xm in _exact_laws(n) for c in xm]
+        ref = [sp.factor(sp.cancel(c)) for xm in rr_binary_laws(x0, n, sp.Integer(1))
+               for c in xm]
+        assert ours == ref
+    t = sp.Symbol("t")  # a negative content: sympy distributes it, the value is the same
+    negative = factored_sympy(_exact_laws(3)[0][0] - 1, t)
+    assert sp.cancel(negative - (rr_binary_laws(t, 3, sp.Integer(1))[0][0] - 1)) == 0
+
+
+def test_nonnegative_sign_certificate():
+    from dpverify.theorems.shuffle_discrete.ratfunc import field_generators
     from dpverify.theorems.shuffle_discrete.rr_region import _nonnegative
 
-    _, e, d = field("e,d", QQ)
+    e, d = field_generators("e", "d")
     assert _nonnegative((e + d + e * d) / (e + 3) ** 2)
     assert _nonnegative(-(e + 1) / (-(d + 2)))
     assert not _nonnegative((e - d) / (e + 3))  # >= 0 only when d <= e
@@ -168,6 +215,52 @@ def test_ratfunc_matches_sympy():
         assert num / den == Fraction(str(sp.nsimplify(ref.subs(t, sp.Rational(v.numerator,
                                                                             v.denominator)))))
     assert ours.sign_at(Fraction(11, 10)) == (1 if num / den > 0 else -1)
+
+
+def test_ratfunc_arithmetic_is_canonical_and_exact():
+    """Henrici's reduced sums and products (:class:`RatFunc`) against a full gcd reduction of
+    the unreduced result, and against Fraction arithmetic at rational points."""
+    import random
+
+    import flint
+
+    from dpverify.theorems.shuffle_discrete.clone_region import RatFunc
+
+    rng = random.Random(7)
+    factors = [[1, 1], [2, -1], [0, 1], [flint.fmpq(1, 3), 1]]
+
+    def poly() -> flint.fmpq_poly:
+        p = flint.fmpq_poly([flint.fmpq(rng.randint(-3, 3), rng.randint(1, 3))
+                             for _ in range(rng.randint(1, 3))])
+        return p * flint.fmpq_poly(rng.choice(factors)) if rng.random() < 0.5 else p
+
+    def value(f: RatFunc, t: Fraction) -> Fraction:
+        at = flint.fmpq(t.numerator, t.denominator)
+        return Fraction(str(f.num(at))) / Fraction(str(f.den(at)))
+
+    for _ in range(300):
+        dens = [poly(), poly()]
+        if any(d == 0 for d in dens):
+            continue
+        if rng.random() < 0.5:  # a shared factor: the general branch of the sum
+            shared = flint.fmpq_poly(rng.choice(factors))
+            dens = [d * shared for d in dens]
+        a, b = RatFunc(poly(), dens[0]), RatFunc(poly(), dens[1])
+        results = [a + b, a - b, a * b, a**3, -a, 1 - a]
+        if b.num != 0:
+            results.append(a / b)
+        for r in results:
+            full = RatFunc(r.num, r.den)  # the general constructor: gcd and monic
+            assert (r.num, r.den) == (full.num, full.den)
+            assert r.num.gcd(r.den) == 1 and r.den[r.den.degree()] == 1
+        for t in (Fraction(5, 3), Fraction(-7, 2)):
+            va, vb = value(a, t), value(b, t)
+            if any(d(flint.fmpq(t.numerator, t.denominator)) == 0 for d in dens):
+                continue
+            assert value(a + b, t) == va + vb and value(a * b, t) == va * vb
+            assert value(a - b, t) == va - vb and value(a**3, t) == va**3
+            if vb:
+                assert value(a / b, t) == va / vb
 
 
 def test_clone_identity_holds_and_catches_a_wrong_threshold(monkeypatch):

@@ -273,3 +273,20 @@ def test_the_restarts_end_with_the_budget():
         lambda: SmtProblem({"a": "int", "b": "int", "c": "int"}, (a >= 1, b >= 1, c >= 1),
                            sp.Ne(a**3 + b**3, c**3)), seconds=0.5)
     assert status is Status.INCONCLUSIVE
+
+
+def test_clear_denominators_memo_is_the_function():
+    """The memoised form equals a fresh computation, and expressions equal only as numbers
+    (a Float against a Rational, True against 1) do not share an entry."""
+    import sympy as sp
+
+    from dpverify.theorems.symbolic import clear_denominators
+
+    x = sp.Symbol("x", positive=True)
+    for rel in (sp.Le(1 / (x + 1), x / (x + 2)), sp.Gt(x**2 / (x + 1), sp.Rational(1, 3))):
+        assert clear_denominators(rel) == clear_denominators.__wrapped__(rel)
+        assert clear_denominators(rel) == clear_denominators(rel)
+    with_float = clear_denominators(sp.Le(x + sp.Float(0.5), 1 / x))
+    with_rational = clear_denominators(sp.Le(x + sp.Rational(1, 2), 1 / x))
+    assert with_float.has(sp.Float) and not with_rational.has(sp.Float)
+    assert clear_denominators(sp.true) is sp.true

@@ -7,6 +7,7 @@ roots as auxiliary variables, a Rényi ``log(S)/(alpha - 1)`` back into its mome
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 
@@ -81,12 +82,15 @@ def exp_relations(expr: Any, var: Any, sym: Any) -> Any:
         repl)
 
 
+@functools.lru_cache(maxsize=512, typed=True)
 def clear_denominators(expr: Any) -> Any:
     """A piecewise rational expression in a form z3 decides quickly: nested ``Piecewise`` folded,
     each relation ``lhs R rhs`` written ``N R 0`` (or ``0 R N``) where ``(lhs - rhs) = N/D``
     with ``D`` of a sign sympy proves from the symbols' assumptions, and each rational piece
     cancelled (a common factor is removed, as everywhere in sympy: the form is equal wherever
-    the original is defined)."""
+    the original is defined). Memoised: a pure function of an immutable expression (symbols
+    compare with their assumptions), and the SMT problems of one theorem clear the same
+    relations again (DRS-SUBSAMPLE: 131 calls, 52 distinct)."""
     import sympy as sp
 
     def relation(rel: Any) -> Any:

@@ -50,6 +50,8 @@ def approx_float(x: Any) -> float:
     """A float near ``x`` (the midpoint of a ball or interval)."""
     if isinstance(x, Fraction | int | float):
         return float(x)
+    if isinstance(x, flint.fmpq):  # correctly rounded, as for a Fraction
+        return float(Fraction(int(x.p), int(x.q)))
     if isinstance(x, Interval):
         return float((x.lo + x.hi) / 2)
     if isinstance(x, flint.arb):

@@ -83,6 +83,23 @@ def _exact_pos(v: Fraction) -> Fraction:
     return v if v > 0 else Fraction(0)
 
 
+# The exact enumerations run on python-flint rationals (the same exact values as Fraction,
+# several times faster) and return Fractions.
+_FMPQ_ZERO, _FMPQ_ONE = flint.fmpq(0), flint.fmpq(1)
+
+
+def _fmpq(v: Fraction) -> Any:
+    return flint.fmpq(v.numerator, v.denominator)
+
+
+def _fraction(v: Any) -> Fraction:
+    return Fraction(int(v.p), int(v.q))
+
+
+def _fmpq_pos(v: Any) -> Any:
+    return v if v > 0 else _FMPQ_ZERO
+
+
 def _param(ctx: Any, v: Any, name: str) -> Any:
     if isinstance(v, Interval):
         raise Unsupported(f"{name}: the shuffle-model sums take points, not boxes")
@@ -366,16 +383,17 @@ def rr_binary_delta_exact(x0: Fraction, n: int, x: Fraction) -> tuple[Fraction, 
     """Exact shuffled binary RR delta (rational ``x0 = e^eps0 > 1``, ``x = e^eps >= 1``) and the
     first maximizing m (the pair at m equals the reversed pair at n - 1 - m). Cached: exact
     values do not depend on a context, and the exhaustive claims revisit them."""
-    prof = rr_binary_profile(x0, n, x, _exact_pos, Fraction(1), poly="fmpq")
+    prof = rr_binary_profile(_fmpq(x0), n, _fmpq(x), _fmpq_pos, _FMPQ_ONE)
     best = max(prof)
-    return best, prof.index(best)
+    return _fraction(best), prof.index(best)
 
 
 @functools.lru_cache(maxsize=4096)
 def rr_kary_delta_exact(x0: Fraction, n: int, x: Fraction, k: int
                         ) -> tuple[Fraction, tuple[int, ...]]:
     """Exact shuffled k-ary RR delta by enumeration over count vectors, and a worst c."""
-    return rr_kary_max(x0, n, x, k, _exact_pos, max, Fraction(1))
+    value, worst = rr_kary_max(_fmpq(x0), n, _fmpq(x), k, _fmpq_pos, max, _FMPQ_ONE)
+    return _fraction(value), worst
 
 
 def shuffle_rr_delta_ctx(ctx: Any, eps0: Any, n: int, eps: Any, k: int = 2,

@@ -38,6 +38,7 @@ from dpverify.theorems.numerics.shuffle import (
     rr_kary_pair,
     rr_kary_rows,
 )
+from dpverify.theorems.shuffle_discrete.ratfunc import RatFunc
 
 CLONE_REGION_MAX_N = 12
 # the n of the claim: its whole finite domain (x0 and x are quantified inside the check)
@@ -50,73 +51,6 @@ def beta_cells(n: int) -> list[Fraction]:
     cuts = sorted({Fraction(1, 2)} | {Fraction(a, c) for c in range(1, n + 1)
                                       for a in range(c + 1) if Fraction(a, c) <= Fraction(1, 2)})
     return [(lo + hi) / 2 for lo, hi in itertools.pairwise(cuts)]
-
-
-class RatFunc:
-    """An element of ``Q(x0)`` as a reduced fraction of python-flint ``fmpq_poly`` (exact; the
-    number type of the check below, much faster than sympy's field)."""
-
-    __slots__ = ("den", "num")
-
-    def __init__(self, num: Any, den: Any = None) -> None:
-        num = flint.fmpq_poly(num) if not isinstance(num, flint.fmpq_poly) else num
-        den = flint.fmpq_poly(1) if den is None else den
-        if den == 0:
-            raise ZeroDivisionError("a rational function with denominator 0")
-        g = num.gcd(den)
-        num, den = num / g, den / g  # exact: g divides both
-        lead = den.coeffs()[-1]
-        self.num, self.den = num / lead, den / lead
-
-    @staticmethod
-    def lift(v: Any) -> RatFunc:
-        if isinstance(v, RatFunc):
-            return v
-        if isinstance(v, Fraction):
-            return RatFunc(flint.fmpq_poly([flint.fmpq(v.numerator, v.denominator)]))
-        return RatFunc(flint.fmpq_poly([v]))
-
-    def __add__(self, o: Any) -> RatFunc:
-        o = RatFunc.lift(o)
-        return RatFunc(self.num * o.den + o.num * self.den, self.den * o.den)
-
-    __radd__ = __add__
-
-    def __neg__(self) -> RatFunc:
-        return RatFunc(-self.num, self.den)
-
-    def __sub__(self, o: Any) -> RatFunc:
-        return self + (-RatFunc.lift(o))
-
-    def __rsub__(self, o: Any) -> RatFunc:
-        return RatFunc.lift(o) - self
-
-    def __mul__(self, o: Any) -> RatFunc:
-        o = RatFunc.lift(o)
-        return RatFunc(self.num * o.num, self.den * o.den)
-
-    __rmul__ = __mul__
-
-    def __truediv__(self, o: Any) -> RatFunc:
-        o = RatFunc.lift(o)
-        return RatFunc(self.num * o.den, self.den * o.num)
-
-    def __rtruediv__(self, o: Any) -> RatFunc:
-        return RatFunc.lift(o) / self
-
-    def __pow__(self, k: int) -> RatFunc:
-        return RatFunc(self.num**k, self.den**k)
-
-    def __eq__(self, o: object) -> bool:
-        o = RatFunc.lift(o)
-        return bool(self.num == o.num and self.den == o.den)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def sign_at(self, t: Fraction) -> int:
-        v = Fraction(str(self.num(flint.fmpq(t.numerator, t.denominator)))) * Fraction(
-            str(self.den(flint.fmpq(t.numerator, t.denominator))))
-        return (v > 0) - (v < 0)
 
 
 def recurrence_is_double_sum_everywhere(ctx: Any, n: int, **_: Any) -> bool:

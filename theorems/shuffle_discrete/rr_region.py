@@ -5,7 +5,7 @@ each n in 1..:data:`RR_REGION_MAX_N`, from the product's own code
 - the binary m-formula and the k = 2 enumeration have the same positive-part arguments: the
   term at histogram ``(a, b)`` of ``H(Hist(c + e_0) || Hist(c + e_1))`` is the m-formula's term
   ``b`` at ``m = c_1``, and that of the reversed order its term ``a`` at ``m = n - 1 - c_1``,
-  as elements of the rational function field ``Q(x0, x)`` (sympy's exact field arithmetic: an
+  as elements of the rational function field ``Q(x0, x)`` (exact, :mod:`.ratfunc`: an
   identity for every real x0, x where defined). Over the canonical c the two orders reach every
   m, so the two maxima are equal (:func:`terms_identity`);
 - each ``pos(alpha X(j) + gamma X(j-1)) <= alpha X(j)`` for ``X >= 0`` (``alpha >= 0 >=
@@ -30,6 +30,7 @@ from dpverify.theorems.numerics.shuffle import (
     rr_kary_law,
     rr_kary_pair,
 )
+from dpverify.theorems.shuffle_discrete.ratfunc import RatFunc, factored_sympy, field_generators
 
 RR_REGION_MAX_N = 10
 # the n of the claim: its whole finite domain (x0 and x are quantified inside each check)
@@ -40,11 +41,8 @@ def terms_identity(ctx: Any, n: int, **_: Any) -> bool:
     """At this n, the k = 2 enumeration's positive-part arguments (both orders, every canonical
     c, every histogram) equal the m-formula's, in ``Q(x0, x)``; and the two orders reach every
     m."""
-    from sympy import QQ
-    from sympy.polys.fields import field
-
-    k_field, x0, x = field("x0,x", QQ)
-    one = k_field.one
+    x0, x = field_generators("x0", "x")
+    one = x0**0
     _, _, alpha, gamma = rr_binary_coefficients(x0, x, one)
     profile = [hockey_terms(alpha, gamma, xm) for xm in rr_binary_laws(x0, n, one)]
     reached: set[int] = set()
@@ -100,10 +98,9 @@ def laws_problem() -> SmtProblem:
     x0 = sp.Symbol("x0", real=True)
     goals = []
     for n in range(1, RR_REGION_MAX_N + 1):
-        for xm in rr_binary_laws(x0, n, sp.Integer(1)):
-            coeffs = [sp.factor(sp.cancel(c)) for c in xm]
-            goals.append(sp.Eq(sp.cancel(sum(coeffs)), 1))
-            goals += [sp.Ge(c, 0) for c in coeffs]
+        for xm in _exact_laws(n):  # in Q(x0), then factored: what sympy.factor(cancel) gives
+            goals.append(sp.Eq(factored_sympy(sum(xm), x0), 1))
+            goals += [sp.Ge(factored_sympy(c, x0), 0) for c in xm]
     return SmtProblem({"x0": "real"}, (sp.Gt(x0, 1),), sp.And(*goals),
                       ("x0 = e^eps0", f"n in 1..{RR_REGION_MAX_N}"))
 
@@ -119,7 +116,7 @@ KARY_DOMAIN = Points(tuple({"k": 3, "n": n} for n in range(1, 6))
 def _nonnegative(value: Any) -> bool:
     """Every coefficient of the numerator and of the denominator of an element of ``Q(e, d)``
     has one sign: then its value is >= 0 for every ``e, d >= 0`` where it is defined."""
-    num, den = value.numer.coeffs(), value.denom.coeffs()
+    num, den = value.num.coeffs(), value.den.coeffs()
     if all(c >= 0 for c in num) and all(c > 0 for c in den):
         return True
     return all(c <= 0 for c in num) and all(c < 0 for c in den)
@@ -133,11 +130,8 @@ def kary_below_local_everywhere(ctx: Any, k: int, n: int, **_: Any) -> bool:
     difference >= 0 by the signs of its coefficients. With ``U >= 0`` (x <= x0), ``H(p || q) <=
     sum_h U(h) = (x0 - x)/(x0 + k - 1)``. At n = 1 the term at ``e_i`` is that value itself,
     so delta_1 equals it."""
-    from sympy import QQ
-    from sympy.polys.fields import field
-
-    k_field, e, d = field("e,d", QQ)
-    one = k_field.one
+    e, d = field_generators("e", "d")
+    one = e**0
     x0, x = 1 + e, 1 + d
     local = (x0 - x) / (x0 + k - 1)
     for c in count_vectors(k, n - 1):
@@ -169,8 +163,6 @@ def _exact_laws(n: int) -> list[list[Any]]:
     """:func:`rr_binary_laws` over Q(x0) (consecutive n share their laws through the cache)."""
     import flint
 
-    from dpverify.theorems.shuffle_discrete.clone_region import RatFunc
-
     return rr_binary_laws(RatFunc(flint.fmpq_poly([0, 1])), n, RatFunc.lift(1))
 
 
@@ -185,7 +177,7 @@ def rr_monotone_everywhere(ctx: Any, n: int, **_: Any) -> bool:
     (:func:`clone_region.kernel_problem`) ``delta_{n+1} <= delta_n``."""
     import flint
 
-    from dpverify.theorems.shuffle_discrete.clone_region import RatFunc, positive_beyond_one
+    from dpverify.theorems.shuffle_discrete.clone_region import positive_beyond_one
 
     x0 = RatFunc(flint.fmpq_poly([0, 1]))
     one = RatFunc.lift(1)
