@@ -26,11 +26,17 @@ family's claims (issue "Verdicts that say exactly what was shown", item 5).
    killed is evaluated against the original on those tuples and on random tuples in the same
    ranges, contexts raised by 64 bits: *equivalent* when every outcome agrees to the working
    precision ("indistinguishable on N recorded inputs" — evidence, not a proof), *survived*
-   otherwise, with the input where it differs — a claim the catalogue is missing.
+   otherwise, with the input where it differs — a claim the catalogue is missing. The
+   comparison's limits are CPU seconds (so the classification does not depend on the load).
 
 5. **Owner.** A survivor of a function whose module is imported by theorems of another
    family (the formula's owner) is judged again against that family's checks:
-   *killed by the owner family* when one of them kills it.
+   *killed by the owner family* when one of them kills it (judged like the family's own: the
+   owner checks that execute the function, cheapest first).
+
+``--replay RUN.jsonl`` judges the survived, timed-out and weakened rows of an earlier run again
+against the current code (the site found by its text; *gone* when that text is no longer in
+the function — counted as not killed) and carries the other rows over.
 
 The kill rate is (killed + killed by the owner family) / (mutants - equivalent); the detection
 rate adds the mutants detected by weakening. Rows go to
@@ -43,10 +49,12 @@ import argparse
 import ast
 import importlib
 import json
+import math
 import os
 import pickle
 import random
 import re
+import resource
 import select
 import signal
 import sys
@@ -128,6 +136,17 @@ def sites_of(module: str, name: str) -> list[Site]:
         nodes = [n for n in ast.walk(fn) if _candidates(n, kind)]
         out += [Site(module, name, kind, i, ast.unparse(n)[:120]) for i, n in enumerate(nodes)]
     return out
+
+
+def resolve(site: Site) -> Site | None:
+    """``site`` in the current code: a replayed row names its node by index among the nodes of
+    its kind, and an edit of the function since the run shifts those indices; the node is the
+    one whose text is the row's ``line`` (the nearest to the old index), None when it is gone."""
+    nodes = sites_of(site.module, site.name)
+    same = [s for s in nodes if s.kind == site.kind and s.line == site.line]
+    if not same:
+        return None
+    return min(same, key=lambda s: abs(s.index - site.index))
 
 
 def _mutate(node: ast.AST, kind: str) -> ast.AST:
@@ -308,15 +327,24 @@ def equivalence(site: Site, calls: list[Any], seconds: float) -> dict[str, Any]:
         return {"equivalent": False, "compared": 0, "differs_at": "no recorded call"}
 
     def work() -> dict[str, Any]:
+        # its limit is in CPU seconds (at most half of ``seconds`` are used), so the verdict does
+        # not depend on the load; the wall clock below only backs it up
+        resource.setrlimit(resource.RLIMIT_CPU, (math.ceil(seconds), math.ceil(seconds) + 1))
         func = getattr(importlib.import_module(site.module), site.name)
         func = getattr(func, "__wrapped__", func)
         return compare(func, lambda: apply(site), calls, f"{site}", budget=seconds / 3)
 
-    result = _in_child(work, seconds)
-    if result is None or result[0] != "ok":
-        return {"equivalent": False, "compared": 0,
-                "differs_at": "comparison timed out" if result is None else result[1]}
+    result = _in_child(work, COMPARE_WALL_FACTOR * seconds)
+    if result is None or result == ("crash", "died"):  # wall clock, or SIGXCPU at the CPU limit
+        return {"equivalent": False, "compared": 0, "differs_at": "comparison timed out"}
+    if result[0] != "ok":
+        return {"equivalent": False, "compared": 0, "differs_at": result[1]}
     return result[1]
+
+
+# the equivalence comparison's wall-clock backstop, in multiples of its CPU limit: at load 10
+# on 2 cores a process gets about a fifth of a core
+COMPARE_WALL_FACTOR = 8
 
 
 class _OverTaskLimit(BaseException):
@@ -421,7 +449,12 @@ def run_family(family: str, mutants: int, seed: int, seconds: float,
     sites = [s for (mod, name) in sorted(info["used"]) for s in sites_of(mod, name)]
     rng = random.Random(f"{family}/{seed}")
     chosen = replay if replay is not None else rng.sample(sites, min(mutants, len(sites)))
-    for site in chosen:
+    for recorded in chosen:
+        site = resolve(recorded) if replay is not None else recorded
+        if site is None:
+            yield {"family": family, **asdict(recorded), "result": "gone",
+                   "note": "the mutated code is no longer in the function"}
+            continue
         # every check of a theorem one of whose checks executed the function: a check served
         # from a cache an earlier check filled (e.g. a lattice) executes it only indirectly
         using = {tasks[i].theorem for i in info["used"].get((site.module, site.name), [])}
@@ -456,27 +489,30 @@ def owner_theorems(site: Site, family: str) -> list[str]:
     return sorted(ids)
 
 
+_OWNER_BASELINES: dict[tuple[str, ...], Any] = {}
+
+
 def owner_judge(site: Site, family: str, seconds: float) -> dict[str, Any]:
     """A survivor judged again against the owner family's checks (those that came out as
-    expected unmutated): ``killed_by_owner`` when one of them now does not."""
+    expected unmutated), as the family's own: only the checks of the owner theorems that execute
+    the function, cheapest in their baseline first (the baseline is taken once per set of
+    owner theorems): ``killed_by_owner`` when one of them now does not."""
     ids = owner_theorems(site, family)
     if not ids:
         return {}
     tasks = plan(ids)
-    quick = PROFILES["quick"]
-
-    def statuses() -> list[bool]:
-        out = []
-        for t in tasks:
-            status = run_check(t.theorem, t.claim, t.check, quick).status
-            out.append(_expected_ok(t, status) and status is not Status.INCONCLUSIVE)
-        return out
-
-    base = _in_child(statuses, 10 * seconds)
+    key = tuple(ids)
+    if key not in _OWNER_BASELINES:
+        _OWNER_BASELINES[key] = _in_child(lambda: baseline(tasks, "owner"), 1800)
+    base = _OWNER_BASELINES[key]
     if base is None or base[0] != "ok":
         return {"owner": ids, "owner_result": "baseline timed out"}
-    which = [i for i, ok in enumerate(base[1]) if ok]
-    again = judge(site, tasks, which, seconds)
+    info = base[1]
+    using = {tasks[i].theorem for i in info["used"].get((site.module, site.name), [])}
+    which = [i for i, t in enumerate(tasks) if t.theorem in using and info["ok"][i]]
+    if not which:
+        return {"owner": ids, "owner_result": "no owner check executes it"}
+    again = judge(site, tasks, which, seconds, info["seconds"])
     if again["result"] == "killed":
         return {"result": "killed_by_owner", "owner": ids, "by": again.get("by", [])}
     return {"owner": ids, "owner_result": again["result"]}
@@ -521,9 +557,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=120.0)
     parser.add_argument("--jsonl", type=Path)
     parser.add_argument("--markdown", type=Path)
-    parser.add_argument("--replay", type=Path, help="a JSONL of an earlier run: its survived and "
-                        "timed-out rows are judged again (same sites), its other rows carried "
-                        "over")
+    parser.add_argument("--replay", type=Path, help="a JSONL of an earlier run: its survived, "
+                        "timed-out and weakened rows are judged again (same sites, found by "
+                        "their text), its other rows carried over")
     args = parser.parse_args(argv)
     families = args.family or sorted({t.family for t in all_theorems()})
     earlier = ([json.loads(line) for line in args.replay.read_text("utf-8").splitlines()
@@ -532,7 +568,7 @@ def main(argv: list[str] | None = None) -> int:
     out = args.jsonl.open("a", encoding="utf-8") if args.jsonl else None
     for family in families:
         mine = [r for r in earlier if r["family"] == family]
-        again = ("survived", "timed_out")
+        again = ("survived", "timed_out", "weakened")
         carried = [r for r in mine if r["result"] not in again]
         replay = [Site(r["module"], r["name"], r["kind"], r["index"], r["line"])
                   for r in mine if r["result"] in again] if args.replay else None

@@ -345,7 +345,8 @@ def compare(original: Callable[..., Any], mutate: Callable[[], None], calls: lis
 
     ``original`` is the unwrapped function object: ``mutate`` replaces its code in place, so
     the same object evaluates the mutant afterwards (caches around it are bypassed). Inputs are
-    taken in order while the original's CPU time stays within half of ``budget`` seconds.
+    taken in order while the original's CPU time stays within half of ``budget`` seconds, and
+    compared while the mutant's stays within ``budget``.
     """
     inputs = list(calls) + list(extra_inputs(calls, EXTRA, random.Random(seed)))
     before: list[tuple[str, Any, float]] = []
@@ -355,11 +356,14 @@ def compare(original: Callable[..., Any], mutate: Callable[[], None], calls: lis
         before.append(_outcome(original, call, limit))
     inputs = inputs[:len(before)]
     mutate()
-    compared = 0
+    compared, spent = 0, 0.0
     for call, (kind, value, took) in zip(inputs, before, strict=True):
         if kind == "slow":
             continue
-        m_kind, m_value, _ = _outcome(original, call, max(2.0, 20 * took))
+        if spent > budget:  # CPU seconds, like the original's: the same verdict at any load
+            break
+        m_kind, m_value, m_took = _outcome(original, call, max(2.0, 20 * took))
+        spent += m_took
         same = m_kind == kind and (value == m_value if kind == "raise"
                                    else kind == "ok" and _close(value, m_value, call.prec))
         if not same:

@@ -206,3 +206,14 @@ def test_judging_stops_at_the_first_killing_check_cheapest_first(mutation):
     assert row["result"] == "killed", row
     judged, total = (int(x) for x in row["judged"].split(" checks")[0].split(" of "))
     assert judged <= total and row["by"][0] == tasks[len(tasks) - judged].id
+
+
+def test_a_replayed_site_is_found_by_its_text_after_an_edit_shifted_its_index(mutation):
+    sites = mutation.sites_of("dpverify.theorems.formulas.gaussian", "gauss_delta")
+    site = next(s for s in sites if s.kind == "operator")
+    same_kind = [s for s in sites if s.kind == site.kind]
+    shifted = mutation.Site(site.module, site.name, site.kind, site.index + len(same_kind),
+                            site.line)
+    assert mutation.resolve(shifted) == site
+    gone = mutation.Site(site.module, site.name, site.kind, site.index, "no such code")
+    assert mutation.resolve(gone) is None
