@@ -66,7 +66,16 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from mutation_inputs import Recorder, compare  # a sibling of this script
+from mutation_inputs import (  # a sibling of this script
+    Recorder,
+    all_inputs,
+    compare,
+    dumps,
+    judge_outcomes,
+    loads,
+    mutant_outcomes,
+    originals,
+)
 
 from dpverify.theorems import all_theorems
 from dpverify.theorems.core import Theorem
@@ -296,12 +305,20 @@ def baseline(tasks: list[Task], seed: str = "") -> dict[str, Any]:
     codes: dict[Any, tuple[str, str]] = {}
     current = -1
 
+    callers: dict[tuple[str, str], set[tuple[str, str]]] = defaultdict(set)
+
     def profiler(frame: Any, event: str, _arg: Any) -> None:
         if event == "call":
             key = codes.get(frame.f_code)
             if key:
                 used[key].add(current)
                 recorder.offer(key, frame)
+                caller = frame.f_back
+                # the nearest mutable function up the stack (through non-mutable helpers)
+                while caller is not None and caller.f_code not in codes:
+                    caller = caller.f_back
+                if caller is not None:
+                    callers[key].add(codes[caller.f_code])
 
     ok, seconds, statuses = [], [], []
     quick = PROFILES["quick"]
@@ -318,28 +335,71 @@ def baseline(tasks: list[Task], seed: str = "") -> dict[str, Any]:
         statuses.append(v.status.value)
         ok.append(_expected_ok(task, v.status) and v.status is not Status.INCONCLUSIVE)
     return {"used": {key: sorted(idx) for key, idx in used.items()}, "ok": ok,
-            "seconds": seconds, "statuses": statuses, "calls": recorder.calls}
+            "seconds": seconds, "statuses": statuses, "calls": recorder.calls,
+            "callers": {key: sorted(c) for key, c in callers.items()}}
 
 
-def equivalence(site: Site, calls: list[Any], seconds: float) -> dict[str, Any]:
-    """Original vs mutant on the recorded calls (in a forked child): ``equivalent`` or not."""
-    if not calls:
-        return {"equivalent": False, "compared": 0, "differs_at": "no recorded call"}
+def _cpu_limit(seconds: float) -> None:
+    """Limit this (child) process to ``seconds`` of CPU (SIGXCPU kills it past that): the
+    comparisons' verdicts then do not depend on the load; the wall clock only backs it up."""
+    resource.setrlimit(resource.RLIMIT_CPU, (math.ceil(seconds), math.ceil(seconds) + 1))
 
-    def work() -> dict[str, Any]:
-        # its limit is in CPU seconds (at most half of ``seconds`` are used), so the verdict does
-        # not depend on the load; the wall clock below only backs it up
-        resource.setrlimit(resource.RLIMIT_CPU, (math.ceil(seconds), math.ceil(seconds) + 1))
-        func = getattr(importlib.import_module(site.module), site.name)
-        func = getattr(func, "__wrapped__", func)
-        return compare(func, lambda: apply(site), calls, f"{site}", budget=seconds / 3)
 
-    result = _in_child(work, COMPARE_WALL_FACTOR * seconds)
+def _function_of(module: str, name: str) -> Callable[..., Any]:
+    func = getattr(importlib.import_module(module), name)
+    return getattr(func, "__wrapped__", func)
+
+
+_TIMED_OUT = {"equivalent": False, "compared": 0, "differs_at": "comparison timed out"}
+
+
+def _child_result(result: Any) -> dict[str, Any] | None:
+    """None when a comparison child answered, else the row for its failure."""
     if result is None or result == ("crash", "died"):  # wall clock, or SIGXCPU at the CPU limit
-        return {"equivalent": False, "compared": 0, "differs_at": "comparison timed out"}
+        return _TIMED_OUT
     if result[0] != "ok":
         return {"equivalent": False, "compared": 0, "differs_at": result[1]}
-    return result[1]
+    return None
+
+
+def equivalence(site: Site, calls: list[Any], seconds: float,
+                target: tuple[str, str] | None = None) -> dict[str, Any]:
+    """Original vs mutant on the recorded calls (in a forked child) of the mutated function, or
+    of ``target`` (module, name), a function that calls it: ``equivalent`` or not.
+
+    For a caller the original and the mutant run in two fresh children: a cache between the
+    caller and the mutated function (an lru cache, a module's table) filled by the original
+    would otherwise answer for the mutant."""
+    if not calls:
+        return {"equivalent": False, "compared": 0, "differs_at": "no recorded call"}
+    wall = COMPARE_WALL_FACTOR * seconds
+    if target is None:
+        def work() -> dict[str, Any]:
+            _cpu_limit(seconds)  # at most about half of it is used
+            return compare(_function_of(site.module, site.name), lambda: apply(site), calls,
+                           f"{site}", budget=seconds / 3)
+
+        result = _in_child(work, wall)
+        return _child_result(result) or result[1]
+    inputs = all_inputs(calls, f"{site}/{target}")
+
+    def first() -> bytes:
+        _cpu_limit(seconds)
+        return dumps(originals(_function_of(*target), inputs, seconds / 3))[0]
+
+    done = _in_child(first, wall)
+    failed = _child_result(done)
+    if failed:
+        return failed
+    before = loads(done[1])
+
+    def second() -> bytes:
+        _cpu_limit(seconds)
+        apply(site)
+        return dumps(mutant_outcomes(_function_of(*target), inputs, before, seconds / 3))[0]
+
+    done = _in_child(second, wall)
+    return _child_result(done) or judge_outcomes(inputs, before, loads(done[1]))
 
 
 # the equivalence comparison's wall-clock backstop, in multiples of its CPU limit: at load 10
@@ -464,7 +524,10 @@ def run_family(family: str, mutants: int, seed: int, seconds: float,
         row = {"family": family, **asdict(site), "checks": len(which),
                **judge(site, tasks, which, seconds, info["seconds"])}
         if row["result"] == "survived":
-            row.update(classify(site, info["calls"].get((site.module, site.name), []), seconds))
+            key = (site.module, site.name)
+            row.update(classify(site, info["calls"].get(key, []), seconds,
+                                {c: info["calls"].get(c, []) for c in info["callers"].get(key, [])
+                                 if c != key}))
         if row["result"] == "survived":
             row.update(owner_judge(site, family, seconds))
         yield row
@@ -518,12 +581,29 @@ def owner_judge(site: Site, family: str, seconds: float) -> dict[str, Any]:
     return {"owner": ids, "owner_result": again["result"]}
 
 
-def classify(site: Site, calls: list[Any], seconds: float) -> dict[str, Any]:
-    """``result`` ``equivalent`` or ``survived`` for a mutant no check killed, with the why."""
+def classify(site: Site, calls: list[Any], seconds: float,
+             callers: dict[tuple[str, str], list[Any]] | None = None) -> dict[str, Any]:
+    """``result`` ``equivalent`` or ``survived`` for a mutant no check killed, with the why.
+
+    A mutant whose own output differs (an index where a sum starts, a candidate range: a hint
+    whose value only steers the work) is judged again by its effect: *equivalent* when every
+    function that called it in the baseline (the nearest formula or engine function up the
+    stack, ``callers``) has recorded calls and agrees with its original on all of them and on
+    extra random ones; *survived* otherwise, with the function-level difference."""
     found = equivalence(site, calls, seconds)
     if found.pop("equivalent"):
         return {"result": "equivalent", **found,
                 "note": f"indistinguishable on {found['compared']} recorded inputs (not a proof)"}
+    if callers and found.get("compared") and all(callers.values()):
+        effect = {f"{mod}.{name}": equivalence(site, c, seconds, (mod, name))
+                  for (mod, name), c in callers.items()}
+        if all(e["equivalent"] for e in effect.values()):
+            total = sum(e["compared"] for e in effect.values())
+            return {"result": "equivalent", **found, "callers": sorted(effect),
+                    "note": f"its own output differs, but every caller ({', '.join(effect)}) "
+                            f"agrees on its {total} recorded and random inputs: a hint that "
+                            "steers the work, not the value (not a proof)"}
+        found["callers_differ"] = sorted(k for k, e in effect.items() if not e["equivalent"])
     return {"result": "survived", **found}
 
 

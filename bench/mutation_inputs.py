@@ -339,6 +339,59 @@ def _show(call: Call) -> str:
     return f"({', '.join(shown)})"[:400]
 
 
+Outcome = tuple[str, Any, float]  # kind ("ok", "raise", "slow"), value, CPU seconds
+
+
+def originals(fn: Callable[..., Any], inputs: list[Call], budget: float,
+              limit: float = 5.0) -> list[Outcome]:
+    """``fn`` on ``inputs`` in order while its CPU time stays within half of ``budget``."""
+    before: list[Outcome] = []
+    for call in inputs:
+        if sum(took for _, _, took in before) > budget / 2:
+            break
+        before.append(_outcome(fn, call, limit))
+    return before
+
+
+def mutant_outcomes(fn: Callable[..., Any], inputs: list[Call], before: list[Outcome],
+                    budget: float) -> list[Outcome | None]:
+    """``fn`` (mutated by now) on the inputs the original answered, each limited to 20 times
+    the original's CPU time, while the total stays within ``budget`` CPU seconds (the same
+    verdict at any load); None where not evaluated."""
+    after: list[Outcome | None] = []
+    spent = 0.0
+    for call, (kind, _, took) in zip(inputs, before, strict=False):
+        if kind == "slow" or spent > budget:
+            after.append(None)
+            continue
+        after.append(_outcome(fn, call, max(2.0, 20 * took)))
+        spent += after[-1][2]
+    return after
+
+
+def judge_outcomes(inputs: list[Call], before: list[Outcome],
+                   after: list[Outcome | None]) -> dict[str, Any]:
+    """``equivalent`` when every evaluated pair agrees (and at least one was), else the first
+    input where they differ."""
+    compared = 0
+    for call, (kind, value, _), got in zip(inputs, before, after, strict=False):
+        if got is None:
+            continue
+        m_kind, m_value, _ = got
+        same = m_kind == kind and (value == m_value if kind == "raise"
+                                   else kind == "ok" and _close(value, m_value, call.prec))
+        if not same:
+            return {"equivalent": False, "compared": compared + 1, "differs_at": _show(call),
+                    "original": _brief(kind, value), "mutant": _brief(m_kind, m_value)}
+        compared += 1
+    return {"equivalent": compared > 0, "compared": compared}
+
+
+def all_inputs(calls: list[Call], seed: str) -> list[Call]:
+    """The recorded calls and ``EXTRA`` random ones in their ranges."""
+    return list(calls) + list(extra_inputs(calls, EXTRA, random.Random(seed)))
+
+
 def compare(original: Callable[..., Any], mutate: Callable[[], None], calls: list[Call],
             seed: str, budget: float, limit: float = 5.0) -> dict[str, Any]:
     """Evaluate ``original`` on the recorded and extra calls, then ``mutate()`` and the mutant.
@@ -348,29 +401,10 @@ def compare(original: Callable[..., Any], mutate: Callable[[], None], calls: lis
     taken in order while the original's CPU time stays within half of ``budget`` seconds, and
     compared while the mutant's stays within ``budget``.
     """
-    inputs = list(calls) + list(extra_inputs(calls, EXTRA, random.Random(seed)))
-    before: list[tuple[str, Any, float]] = []
-    for call in inputs:
-        if sum(took for _, _, took in before) > budget / 2:
-            break
-        before.append(_outcome(original, call, limit))
-    inputs = inputs[:len(before)]
+    inputs = all_inputs(calls, seed)
+    before = originals(original, inputs, budget, limit)
     mutate()
-    compared, spent = 0, 0.0
-    for call, (kind, value, took) in zip(inputs, before, strict=True):
-        if kind == "slow":
-            continue
-        if spent > budget:  # CPU seconds, like the original's: the same verdict at any load
-            break
-        m_kind, m_value, m_took = _outcome(original, call, max(2.0, 20 * took))
-        spent += m_took
-        same = m_kind == kind and (value == m_value if kind == "raise"
-                                   else kind == "ok" and _close(value, m_value, call.prec))
-        if not same:
-            return {"equivalent": False, "compared": compared + 1, "differs_at": _show(call),
-                    "original": _brief(kind, value), "mutant": _brief(m_kind, m_value)}
-        compared += 1
-    return {"equivalent": compared > 0, "compared": compared}
+    return judge_outcomes(inputs, before, mutant_outcomes(original, inputs, before, budget))
 
 
 def _brief(kind: str, value: Any) -> str:

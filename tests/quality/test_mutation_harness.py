@@ -67,6 +67,18 @@ def scaled(x, y):
 
 def step(state, x):
     state["total"] = state["total"] + x
+
+
+def first_index(n):
+    return max(0, n - 3)
+
+
+def tail_sum(n):
+    return sum(i for i in range(first_index(n), n + 1) if i >= n - 2)
+
+
+def head(n):
+    return first_index(n) * 1.5
 '''
 
 
@@ -217,3 +229,27 @@ def test_a_replayed_site_is_found_by_its_text_after_an_edit_shifted_its_index(mu
     assert mutation.resolve(shifted) == site
     gone = mutation.Site(site.module, site.name, site.kind, site.index, "no such code")
     assert mutation.resolve(gone) is None
+
+
+def _hint_site(mutation, planted):
+    return next(s for s in mutation.sites_of(planted.__name__, "first_index")
+                if s.kind == "constant" and s.line == "3")  # n - 3 -> n - 4
+
+
+def test_a_hint_whose_callers_agree_is_equivalent_in_effect(mutation, planted):
+    ns = [(5,), (9,), (12,)]
+    calls = _recorded(mutation, planted.first_index, ns)
+    callers = {(planted.__name__, "tail_sum"): _recorded(mutation, planted.tail_sum, ns)}
+    row = mutation.classify(_hint_site(mutation, planted), calls, seconds=60, callers=callers)
+    assert row["result"] == "equivalent", row
+    assert "every caller" in row["note"] and row["differs_at"] == "(5)"
+
+
+def test_a_hint_one_of_whose_callers_differs_survives(mutation, planted):
+    ns = [(5,), (9,), (12,)]
+    calls = _recorded(mutation, planted.first_index, ns)
+    callers = {(planted.__name__, name): _recorded(mutation, getattr(planted, name), ns)
+               for name in ("tail_sum", "head")}
+    row = mutation.classify(_hint_site(mutation, planted), calls, seconds=60, callers=callers)
+    assert row["result"] == "survived", row
+    assert row["callers_differ"] == [f"{planted.__name__}.head"]
