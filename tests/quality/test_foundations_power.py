@@ -79,3 +79,21 @@ def test_correct_formulas_are_proved(build: Any) -> None:
         v = _run(claim, i)
         expected = Status.PROVED if claim.checks[i].route == "smt" else Status.PASSED
         assert v.status is expected, (i, v.status, v.summary)
+
+
+@pytest.mark.parametrize("planted", [None, "shifted", "nan"])
+def test_par_round_trip_sees_a_wrong_inverse(planted: str | None,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    from dpverify.theorems import get
+    from dpverify.theorems.foundations import mutation_guards
+
+    right = mutation_guards.gce_homogeneous_rr_eps
+
+    def wrong(ctx: Any, eps0: Any, k: int, delta: Any) -> Any:
+        eps = right(ctx, eps0, k, delta)
+        return eps * 0.99 if planted == "shifted" else ctx.log(-delta)  # 1% low; a NaN ball
+
+    if planted:
+        monkeypatch.setattr(mutation_guards, "gce_homogeneous_rr_eps", wrong)
+    claim = next(c for c in get("PAR").claims if c.number == 6)
+    assert _run(claim, 0).status is (Status.FAILED if planted else Status.PASSED)

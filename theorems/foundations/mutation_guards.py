@@ -8,6 +8,9 @@ survivors: a DP bound keeps holding for many wrong "laws", so the laws themselve
 - :func:`bayes_em_reference_gap`: the SMITH-BAYES test mechanism against a closed form: with
   ``h_j(v, a) = 1`` if ``a = 2j + v`` else 0, ``u(x, a) = [x_{floor(a/2)} = a mod 2]``, exactly
   three outputs have utility 1, and ``M(a|x) = e^{eps u(x,a)/2} / (3 e^{eps/2} + 3)``.
+- :func:`rr_eps_round_trip`: the closed-form inverse ``gce_homogeneous_rr_eps`` of PAR claim 3
+  against the profile it inverts (a round trip): the claim compares it only with
+  ``s eps0`` and two printed values.
 """
 
 from __future__ import annotations
@@ -15,10 +18,17 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import flint
+
 from dpverify.theorems.claims import Box
+from dpverify.theorems.ctx import ArbCtx, Unsupported
 from dpverify.theorems.formulas.adaptive_rr import adaptive_rr_transcripts
 from dpverify.theorems.formulas.bayes_posterior import BITS3, EM_OUTPUTS, bayes_em_mechanism
-from dpverify.theorems.formulas.parallel_composition import clamped_geometric
+from dpverify.theorems.formulas.parallel_composition import (
+    clamped_geometric,
+    gce_homogeneous_rr_delta,
+    gce_homogeneous_rr_eps,
+)
 
 
 def clamped_geometric_mass_defect(ctx: Any, eps: Any, s: int, width: int, **_: Any) -> Any:
@@ -58,3 +68,30 @@ def bayes_em_reference_gap(ctx: Any, eps: Any, **_: Any) -> Any:
 
 
 BAYES_BOX = Box(reals={"eps": ("0", "10")})
+
+
+ROUND_TRIP_REL = flint.arb(10) ** -20  # the inverse is closed-form: only rounding separates them
+
+
+def rr_eps_round_trip(ctx: Any, eps0: Any, k: int, delta: Any, **_: Any) -> bool | None:
+    """Is ``eps = gce_homogeneous_rr_eps(eps0, k, delta)`` the least eps >= 0 with
+    ``gce_homogeneous_rr_delta(eps0, k, eps) <= delta``? It must be a finite number >= 0; where
+    it is > 0 the profile (continuous, strictly decreasing while positive) must equal delta there
+    (relative 1e-20), where it is 0 the profile at 0 must be <= delta. None when the balls do
+    not decide it."""
+    if not isinstance(ctx, ArbCtx):
+        raise Unsupported("the round trip is decided on arb balls")
+    eps = flint.arb(gce_homogeneous_rr_eps(ctx, eps0, k, delta))
+    if not eps.is_finite() or eps < 0:
+        return False
+    back = flint.arb(gce_homogeneous_rr_delta(ctx, eps0, k, eps))
+    if eps == 0:
+        return ctx.le(back, delta)
+    if not eps > 0:
+        return None
+    gap, allowed = abs(back - delta), ROUND_TRIP_REL * flint.arb(delta)
+    return True if gap < allowed else False if gap > allowed else None
+
+
+ROUND_TRIP_BOX = Box(reals={"eps0": ("1/20", "2"), "delta": ("1e-12", "9/10")},
+                     ints={"k": (1, 30)}, log_scale=frozenset({"delta"}))
