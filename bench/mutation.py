@@ -515,13 +515,14 @@ def run_family(family: str, mutants: int, seed: int, seconds: float,
             yield {"family": family, **asdict(recorded), "result": "gone",
                    "note": "the mutated code is no longer in the function"}
             continue
+        moved = {"index_at_run": recorded.index} if site.index != recorded.index else {}
         # every check of a theorem one of whose checks executed the function: a check served
         # from a cache an earlier check filled (e.g. a lattice) executes it only indirectly
         using = {tasks[i].theorem for i in info["used"].get((site.module, site.name), [])}
         which = [i for i, t in enumerate(tasks) if t.theorem in using and info["ok"][i]]
         if not which:
             continue
-        row = {"family": family, **asdict(site), "checks": len(which),
+        row = {"family": family, **asdict(site), **moved, "checks": len(which),
                **judge(site, tasks, which, seconds, info["seconds"])}
         if row["result"] == "survived":
             key = (site.module, site.name)
