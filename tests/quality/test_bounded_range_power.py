@@ -197,3 +197,23 @@ def test_ddr_t3_taylor_guard_sees_a_sign_blind_derivative_enclosure(
     check = next(c for c in get("DDR-T3").claims if c.number == 6).checks[0]
     status, ev = _run(check)
     assert status is (Status.FAILED if planted else Status.CERTIFIED), ev
+
+
+@pytest.mark.parametrize("planted", [False, True])
+def test_ddr_l32_branch_guard_sees_a_branch_pair_that_lost_mass(
+        planted: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    from dpverify.theorems import get
+    from dpverify.theorems.bounded_range import mutation_guards
+
+    right = mutation_guards._lattice_init
+
+    def lossy(eps0: Any, n: int, prec: int) -> Any:
+        st = right(eps0, n, prec)
+        st["q_arb"][1] = flint.arb(0)  # the branch 1 - p at t = eps0/N dropped
+        return st
+
+    if planted:
+        monkeypatch.setattr(mutation_guards, "_lattice_init", lossy)
+    check = next(c for c in get("DDR-L32").claims if c.number == 10).checks[0]
+    status, ev = _run(check)
+    assert status is (Status.FAILED if planted else Status.CERTIFIED), ev

@@ -6,6 +6,11 @@
   ``LB_k(m) = max_i [p_i LB_{k-1}(m - i) + (1 - p_i) LB_{k-1}(m - i + N)]``. Any choice of ``i``
   gives a valid lower bound, so the one-sided claims (LB <= optimum) cannot see a wrong argmax;
   this two-sided identity can.
+- :func:`lattice_branch_defect`: the level-0 state of that lattice (``numerics/lattice``) holds a
+  probability pair ``(p_i, 1 - p_i)`` at every lattice t (Def. 2.4: the two branches of the
+  generalized randomized response), with the exact end points ``p_0 = 1``, ``p_N = 0``, and the
+  float copies the argmax reads agree with the balls. A branch pair that loses mass only lowers
+  the lower table (still a valid lower bound) where the argmax would have used it.
 - :func:`l31_taylor_deviation`: the enclosures of the Lemma 3.1 objective with equal t that the
   branch and bound of DDR-T3 claim 1 maximises (value, slope, first and second derivative
   over a degenerate box; :func:`~dpverify.theorems.formulas.ddr_composition._lemma31_objective`)
@@ -27,7 +32,12 @@ import flint
 from dpverify.theorems.claims import Points
 from dpverify.theorems.ctx import ArbCtx, Unsupported, arb_precision
 from dpverify.theorems.formulas.bounded_range import grr_1mp, grr_p
-from dpverify.theorems.formulas.ddr_adaptive import L32_N_LB, _l32_lattice, _lattice_prec
+from dpverify.theorems.formulas.ddr_adaptive import (
+    L32_N_LB,
+    _l32_lattice,
+    _lattice_init,
+    _lattice_prec,
+)
 from dpverify.theorems.formulas.ddr_composition import _lemma31_objective
 from dpverify.theorems.values import exact_params
 
@@ -73,15 +83,44 @@ def l32_bellman_excess(ctx: Any, eps0: Any, k: int, m: int, **_: Any) -> Any:
         return _lb_at(actx, cur, off, m, h) - best
 
 
+@exact_params("eps0")
+def lattice_branch_defect(ctx: Any, eps0: Any, **_: Any) -> Any:
+    """``max_i max(|p_i + q_i - 1|, |p_f[i] - p_i|, |q_f[i] - q_i|)`` over the level-0 lattice
+    state (N = L32_N_LB), plus ``|p_0 - 1| + |q_0| + |p_N| + |q_N - 1|`` (exact end points), in
+    arb at the lattice precision; 0 up to rounding for a right state."""
+    e0, n = Fraction(eps0), L32_N_LB
+    prec = _lattice_prec(ctx)
+    st = _lattice_init(e0, n, prec)
+    with arb_precision(prec):
+        p, q = st["p_arb"], st["q_arb"]
+        worst = abs(p[0] - 1) + abs(q[0]) + abs(p[n]) + abs(q[n] - 1)
+        for i in range(n + 1):
+            worst = worst.max(abs(p[i] + q[i] - 1))
+            worst = worst.max(abs(flint.arb(float(st["p_f"][i])) - p[i]))
+            worst = worst.max(abs(flint.arb(float(st["q_f"][i])) - q[i]))
+        return worst
+
+
+# the float copies are the balls' midpoints rounded to binary64: within 2^-53 of values <= 1
+LATTICE_BRANCH_SLACK = Fraction(1, 2**52)
+LATTICE_BRANCH_TEXT = ("the level-0 state of the DDR-L32 lattice (N = 1000) holds a probability "
+                       "pair (p_i, q_i) = (p_{eps0,t_i}, 1 - p_{eps0,t_i}) at every lattice t_i = "
+                       "i eps0/N: p_i + q_i = 1, the float copies the argmax reads equal the "
+                       "balls, and p_0 = 1, q_0 = 0, p_N = 0, q_N = 1, all within 2^-52, "
+                       "certified for eps0 in {1/10, 1/2, 6/5}")
+LATTICE_BRANCH_POINTS = Points(tuple({"eps0": e} for e in ("1/10", "1/2", "6/5")))
+
+
 BELLMAN_POINTS = Points(tuple({"eps0": "1/2", "k": k, "m": m}
                               for k in (1, 2, 3)
                               for m in (-k * L32_N_LB + 1, -700 * k, -250 * k, -37, 0, 1,
                                         123 * k, 500 * k, k * L32_N_LB - 1)))
 BELLMAN_TEXT = ("the lower table of the DDR-L32 lattice (N = 1000, eps0 = 0.5) satisfies the "
-                "Lemma 3.2 recursion with the maximum over the lattice t: LB_k(m) >= max_i "
-                "[p_i LB_{k-1}(m - i) + (1 - p_i) LB_{k-1}(m - i + N)] - 1e-12 (the float argmax "
-                "ties within rounding), certified at 27 lattice states (k = 1, 2, 3, m across "
-                "[-k N, k N])")
+                "Lemma 3.2 recursion with the maximum over the lattice t: |LB_k(m) - max_i "
+                "[p_i LB_{k-1}(m - i) + (1 - p_i) LB_{k-1}(m - i + N)]| <= 1e-12 (below: the "
+                "float argmax ties within rounding; above: LB_k(m) is one of the candidates, "
+                "with the level-0 branch probabilities p_0 = 1, p_N = 0 exact), certified at 27 "
+                "lattice states (k = 1, 2, 3, m across [-k N, k N])")
 
 
 def _l31_taylor(eps0: Fraction, k: int, eps: Fraction, t: Fraction) -> list[Any]:
