@@ -171,3 +171,20 @@ def test_smt_problem_of_a_planted_formula_is_refuted(name: str,
         monkeypatch.setattr(tradeoff, "subsample_rr_vertices", _wrong_vertices)
         monkeypatch.setattr(smt_forms, "subsample_rr_vertices", _wrong_vertices)
     assert _smt_status(build) is Status.FAILED
+
+
+@pytest.mark.parametrize("planted", [False, True])
+def test_drs_clt_event_gap_guard_sees_a_dropped_mixture_term(
+        planted: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    from dpverify.theorems import get
+    from dpverify.theorems.fdp import clt
+
+    def dropped(ctx: Any, q: Any, k: int, m: Any, eps: Any) -> Any:
+        pk = 1 - ((1 - q) * ctx.ncdf(m)) ** k  # the q N(1, 1) part of the step law dropped
+        return pk - ctx.exp(eps) * (1 - ctx.ncdf(m) ** k)
+
+    if planted:
+        monkeypatch.setattr(clt, "sgm_max_event_gap", dropped)
+    check = next(c for c in get("DRS-CLT").claims if c.number == 7).checks[0]
+    status = planted_verdict(check, "fdp").status
+    assert status is (Status.FAILED if planted else Status.PASSED)
