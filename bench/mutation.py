@@ -30,7 +30,8 @@ family's claims (issue "Verdicts that say exactly what was shown", item 5).
    comparison's limits are CPU seconds (so the classification does not depend on the load).
 
 5. **Owner.** A survivor of a function whose module is imported by theorems of another
-   family (the formula's owner) is judged again against that family's checks:
+   family (the formula's owner) is judged again against that family's checks (before the
+   equivalence classification of 4, which only runs if the owner does not kill it):
    *killed by the owner family* when one of them kills it (judged like the family's own: the
    owner checks that execute the function, cheapest first).
 
@@ -524,13 +525,15 @@ def run_family(family: str, mutants: int, seed: int, seconds: float,
             continue
         row = {"family": family, **asdict(site), **moved, "checks": len(which),
                **judge(site, tasks, which, seconds, info["seconds"])}
+        # the owner family first: a kill there is proof that the mutant is not equivalent,
+        # whatever the recorded inputs of this family show
+        if row["result"] == "survived":
+            row.update(owner_judge(site, family, seconds))
         if row["result"] == "survived":
             key = (site.module, site.name)
             row.update(classify(site, info["calls"].get(key, []), seconds,
                                 {c: info["calls"].get(c, []) for c in info["callers"].get(key, [])
                                  if c != key}))
-        if row["result"] == "survived":
-            row.update(owner_judge(site, family, seconds))
         yield row
 
 
