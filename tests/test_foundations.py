@@ -57,7 +57,8 @@ def test_catalogue_order_family_and_aliases():
     assert theorems.get("SMITH-ADDITIVE").id == "SMITH-NAME-SHAME"
 
 
-MUTATION_GUARDS = {"SMITH-ADAPT-COMP": (3,), "PAR": (5, 6), "SMITH-BAYES": (4,)}
+MUTATION_GUARDS = {"SMITH-ADAPT-COMP": (3,), "PAR": (5, 6), "SMITH-BAYES": (4, 5),
+                   "SMITH-GROUP": (4,)}
 
 
 def test_claim_numbers_and_errata():
