@@ -23,7 +23,7 @@ from dpverify.theorems.claims import (
 from dpverify.theorems.core import Evaluator, Theorem
 from dpverify.theorems.ctx import make_ctx
 from dpverify.theorems.fdp.common import FAMILY, const
-from dpverify.theorems.fdp.mutation_guards import sgm_event_gap_quadrature
+from dpverify.theorems.fdp.mutation_guards import rr_moments_reference_gap, sgm_event_gap_quadrature
 from dpverify.theorems.formulas.gdp import gdp_eps, gdp_mu_clt
 from dpverify.theorems.formulas.tradeoff import f_gauss, interpolate
 from dpverify.theorems.formulas.tradeoff_composition import (
@@ -133,6 +133,7 @@ def _event_gap_quadrature(ctx: Any, q: Any, k: int, m: Any, delta: Any, **_: Any
     return sgm_event_gap_quadrature(ctx, q, k, m, _eps_clt(ctx, q, k, delta))
 
 
+TINY_REL = Fraction(1, 10**30)
 _EVENT_POINTS = Points(({"q": "0.01", "k": 1, "m": "2.5", "delta": "1e-5"},
                         {"q": "0.01", "k": 10, "m": "3.22", "delta": "1e-5"},
                         {"q": "0.01", "k": 100, "m": "4.578", "delta": "1e-5"}))
@@ -251,6 +252,14 @@ DRS_CLT = Theorem(
               (Compare(_event_gap, "eq", _event_gap_quadrature, _EVENT_POINTS, "numeric",
                        Tol.rel("1e-25"), "max-event gap (erfc)", "max-event gap (quadrature)",
                        ctx="mp"),), scope="instance"),
+        Claim(8, "The loss moments behind claim 1's right side, two-sided: the mean and variance "
+                 "of the RR privacy loss (atoms ±eps0, P(+eps0) = e^eps0/(1 + e^eps0)) equal "
+                 "eps0 tanh(eps0/2) and eps0^2/cosh^2(eps0/2), relative 1e-30, over eps0 in "
+                 "[0.01, 5] [property].",
+              (Compare(rr_moments_reference_gap, "le", lambda ctx, **_: ctx.num(TINY_REL),
+                       Box(reals={"eps0": ("0.01", "5")}), "property",
+                       lhs_name="largest relative gap of (mean, variance)",
+                       rhs_name="1e-30"),)),
     ),
     notes="APPROX throughout. The max-event certificate weakens as k grows (k = 200, 300, 500 "
           "give lower bounds below the CLT eps): those cases need certified PLD enclosures "
