@@ -83,6 +83,7 @@ from mutation_inputs import (  # a sibling of this script
 
 from dpverify.theorems import all_theorems
 from dpverify.theorems.core import Theorem
+from dpverify.theorems.ctx import arb_precision
 from dpverify.verifiers.dispatch import PROFILES, run_check
 from dpverify.verifiers.runner import KILL_GRACE_SECONDS, Task, plan
 from dpverify.verifiers.verdict import Status
@@ -395,7 +396,7 @@ def equivalence(site: Site, calls: list[Any], seconds: float,
     failed = _child_result(done)
     if failed:
         return failed
-    before = loads(done[1])
+    before = _loads_exact(done[1])
 
     def second() -> bytes:
         _cpu_limit(seconds)
@@ -403,7 +404,14 @@ def equivalence(site: Site, calls: list[Any], seconds: float,
         return dumps(mutant_outcomes(_function_of(*target), inputs, before, seconds / 3))[0]
 
     done = _in_child(second, wall)
-    return _child_result(done) or judge_outcomes(inputs, before, loads(done[1]))
+    return _child_result(done) or judge_outcomes(inputs, before, _loads_exact(done[1]))
+
+
+def _loads_exact(blob: bytes) -> Any:
+    """Outcomes sent back by a child: their balls' exact midpoints and radii are rebuilt as
+    ``man * 2^exp``, exact only at a precision above their mantissas' bits."""
+    with arb_precision(1 << 16):
+        return loads(blob)
 
 
 # the equivalence comparison's wall-clock backstop, in multiples of its CPU limit: at load 10

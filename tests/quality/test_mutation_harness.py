@@ -253,3 +253,19 @@ def test_a_hint_one_of_whose_callers_differs_survives(mutation, planted):
     row = mutation.classify(_hint_site(mutation, planted), calls, seconds=60, callers=callers)
     assert row["result"] == "survived", row
     assert row["callers_differ"] == [f"{planted.__name__}.head"]
+
+
+def test_outcomes_sent_back_by_a_child_keep_their_balls_exact(mutation):
+    import flint
+
+    inputs = sys.modules["mutation_inputs"]
+    saved = flint.ctx.prec
+    try:
+        flint.ctx.prec = 200
+        value = inputs._normal(flint.arb(1) / 3)
+        blob = inputs.dumps([("ok", value, 0.0)])[0]
+        flint.ctx.prec = 53  # the parent's precision: a plain rebuild rounds the midpoint
+        back = mutation._loads_exact(blob)[0][1]
+    finally:
+        flint.ctx.prec = saved
+    assert inputs._close(value, back, 200)
