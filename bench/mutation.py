@@ -28,9 +28,6 @@ family's claims (issue "Verdicts that say exactly what was shown", item 5).
    precision ("indistinguishable on N recorded inputs" — evidence, not a proof), *survived*
    otherwise, with the input where it differs — a claim the catalogue is missing. The
    comparison's limits are CPU seconds (so the classification does not depend on the load).
-   A mutant whose judging ran out of wall clock without a kill or a weakening is classified
-   the same way: *equivalent* when it computes the same values (only slower), else it stays
-   *timed out*.
 
 5. **Owner.** A survivor of a function whose module is imported by theorems of another
    family (the formula's owner) is judged again against that family's checks (before the
@@ -540,15 +537,11 @@ def run_family(family: str, mutants: int, seed: int, seconds: float,
         # whatever the recorded inputs of this family show
         if row["result"] == "survived":
             row.update(owner_judge(site, family, seconds))
-        if row["result"] in ("survived", "timed_out"):
+        if row["result"] == "survived":
             key = (site.module, site.name)
-            found = classify(site, info["calls"].get(key, []), seconds,
-                             {c: info["calls"].get(c, []) for c in info["callers"].get(key, [])
-                              if c != key})
-            if row["result"] == "survived":
-                row.update(found)
-            elif found["result"] == "equivalent":  # the same values, only slower
-                row.update(found, note="the judge ran out of time; " + found["note"])
+            row.update(classify(site, info["calls"].get(key, []), seconds,
+                                {c: info["calls"].get(c, []) for c in info["callers"].get(key, [])
+                                 if c != key}))
         yield row
 
 
