@@ -26,14 +26,18 @@ family's claims (issue "Verdicts that say exactly what was shown", item 5).
    killed is evaluated against the original on those tuples and on random tuples in the same
    ranges, contexts raised by 64 bits: *equivalent* when every outcome agrees to the working
    precision ("indistinguishable on N recorded inputs" — evidence, not a proof), *survived*
-   otherwise, with the input where it differs — a claim the catalogue is missing — unless
-   every direct caller (a recorded function that names it) agrees on its own recorded calls:
-   then the change is invisible in use (a larger but valid start index, a cut-off below the
-   working precision, an input no caller passes) and the mutant is *equivalent*, with both.
+   otherwise, with the input where it differs — a claim the catalogue is missing. The
+   comparison's limits are CPU seconds (so the classification does not depend on the load).
 
 5. **Owner.** A survivor of a function whose module is imported by theorems of another
-   family (the formula's owner) is judged again against that family's checks:
-   *killed by the owner family* when one of them kills it.
+   family (the formula's owner) is judged again against that family's checks (before the
+   equivalence classification of 4, which only runs if the owner does not kill it):
+   *killed by the owner family* when one of them kills it (judged like the family's own: the
+   owner checks that execute the function, cheapest first).
+
+``--replay RUN.jsonl`` judges the survived, timed-out and weakened rows of an earlier run again
+against the current code (the site found by its text; *gone* when that text is no longer in
+the function — counted as not killed) and carries the other rows over.
 
 The kill rate is (killed + killed by the owner family) / (mutants - equivalent); the detection
 rate adds the mutants detected by weakening. Rows go to
@@ -43,221 +47,48 @@ stdout and ``--jsonl``; the table per family to stdout and ``--markdown``.
 from __future__ import annotations
 
 import argparse
-import ast
 import importlib
 import json
-import os
-import pickle
+import math
 import random
 import re
-import select
+import resource
 import signal
 import sys
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import asdict, dataclass
+from collections.abc import Callable, Iterator
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from mutation_inputs import Recorder, compare, through_callers  # a sibling of this script
+from mutation_inputs import (  # a sibling of this script
+    Recorder,
+    all_inputs,
+    compare,
+    dumps,
+    judge_outcomes,
+    loads,
+    mutant_outcomes,
+    originals,
+)
+from mutation_sites import (  # a sibling of this script
+    MUTABLE,
+    Site,
+    _in_child,
+    _stream_child,
+    apply,
+    resolve,
+    sites_of,
+)
 
 from dpverify.theorems import all_theorems
 from dpverify.theorems.core import Theorem
+from dpverify.theorems.ctx import arb_precision
 from dpverify.verifiers.dispatch import PROFILES, run_check
 from dpverify.verifiers.runner import KILL_GRACE_SECONDS, Task, plan
 from dpverify.verifiers.verdict import Status
-
-ROOT = Path(__file__).resolve().parents[1]
-MUTABLE = (ROOT / "theorems" / "formulas", ROOT / "theorems" / "numerics")
-SWAPS: dict[type, type] = {ast.Add: ast.Sub, ast.Sub: ast.Add, ast.Mult: ast.Div,
-                           ast.Div: ast.Mult, ast.Pow: ast.Mult, ast.Lt: ast.LtE,
-                           ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt}
-CALL_SWAPS = {"exp": "expm1", "expm1": "exp", "log": "log1p", "log1p": "log"}
-
-
-@dataclass(frozen=True)
-class Site:
-    """One mutation: the ``index``-th node of ``kind`` inside function ``name`` of ``module``."""
-
-    module: str
-    name: str
-    kind: str
-    index: int
-    line: str = ""
-
-
-# ------------------------------------------------------------------------------------------
-# mutation sites and their application
-
-
-def _candidates(node: ast.AST, kind: str) -> bool:
-    if kind == "operator":
-        return (isinstance(node, ast.BinOp) and type(node.op) in SWAPS) or (
-            isinstance(node, ast.Compare) and len(node.ops) == 1 and type(node.ops[0]) in SWAPS)
-    if kind == "constant":
-        return (isinstance(node, ast.Constant) and isinstance(node.value, int | float)
-                and not isinstance(node.value, bool))
-    if kind == "call":
-        return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                and node.func.attr in CALL_SWAPS)
-    if kind == "drop_term":
-        return isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add | ast.Sub)
-    if kind == "drop_minus":
-        return isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub)
-    if kind == "swap_args":
-        return (isinstance(node, ast.Call) and len(node.args) >= 2
-                and not any(isinstance(a, ast.Starred) for a in node.args[:2])
-                and not (isinstance(node.args[0], ast.Name) and node.args[0].id == "ctx"))
-    raise ValueError(kind)
-
-
-KINDS = ("operator", "constant", "call", "drop_term", "drop_minus", "swap_args")
-
-
-def _function(tree: ast.Module, name: str) -> ast.FunctionDef:
-    for node in tree.body:
-        if isinstance(node, ast.FunctionDef) and node.name == name:
-            return node
-    raise LookupError(name)
-
-
-def sites_of(module: str, name: str) -> list[Site]:
-    source = Path(importlib.import_module(module).__file__ or "").read_text(encoding="utf-8")
-    fn = _function(ast.parse(source), name)
-    out = []
-    for kind in KINDS:
-        nodes = [n for n in ast.walk(fn) if _candidates(n, kind)]
-        out += [Site(module, name, kind, i, ast.unparse(n)[:120]) for i, n in enumerate(nodes)]
-    return out
-
-
-def resolve(site: Site) -> Site | None:
-    """``site`` in the current source: the same node text (``line``) of the same kind, at
-    ``index`` or else at the nearest index that has it (the function was edited since the
-    site was drawn: a replay); None when no node of the function has that text any more."""
-    try:
-        same = [s for s in sites_of(site.module, site.name)
-                if s.kind == site.kind and s.line == site.line]
-    except (LookupError, AttributeError):
-        return None
-    return min(same, key=lambda s: abs(s.index - site.index), default=None)
-
-
-def _mutate(node: ast.AST, kind: str) -> ast.AST:
-    if kind == "operator" and isinstance(node, ast.BinOp):
-        node.op = SWAPS[type(node.op)]()
-    elif kind == "operator" and isinstance(node, ast.Compare):
-        node.ops = [SWAPS[type(node.ops[0])]()]
-    elif kind == "constant" and isinstance(node, ast.Constant):
-        node.value = node.value + 1 if isinstance(node.value, int) else node.value * 1.01
-    elif kind == "call" and isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-        node.func.attr = CALL_SWAPS[node.func.attr]
-    elif kind == "drop_term" and isinstance(node, ast.BinOp):
-        return node.left
-    elif kind == "drop_minus" and isinstance(node, ast.UnaryOp):
-        return node.operand
-    elif kind == "swap_args" and isinstance(node, ast.Call):
-        node.args[0], node.args[1] = node.args[1], node.args[0]
-    return node
-
-
-def _replace(root: ast.AST, target: ast.AST, replacement: ast.AST) -> None:
-    for parent in ast.walk(root):
-        for field, value in ast.iter_fields(parent):
-            if value is target:
-                setattr(parent, field, replacement)
-            elif isinstance(value, list):
-                for i, item in enumerate(value):
-                    if item is target:
-                        value[i] = replacement
-
-
-def apply(site: Site) -> None:
-    """Replace the code of ``site``'s function by the mutated code, in place."""
-    module = importlib.import_module(site.module)
-    path = Path(module.__file__ or "")
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    fn = _function(tree, site.name)
-    target = [n for n in ast.walk(fn) if _candidates(n, site.kind)][site.index]
-    replacement = _mutate(target, site.kind)
-    if replacement is not target:
-        _replace(fn, target, replacement)
-    ast.fix_missing_locations(tree)
-    code = compile(tree, str(path), "exec")
-    new = next(c for c in code.co_consts if getattr(c, "co_name", None) == site.name)
-    func = getattr(module, site.name)
-    func = getattr(func, "__wrapped__", func)
-    func.__code__ = new
-
-
-# ------------------------------------------------------------------------------------------
-# forked runs
-
-
-def _send(out: Any, message: Any) -> None:
-    data = pickle.dumps(message)
-    out.write(len(data).to_bytes(8, "big") + data)
-    out.flush()
-
-
-def _stream_child(work: Callable[[], Iterable[Any]], seconds: float) -> tuple[list[Any], str]:
-    """The items ``work()`` yields in a forked child, and how the child ended: ``done``,
-    ``crash: ...`` (an exception escaped), ``died`` (exited without a word) or ``timed_out``
-    (killed by this process at ``seconds``: the items received until then are kept)."""
-    read, write = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # child
-        os.close(read)
-        out = os.fdopen(write, "wb")
-        try:
-            for item in work():
-                _send(out, ("item", item))
-            _send(out, ("done", None))
-        except BaseException as exc:  # the mutant crashed the harness itself
-            _send(out, ("crash", repr(exc)))
-        out.close()
-        os._exit(0)
-    os.close(write)
-    deadline = time.monotonic() + seconds
-    items: list[Any] = []
-    end, buffer = "timed_out", b""
-    while end == "timed_out":
-        left = deadline - time.monotonic()
-        if left <= 0 or not select.select([read], [], [], left)[0]:
-            os.kill(pid, signal.SIGKILL)
-            break
-        chunk = os.read(read, 1 << 16)
-        if not chunk:
-            end = "died"
-            break
-        buffer += chunk
-        while len(buffer) >= 8 and len(buffer) >= 8 + int.from_bytes(buffer[:8], "big"):
-            size = int.from_bytes(buffer[:8], "big")
-            tag, value = pickle.loads(buffer[8:8 + size])
-            buffer = buffer[8 + size:]
-            if tag == "item":
-                items.append(value)
-            else:
-                end = "done" if tag == "done" else f"crash: {value}"
-    os.close(read)
-    os.waitpid(pid, 0)
-    return items, end
-
-
-def _in_child(work: Any, seconds: float) -> Any:
-    """``work()`` in a forked child with a hard time limit: ``("ok", result)``, ``("crash",
-    why)``, or ``None`` when it timed out."""
-    items, end = _stream_child(lambda: [work()], seconds)
-    if end == "done":
-        return "ok", items[0]
-    return None if end == "timed_out" else ("crash", end.removeprefix("crash: "))
-
-
-# A check that ends so after it was proved, certified or passed: `dpverify run --baseline`
-# exits 1 on it (reports/baseline.py: both are below passed in the strength order).
-UNDECIDED = (Status.INCONCLUSIVE, Status.NOT_APPLICABLE)
 
 
 def _expected_ok(task: Task, status: Status) -> bool:
@@ -297,12 +128,20 @@ def baseline(tasks: list[Task], seed: str = "") -> dict[str, Any]:
     codes: dict[Any, tuple[str, str]] = {}
     current = -1
 
+    callers: dict[tuple[str, str], set[tuple[str, str]]] = defaultdict(set)
+
     def profiler(frame: Any, event: str, _arg: Any) -> None:
         if event == "call":
             key = codes.get(frame.f_code)
             if key:
                 used[key].add(current)
                 recorder.offer(key, frame)
+                caller = frame.f_back
+                # the nearest mutable function up the stack (through non-mutable helpers)
+                while caller is not None and caller.f_code not in codes:
+                    caller = caller.f_back
+                if caller is not None:
+                    callers[key].add(codes[caller.f_code])
 
     ok, seconds, statuses = [], [], []
     quick = PROFILES["quick"]
@@ -317,30 +156,85 @@ def baseline(tasks: list[Task], seed: str = "") -> dict[str, Any]:
             sys.setprofile(None)
         seconds.append(time.monotonic() - started)
         statuses.append(v.status.value)
-        ok.append(_expected_ok(task, v.status) and v.status not in UNDECIDED)
+        ok.append(_expected_ok(task, v.status) and v.status is not Status.INCONCLUSIVE)
     return {"used": {key: sorted(idx) for key, idx in used.items()}, "ok": ok,
-            "seconds": seconds, "statuses": statuses, "calls": recorder.calls}
+            "seconds": seconds, "statuses": statuses, "calls": recorder.calls,
+            "callers": {key: sorted(c) for key, c in callers.items()}}
+
+
+def _cpu_limit(seconds: float) -> None:
+    """Limit this (child) process to ``seconds`` of CPU (SIGXCPU kills it past that): the
+    comparisons' verdicts then do not depend on the load; the wall clock only backs it up."""
+    resource.setrlimit(resource.RLIMIT_CPU, (math.ceil(seconds), math.ceil(seconds) + 1))
+
+
+def _function_of(module: str, name: str) -> Callable[..., Any]:
+    func = getattr(importlib.import_module(module), name)
+    return getattr(func, "__wrapped__", func)
+
+
+_TIMED_OUT = {"equivalent": False, "compared": 0, "differs_at": "comparison timed out"}
+
+
+def _child_result(result: Any) -> dict[str, Any] | None:
+    """None when a comparison child answered, else the row for its failure."""
+    if result is None or result == ("crash", "died"):  # wall clock, or SIGXCPU at the CPU limit
+        return _TIMED_OUT
+    if result[0] != "ok":
+        return {"equivalent": False, "compared": 0, "differs_at": result[1]}
+    return None
 
 
 def equivalence(site: Site, calls: list[Any], seconds: float,
-                observed: tuple[str, str] | None = None) -> dict[str, Any]:
-    """Original vs mutant on the recorded calls (in a forked child): ``equivalent`` or not.
-    ``observed`` names the function evaluated (default: the mutated one; a caller of it sees
-    the mutant through the in-place code replacement)."""
+                target: tuple[str, str] | None = None) -> dict[str, Any]:
+    """Original vs mutant on the recorded calls (in a forked child) of the mutated function, or
+    of ``target`` (module, name), a function that calls it: ``equivalent`` or not.
+
+    For a caller the original and the mutant run in two fresh children: a cache between the
+    caller and the mutated function (an lru cache, a module's table) filled by the original
+    would otherwise answer for the mutant."""
     if not calls:
         return {"equivalent": False, "compared": 0, "differs_at": "no recorded call"}
-    module, name = observed or (site.module, site.name)
+    wall = COMPARE_WALL_FACTOR * seconds
+    if target is None:
+        def work() -> dict[str, Any]:
+            _cpu_limit(seconds)  # at most about half of it is used
+            return compare(_function_of(site.module, site.name), lambda: apply(site), calls,
+                           f"{site}", budget=seconds / 3)
 
-    def work() -> dict[str, Any]:
-        func = getattr(importlib.import_module(module), name)
-        func = getattr(func, "__wrapped__", func)
-        return compare(func, lambda: apply(site), calls, f"{site}/{name}", budget=seconds / 3)
+        result = _in_child(work, wall)
+        return _child_result(result) or result[1]
+    inputs = all_inputs(calls, f"{site}/{target}")
 
-    result = _in_child(work, seconds)
-    if result is None or result[0] != "ok":
-        return {"equivalent": False, "compared": 0,
-                "differs_at": "comparison timed out" if result is None else result[1]}
-    return result[1]
+    def first() -> bytes:
+        _cpu_limit(seconds)
+        return dumps(originals(_function_of(*target), inputs, seconds / 3))[0]
+
+    done = _in_child(first, wall)
+    failed = _child_result(done)
+    if failed:
+        return failed
+    before = _loads_exact(done[1])
+
+    def second() -> bytes:
+        _cpu_limit(seconds)
+        apply(site)
+        return dumps(mutant_outcomes(_function_of(*target), inputs, before, seconds / 3))[0]
+
+    done = _in_child(second, wall)
+    return _child_result(done) or judge_outcomes(inputs, before, _loads_exact(done[1]))
+
+
+def _loads_exact(blob: bytes) -> Any:
+    """Outcomes sent back by a child: their balls' exact midpoints and radii are rebuilt as
+    ``man * 2^exp``, exact only at a precision above their mantissas' bits."""
+    with arb_precision(1 << 16):
+        return loads(blob)
+
+
+# the equivalence comparison's wall-clock backstop, in multiples of its CPU limit: at load 10
+# on 2 cores a process gets about a fifth of a core
+COMPARE_WALL_FACTOR = 8
 
 
 class _OverTaskLimit(BaseException):
@@ -414,7 +308,7 @@ def judge(site: Site, tasks: list[Task], which: list[int], seconds: float,
     if killers:
         return {**row, "result": "killed", "by": killers[:5]}
     weak = [tasks[i].id for i, status in value
-            if status == OVER_TASK_LIMIT or Status(status) in UNDECIDED]
+            if status in (OVER_TASK_LIMIT, Status.INCONCLUSIVE.value)]
     if weak:
         return {**row, "result": "weakened", "by": weak[:5],
                 **({"harness_limit_hit": True} if end == "timed_out" else {})}
@@ -445,20 +339,30 @@ def run_family(family: str, mutants: int, seed: int, seconds: float,
     sites = [s for (mod, name) in sorted(info["used"]) for s in sites_of(mod, name)]
     rng = random.Random(f"{family}/{seed}")
     chosen = replay if replay is not None else rng.sample(sites, min(mutants, len(sites)))
-    for site in chosen:
+    for recorded in chosen:
+        site = resolve(recorded) if replay is not None else recorded
+        if site is None:
+            yield {"family": family, **asdict(recorded), "result": "gone",
+                   "note": "the mutated code is no longer in the function"}
+            continue
+        moved = {"index_at_run": recorded.index} if site.index != recorded.index else {}
         # every check of a theorem one of whose checks executed the function: a check served
         # from a cache an earlier check filled (e.g. a lattice) executes it only indirectly
         using = {tasks[i].theorem for i in info["used"].get((site.module, site.name), [])}
         which = [i for i, t in enumerate(tasks) if t.theorem in using and info["ok"][i]]
         if not which:
             continue
-        row = {"family": family, **asdict(site), "checks": len(which),
+        row = {"family": family, **asdict(site), **moved, "checks": len(which),
                **judge(site, tasks, which, seconds, info["seconds"])}
-        if row["result"] == "survived":
-            row.update(classify(site, info["calls"].get((site.module, site.name), []), seconds,
-                                info["calls"]))
+        # the owner family first: a kill there is proof that the mutant is not equivalent,
+        # whatever the recorded inputs of this family show
         if row["result"] == "survived":
             row.update(owner_judge(site, family, seconds))
+        if row["result"] == "survived":
+            key = (site.module, site.name)
+            row.update(classify(site, info["calls"].get(key, []), seconds,
+                                {c: info["calls"].get(c, []) for c in info["callers"].get(key, [])
+                                 if c != key}))
         yield row
 
 
@@ -481,52 +385,58 @@ def owner_theorems(site: Site, family: str) -> list[str]:
     return sorted(ids)
 
 
+_OWNER_BASELINES: dict[tuple[str, ...], Any] = {}
+
+
 def owner_judge(site: Site, family: str, seconds: float) -> dict[str, Any]:
     """A survivor judged again against the owner family's checks (those that came out as
-    expected unmutated): ``killed_by_owner`` when one of them now does not."""
+    expected unmutated), as the family's own: only the checks of the owner theorems that execute
+    the function, cheapest in their baseline first (the baseline is taken once per set of
+    owner theorems): ``killed_by_owner`` when one of them now does not."""
     ids = owner_theorems(site, family)
     if not ids:
         return {}
     tasks = plan(ids)
-    quick = PROFILES["quick"]
-
-    def statuses() -> list[bool]:
-        out = []
-        for t in tasks:
-            status = run_check(t.theorem, t.claim, t.check, quick).status
-            out.append(_expected_ok(t, status) and status not in UNDECIDED)
-        return out
-
-    base = _in_child(statuses, 10 * seconds)
+    key = tuple(ids)
+    if key not in _OWNER_BASELINES:
+        _OWNER_BASELINES[key] = _in_child(lambda: baseline(tasks, "owner"), 1800)
+    base = _OWNER_BASELINES[key]
     if base is None or base[0] != "ok":
         return {"owner": ids, "owner_result": "baseline timed out"}
-    which = [i for i, ok in enumerate(base[1]) if ok]
-    again = judge(site, tasks, which, seconds)
+    info = base[1]
+    using = {tasks[i].theorem for i in info["used"].get((site.module, site.name), [])}
+    which = [i for i, t in enumerate(tasks) if t.theorem in using and info["ok"][i]]
+    if not which:
+        return {"owner": ids, "owner_result": "no owner check executes it"}
+    again = judge(site, tasks, which, seconds, info["seconds"])
     if again["result"] == "killed":
         return {"result": "killed_by_owner", "owner": ids, "by": again.get("by", [])}
     return {"owner": ids, "owner_result": again["result"]}
 
 
 def classify(site: Site, calls: list[Any], seconds: float,
-             recorded: dict[Any, list[Any]] | None = None) -> dict[str, Any]:
-    """``result`` ``equivalent`` or ``survived`` for a mutant no check killed, with the why:
-    judged on the function's recorded calls, then (its own value differing) on those of its
-    direct callers in ``recorded`` (module docstring, item 4)."""
+             callers: dict[tuple[str, str], list[Any]] | None = None) -> dict[str, Any]:
+    """``result`` ``equivalent`` or ``survived`` for a mutant no check killed, with the why.
+
+    A mutant whose own output differs (an index where a sum starts, a candidate range: a hint
+    whose value only steers the work) is judged again by its effect: *equivalent* when every
+    function that called it in the baseline (the nearest formula or engine function up the
+    stack, ``callers``) has recorded calls and agrees with its original on all of them and on
+    extra random ones; *survived* otherwise, with the function-level difference."""
     found = equivalence(site, calls, seconds)
     if found.pop("equivalent"):
         return {"result": "equivalent", **found,
                 "note": f"indistinguishable on {found['compared']} recorded inputs (not a proof)"}
-    if recorded and found.get("compared", 0) > 0:  # its own value differs: seen in use?
-        through = through_callers(
-            (site.module, site.name), recorded,
-            lambda caller: equivalence(site, recorded[caller], seconds, observed=caller))
-        if through is not None and through.pop("equivalent"):
-            return {"result": "equivalent", **found, **through,
-                    "note": f"its own value differs, but its callers {through['callers']} are "
-                            f"indistinguishable on {through['compared']} recorded inputs "
-                            "(not a proof)"}
-        if through is not None:
-            found["through_callers"] = through
+    if callers and found.get("compared") and all(callers.values()):
+        effect = {f"{mod}.{name}": equivalence(site, c, seconds, (mod, name))
+                  for (mod, name), c in callers.items()}
+        if all(e["equivalent"] for e in effect.values()):
+            total = sum(e["compared"] for e in effect.values())
+            return {"result": "equivalent", **found, "callers": sorted(effect),
+                    "note": f"its own output differs, but every caller ({', '.join(effect)}) "
+                            f"agrees on its {total} recorded and random inputs: a hint that "
+                            "steers the work, not the value (not a proof)"}
+        found["callers_differ"] = sorted(k for k, e in effect.items() if not e["equivalent"])
     return {"result": "survived", **found}
 
 
@@ -561,7 +471,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jsonl", type=Path)
     parser.add_argument("--markdown", type=Path)
     parser.add_argument("--replay", type=Path, help="a JSONL of an earlier run: its survived, "
-                        "weakened and timed-out rows are judged again (same sites, found by "
+                        "timed-out and weakened rows are judged again (same sites, found by "
                         "their text), its other rows carried over")
     args = parser.parse_args(argv)
     families = args.family or sorted({t.family for t in all_theorems()})
@@ -571,12 +481,10 @@ def main(argv: list[str] | None = None) -> int:
     out = args.jsonl.open("a", encoding="utf-8") if args.jsonl else None
     for family in families:
         mine = [r for r in earlier if r["family"] == family]
-        redo = [r for r in mine if r["result"] in ("survived", "timed_out", "weakened")]
-        carried = [r for r in mine if r not in redo]
-        sites = [resolve(Site(r["module"], r["name"], r["kind"], r["index"], r["line"]))
-                 for r in redo]
-        carried += [r for r, site in zip(redo, sites, strict=True) if site is None]  # code gone
-        replay = [site for site in sites if site is not None] if args.replay else None
+        again = ("survived", "timed_out", "weakened")
+        carried = [r for r in mine if r["result"] not in again]
+        replay = [Site(r["module"], r["name"], r["kind"], r["index"], r["line"])
+                  for r in mine if r["result"] in again] if args.replay else None
         if args.replay and not mine:
             continue
         counts = totals.setdefault(family, dict.fromkeys(COLUMNS, 0))

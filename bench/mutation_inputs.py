@@ -14,11 +14,9 @@ proof of equivalence; the first input where it differs is reported otherwise.
 
 from __future__ import annotations
 
-import ast
 import dataclasses
 import enum
 import functools
-import importlib
 import io
 import itertools
 import pickle
@@ -28,7 +26,6 @@ import signal
 import time
 from collections.abc import Callable, Iterator
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 import cloudpickle
@@ -342,27 +339,45 @@ def _show(call: Call) -> str:
     return f"({', '.join(shown)})"[:400]
 
 
-def compare(original: Callable[..., Any], mutate: Callable[[], None], calls: list[Call],
-            seed: str, budget: float, limit: float = 5.0) -> dict[str, Any]:
-    """Evaluate ``original`` on the recorded and extra calls, then ``mutate()`` and the mutant.
+Outcome = tuple[str, Any, float]  # kind ("ok", "raise", "slow"), value, CPU seconds
 
-    ``original`` is the unwrapped function object: ``mutate`` replaces its code in place, so
-    the same object evaluates the mutant afterwards (caches around it are bypassed). Inputs are
-    taken in order while the original's CPU time stays within half of ``budget`` seconds.
-    """
-    inputs = list(calls) + list(extra_inputs(calls, EXTRA, random.Random(seed)))
-    before: list[tuple[str, Any, float]] = []
+
+def originals(fn: Callable[..., Any], inputs: list[Call], budget: float,
+              limit: float = 5.0) -> list[Outcome]:
+    """``fn`` on ``inputs`` in order while its CPU time stays within half of ``budget``."""
+    before: list[Outcome] = []
     for call in inputs:
         if sum(took for _, _, took in before) > budget / 2:
             break
-        before.append(_outcome(original, call, limit))
-    inputs = inputs[:len(before)]
-    mutate()
-    compared = 0
-    for call, (kind, value, took) in zip(inputs, before, strict=True):
-        if kind == "slow":
+        before.append(_outcome(fn, call, limit))
+    return before
+
+
+def mutant_outcomes(fn: Callable[..., Any], inputs: list[Call], before: list[Outcome],
+                    budget: float) -> list[Outcome | None]:
+    """``fn`` (mutated by now) on the inputs the original answered, each limited to 20 times
+    the original's CPU time, while the total stays within ``budget`` CPU seconds (the same
+    verdict at any load); None where not evaluated."""
+    after: list[Outcome | None] = []
+    spent = 0.0
+    for call, (kind, _, took) in zip(inputs, before, strict=False):
+        if kind == "slow" or spent > budget:
+            after.append(None)
             continue
-        m_kind, m_value, _ = _outcome(original, call, max(2.0, 20 * took))
+        after.append(_outcome(fn, call, max(2.0, 20 * took)))
+        spent += after[-1][2]
+    return after
+
+
+def judge_outcomes(inputs: list[Call], before: list[Outcome],
+                   after: list[Outcome | None]) -> dict[str, Any]:
+    """``equivalent`` when every evaluated pair agrees (and at least one was), else the first
+    input where they differ."""
+    compared = 0
+    for call, (kind, value, _), got in zip(inputs, before, after, strict=False):
+        if got is None:
+            continue
+        m_kind, m_value, _ = got
         same = m_kind == kind and (value == m_value if kind == "raise"
                                    else kind == "ok" and _close(value, m_value, call.prec))
         if not same:
@@ -372,65 +387,28 @@ def compare(original: Callable[..., Any], mutate: Callable[[], None], calls: lis
     return {"equivalent": compared > 0, "compared": compared}
 
 
+def all_inputs(calls: list[Call], seed: str) -> list[Call]:
+    """The recorded calls and ``EXTRA`` random ones in their ranges."""
+    return list(calls) + list(extra_inputs(calls, EXTRA, random.Random(seed)))
+
+
+def compare(original: Callable[..., Any], mutate: Callable[[], None], calls: list[Call],
+            seed: str, budget: float, limit: float = 5.0) -> dict[str, Any]:
+    """Evaluate ``original`` on the recorded and extra calls, then ``mutate()`` and the mutant.
+
+    ``original`` is the unwrapped function object: ``mutate`` replaces its code in place, so
+    the same object evaluates the mutant afterwards (caches around it are bypassed). Inputs are
+    taken in order while the original's CPU time stays within half of ``budget`` seconds, and
+    compared while the mutant's stays within ``budget``.
+    """
+    inputs = all_inputs(calls, seed)
+    before = originals(original, inputs, budget, limit)
+    mutate()
+    return judge_outcomes(inputs, before, mutant_outcomes(original, inputs, before, budget))
+
+
 def _brief(kind: str, value: Any) -> str:
     if kind != "ok":
         return f"{kind}: {value}" if value is not None else kind
     text = repr(value)
     return text if len(text) <= 200 else text[:200] + "…"
-
-
-# ------------------------------------------------------------------------------------------
-# the direct callers of a function, among the recorded ones
-
-
-@functools.cache
-def _module_tree(module: str) -> ast.Module:
-    path = Path(importlib.import_module(module).__file__ or "")
-    return ast.parse(path.read_text(encoding="utf-8"))
-
-
-def callers(module: str, name: str, recorded: dict[Any, list[Any]]) -> list[tuple[str, str]]:
-    """The recorded module-level functions whose body names ``module.name`` (its direct callers
-    among the functions the family's checks executed)."""
-    out = []
-    for caller_module, caller in sorted(recorded):
-        if (caller_module, caller) == (module, name) or not recorded[(caller_module, caller)]:
-            continue
-        fn = next((n for n in _module_tree(caller_module).body
-                   if isinstance(n, ast.FunctionDef) and n.name == caller), None)
-        if fn is not None and any((isinstance(n, ast.Name) and n.id == name)
-                                  or (isinstance(n, ast.Attribute) and n.attr == name)
-                                  for n in ast.walk(fn)):
-            out.append((caller_module, caller))
-    return out
-
-
-MAX_CALLERS = 6  # more direct callers than this: the caller-level comparison is not tried
-MAX_DEPTH = 3  # levels of callers tried above a function whose own value differs
-
-
-def through_callers(at: tuple[str, str], recorded: dict[Any, list[Any]],
-                    judge: Callable[[tuple[str, str]], dict[str, Any]],
-                    depth: int = 1) -> dict[str, Any] | None:
-    """A mutant judged (``judge(caller)``: original vs mutant evaluated through ``caller`` on
-    its recorded calls) through the direct callers of ``at``, and through theirs where a
-    caller's value differs too (up to ``MAX_DEPTH`` levels): ``equivalent`` when every path
-    up agrees; None when ``at`` has no recorded caller (or too many)."""
-    found = callers(*at, recorded)
-    if not found or len(found) > MAX_CALLERS:
-        return None
-    compared, seen = 0, []
-    for caller in found:
-        got = judge(caller)
-        compared += got["compared"]
-        if not got["equivalent"]:
-            up = through_callers(caller, recorded, judge, depth + 1) \
-                if got["compared"] > 0 and depth < MAX_DEPTH else None
-            if up is None or not up["equivalent"]:
-                return {**got, "equivalent": False, "caller": ".".join(caller),
-                        "compared": compared}
-            compared += up["compared"]
-            seen += up["callers"]
-            continue
-        seen.append(".".join(caller))
-    return {"equivalent": True, "compared": compared, "callers": seen}

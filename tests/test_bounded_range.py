@@ -17,13 +17,16 @@ import mpmath
 import pytest
 
 from dpverify.theorems import get
+from dpverify.theorems.claims import Compare, Points
 from dpverify.theorems.core import InvalidParameter, bind
 from dpverify.theorems.ctx import ArbCtx, MpCtx
+from dpverify.theorems.errors import NoConvergence
 from dpverify.theorems.formulas.br_figure1 import FIG1_KINDS, figure1_series
 from dpverify.theorems.formulas.ddr_adaptive import adaptive2_strategy_delta, l32_delta_k2
 from dpverify.theorems.formulas.ddr_composition import t3_delta
 from dpverify.theorems.numerics.branch_bound import bb_maximize
 from dpverify.verifiers.evaluation import evaluate
+from dpverify.verifiers.numeric import decide
 
 MP = mpmath.mp
 
@@ -439,6 +442,37 @@ def test_bb_maximize_is_rigorous_on_a_known_maximum() -> None:
                                                  enclose, F(0), F(1), slope))
     assert got.contains(F(1, 4).numerator / F(1, 4).denominator)
     assert got.rad() < 1e-30
+
+
+def _blind_parabola_max(ctx: ArbCtx, max_seconds: float) -> object:
+    """``max_{[0, 1]} t (1 - t)`` with no derivative information: the direct enclosures alone
+    never close at 120 bits (the boxes near the top shrink only linearly)."""
+
+    def enclose(a: F, b: F) -> tuple[object, object, object]:
+        x = ctx.num(a).union(ctx.num(b))
+        return x * (1 - x), None, None
+
+    return ctx.run(lambda c, **_: bb_maximize(c, lambda t: ctx.num(t) * (1 - ctx.num(t)),
+                                              enclose, F(0), F(1), max_boxes=10**9,
+                                              max_seconds=max_seconds))
+
+
+def test_bb_maximize_stops_at_its_time_limit() -> None:
+    with pytest.raises(NoConvergence, match=r"did not close within its 0\.3 s limit"):
+        _blind_parabola_max(ArbCtx(120), 0.3)
+
+
+def test_a_branch_and_bound_past_its_time_limit_is_undecided_not_escalated() -> None:
+    calls: list[int] = []
+
+    def blind(ctx: ArbCtx, **_: object) -> object:
+        calls.append(ctx.prec)
+        return _blind_parabola_max(ctx, 0.3)
+
+    check = Compare(blind, "le", lambda ctx, **_: ctx.num(F(1, 4)), Points(({},)), "numeric")
+    decision = decide(check, {})
+    assert decision.holds is None and "0.3 s limit" in decision.note
+    assert len(calls) == 1  # raising the precision would only repeat the search
 
 
 def test_mp_context_gives_the_same_t3() -> None:

@@ -212,6 +212,8 @@ def _decide_compare_arb(
         except PrecisionExhausted:
             prec *= 2
             continue
+        except NoConvergence as exc:  # an engine's own limit (branch and bound's seconds):
+            return PointDecision(None, True, prec, note=f"undecided: {exc}")  # more bits repeat it
         with arb_precision(prec):
             holds, margin = _decide_arb(lhs, check.op, rhs, check.tol)
         if holds is not None:
@@ -287,6 +289,8 @@ def decide_predicate(
                     res = ArbCtx(prec).run(check.test, **point)
                 except PrecisionExhausted:
                     res = None
+                except NoConvergence as exc:
+                    return PointDecision(None, True, prec, note=f"undecided: {exc}")
                 if res is not None:  # decided on rigorous balls: final (see _decide_compare_arb)
                     return PointDecision(bool(res), True, prec)
                 prec *= 2

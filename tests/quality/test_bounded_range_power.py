@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import flint
 import pytest
 import sympy as sp
 
@@ -168,3 +169,51 @@ def test_the_stationarity_proof_reads_the_formula_body(monkeypatch: pytest.Monke
     monkeypatch.setattr(br_bounds, "mgf_t_star", wrong_t_star)
     status, ev = _run(Smt(lambda: gb.mgf_problem("stationary"), "planted t*"))
     assert status is Status.FAILED, ev
+
+
+def _sign_blind_objective(ctx: Any, eps0: Any, k: int, eps: Any) -> Any:
+    """The branch and bound's objective with right but needlessly wide enclosures: every
+    derivative enclosure hulled with 0, no second derivative, no slope at points (what a term
+    of decided sign treated as undecided gives)."""
+    from dpverify.theorems.formulas.ddr_composition import _lemma31_objective
+
+    value, enclose, _ = _lemma31_objective(ctx, eps0, k, eps)
+
+    def blind(a: Any, b: Any) -> Any:
+        rng, der, _ = enclose(a, b)
+        return rng, flint.arb(der).union(0), None
+
+    return value, blind, lambda t: None
+
+
+@pytest.mark.parametrize("planted", [False, True])
+def test_ddr_t3_taylor_guard_sees_a_sign_blind_derivative_enclosure(
+        planted: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    from dpverify.theorems import get
+    from dpverify.theorems.bounded_range import mutation_guards
+
+    if planted:
+        monkeypatch.setattr(mutation_guards, "_lemma31_objective", _sign_blind_objective)
+    check = next(c for c in get("DDR-T3").claims if c.number == 6).checks[0]
+    status, ev = _run(check)
+    assert status is (Status.FAILED if planted else Status.CERTIFIED), ev
+
+
+@pytest.mark.parametrize("planted", [False, True])
+def test_ddr_l32_branch_guard_sees_a_branch_pair_that_lost_mass(
+        planted: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    from dpverify.theorems import get
+    from dpverify.theorems.bounded_range import mutation_guards
+
+    right = mutation_guards._lattice_init
+
+    def lossy(eps0: Any, n: int, prec: int) -> Any:
+        st = right(eps0, n, prec)
+        st["q_arb"][1] = flint.arb(0)  # the branch 1 - p at t = eps0/N dropped
+        return st
+
+    if planted:
+        monkeypatch.setattr(mutation_guards, "_lattice_init", lossy)
+    check = next(c for c in get("DDR-L32").claims if c.number == 10).checks[0]
+    status, ev = _run(check)
+    assert status is (Status.FAILED if planted else Status.CERTIFIED), ev

@@ -171,3 +171,54 @@ def test_smt_problem_of_a_planted_formula_is_refuted(name: str,
         monkeypatch.setattr(tradeoff, "subsample_rr_vertices", _wrong_vertices)
         monkeypatch.setattr(smt_forms, "subsample_rr_vertices", _wrong_vertices)
     assert _smt_status(build) is Status.FAILED
+
+
+@pytest.mark.parametrize("planted", [False, True])
+def test_drs_clt_event_gap_guard_sees_a_dropped_mixture_term(
+        planted: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    from dpverify.theorems import get
+    from dpverify.theorems.fdp import clt
+
+    def dropped(ctx: Any, q: Any, k: int, m: Any, eps: Any) -> Any:
+        pk = 1 - ((1 - q) * ctx.ncdf(m)) ** k  # the q N(1, 1) part of the step law dropped
+        return pk - ctx.exp(eps) * (1 - ctx.ncdf(m) ** k)
+
+    if planted:
+        monkeypatch.setattr(clt, "sgm_max_event_gap", dropped)
+    check = next(c for c in get("DRS-CLT").claims if c.number == 7).checks[0]
+    status = planted_verdict(check, "fdp").status
+    assert status is (Status.FAILED if planted else Status.PASSED)
+
+
+@pytest.mark.parametrize("planted", [False, True])
+def test_drs_tensor_vertex_shape_sees_an_extra_vertex(planted: bool,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    from dpverify.theorems import get
+    from dpverify.theorems.fdp import mutation_guards
+
+    right = mutation_guards.rr_hom_vertices
+
+    def extra(ctx: Any, eps0: Any, k: int) -> Any:
+        return [*right(ctx, eps0, k), (ctx.zero, ctx.one)]  # a wrapped index's vertex
+
+    if planted:
+        monkeypatch.setattr(mutation_guards, "rr_hom_vertices", extra)
+    check = next(c for c in get("DRS-TENSOR").claims if c.number == 8).checks[0]
+    assert planted_verdict(check, "fdp").status is (Status.FAILED if planted else Status.PASSED)
+
+
+@pytest.mark.parametrize("planted", [False, True])
+def test_drs_clt_moment_reference_sees_a_wrong_atom_weight(
+        planted: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    from dpverify.theorems import get
+    from dpverify.theorems.fdp import mutation_guards
+
+    def wrong(ctx: Any, eps0: Any) -> Any:
+        x = 1 / (2 + ctx.exp(eps0))  # the weight of -eps0 off
+        mean = (1 - 2 * x) * eps0
+        return mean, eps0**2 - mean**2
+
+    if planted:
+        monkeypatch.setattr(mutation_guards, "rr_kl_moments", wrong)
+    check = next(c for c in get("DRS-CLT").claims if c.number == 8).checks[0]
+    assert planted_verdict(check, "fdp").status is (Status.FAILED if planted else Status.PASSED)

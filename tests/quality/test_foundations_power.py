@@ -79,3 +79,53 @@ def test_correct_formulas_are_proved(build: Any) -> None:
         v = _run(claim, i)
         expected = Status.PROVED if claim.checks[i].route == "smt" else Status.PASSED
         assert v.status is expected, (i, v.status, v.summary)
+
+
+@pytest.mark.parametrize("planted", [None, "shifted", "nan"])
+def test_par_round_trip_sees_a_wrong_inverse(planted: str | None,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    from dpverify.theorems import get
+    from dpverify.theorems.foundations import mutation_guards
+
+    right = mutation_guards.gce_homogeneous_rr_eps
+
+    def wrong(ctx: Any, eps0: Any, k: int, delta: Any) -> Any:
+        eps = right(ctx, eps0, k, delta)
+        return eps * 0.99 if planted == "shifted" else ctx.log(-delta)  # 1% low; a NaN ball
+
+    if planted:
+        monkeypatch.setattr(mutation_guards, "gce_homogeneous_rr_eps", wrong)
+    claim = next(c for c in get("PAR").claims if c.number == 6)
+    assert _run(claim, 0).status is (Status.FAILED if planted else Status.PASSED)
+
+
+@pytest.mark.parametrize("planted", [False, True])
+def test_smith_bayes_reference_sees_a_wrong_normaliser(planted: bool,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    from dpverify.theorems import get
+    from dpverify.theorems.foundations import mutation_guards
+
+    right = mutation_guards.posterior_ratio_max
+
+    def inverted(ctx: Any, mech: Any, priors: Any, points: Any) -> Any:
+        # the normaliser ratio inverted: max over the inverse priors' view
+        flipped = [[1 / w for w in prior] for prior in priors]
+        return right(ctx, mech, flipped, points)
+
+    if planted:
+        monkeypatch.setattr(mutation_guards, "posterior_ratio_max", inverted)
+    claim = next(c for c in get("SMITH-BAYES").claims if c.number == 5)
+    assert _run(claim, 0).status is (Status.FAILED if planted else Status.PASSED)
+
+
+@pytest.mark.parametrize("planted", [False, True])
+def test_smith_group_of_one_sees_an_extra_factor(planted: bool,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    from dpverify.theorems import get
+    from dpverify.theorems.foundations import closure
+
+    if planted:
+        monkeypatch.setattr(closure, "group_delta",
+                            lambda ctx, eps0, delta0, k: k * ctx.exp(k * eps0) * delta0)
+    claim = next(c for c in get("SMITH-GROUP").claims if c.number == 4)
+    assert _run(claim, 1).status is (Status.FAILED if planted else Status.PASSED)

@@ -24,7 +24,11 @@ from dpverify.theorems.bounded_range.mutation_guards import (
     BELLMAN_POINTS,
     BELLMAN_SLACK,
     BELLMAN_TEXT,
+    LATTICE_BRANCH_POINTS,
+    LATTICE_BRANCH_SLACK,
+    LATTICE_BRANCH_TEXT,
     l32_bellman_excess,
+    lattice_branch_defect,
 )
 from dpverify.theorems.bounded_range.nonadaptive import _t3_k1
 from dpverify.theorems.bounded_range.terms import (
@@ -194,7 +198,17 @@ DDR_L32 = Theorem(
         Claim(9, "Two-sided check of the lattice: " + BELLMAN_TEXT + ".",
               (Compare(l32_bellman_excess, "ge",
                        lambda ctx, **_: -ctx.num(BELLMAN_SLACK), BELLMAN_POINTS, "numeric",
-                       lhs_name="LB_k(m) - max_i recursion(m)", rhs_name="-1e-12"),)),
+                       lhs_name="LB_k(m) - max_i recursion(m)", rhs_name="-1e-12",
+                       part="not below the maximum"),
+               Compare(l32_bellman_excess, "le",
+                       lambda ctx, **_: ctx.num(BELLMAN_SLACK), BELLMAN_POINTS, "numeric",
+                       lhs_name="LB_k(m) - max_i recursion(m)", rhs_name="1e-12",
+                       part="not above the maximum"))),
+        Claim(10, "The lattice's branch probabilities: " + LATTICE_BRANCH_TEXT + ".",
+              (Compare(lattice_branch_defect, "le",
+                       lambda ctx, **_: ctx.num(LATTICE_BRANCH_SLACK), LATTICE_BRANCH_POINTS,
+                       "numeric", lhs_name="largest defect of the branch pairs",
+                       rhs_name="2^-52"),), scope="instance"),
     ),
     notes="Lattice: LB is the exact arb value of a grid adversary (argmax from a float "
           "recursion, so LB is valid whatever the choice); UB is the shifted recursion in "

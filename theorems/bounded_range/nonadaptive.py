@@ -16,6 +16,12 @@ from dpverify.theorems.bounded_range.game_boxes import (
     t2_objective,
     t2_problem,
 )
+from dpverify.theorems.bounded_range.mutation_guards import (
+    TAYLOR_POINTS,
+    TAYLOR_SLACK,
+    TAYLOR_TEXT,
+    l31_taylor_deviation,
+)
 from dpverify.theorems.bounded_range.terms import (
     EPS0_BR,
     FAMILY,
@@ -362,6 +368,12 @@ DDR_T3 = Theorem(
                                               "0.75", "1", "1.4"))),
                        "numeric", Tol.abs("1e-30"), "DDR-T3.delta(eps0, 1, x)",
                        "sup_t of the k = 1 recursion"),), scope="instance"),
+        Claim(6, "Two-sided check of the branch-and-bound route of claim 1: " + TAYLOR_TEXT
+                 + ".",
+              (Compare(l31_taylor_deviation, "le", lambda ctx, **_: ctx.num(TAYLOR_SLACK),
+                       TAYLOR_POINTS, "numeric",
+                       lhs_name="largest relative distance of the route's enclosures from the "
+                                "Taylor coefficients", rhs_name="1e-25"),), scope="instance"),
     ),
     notes="Open question resolved as far as the paper's text allows: the index range is "
           "l in {0..k} (l = k matters only for eps < 0, value 1 - e^eps; for eps >= 0, "

@@ -23,6 +23,7 @@ from dpverify.theorems.claims import (
 from dpverify.theorems.core import Evaluator, Theorem
 from dpverify.theorems.ctx import make_ctx
 from dpverify.theorems.fdp.common import FAMILY, const
+from dpverify.theorems.fdp.mutation_guards import rr_moments_reference_gap, sgm_event_gap_quadrature
 from dpverify.theorems.formulas.gdp import gdp_eps, gdp_mu_clt
 from dpverify.theorems.formulas.tradeoff import f_gauss, interpolate
 from dpverify.theorems.formulas.tradeoff_composition import (
@@ -128,6 +129,16 @@ def _event_gap(ctx: Any, q: Any, k: int, m: Any, delta: Any, **_: Any) -> Any:
     return sgm_max_event_gap(ctx, q, k, m, _eps_clt(ctx, q, k, delta))
 
 
+def _event_gap_quadrature(ctx: Any, q: Any, k: int, m: Any, delta: Any, **_: Any) -> Any:
+    return sgm_event_gap_quadrature(ctx, q, k, m, _eps_clt(ctx, q, k, delta))
+
+
+TINY_REL = Fraction(1, 10**30)
+_EVENT_POINTS = Points(({"q": "0.01", "k": 1, "m": "2.5", "delta": "1e-5"},
+                        {"q": "0.01", "k": 10, "m": "3.22", "delta": "1e-5"},
+                        {"q": "0.01", "k": 100, "m": "4.578", "delta": "1e-5"}))
+
+
 def _ratio(ctx: Any, sigma: Any, **_: Any) -> Any:
     q = ctx.num("0.01")
     return clt_mu_uniform(ctx, q, sigma, 1) / gdp_mu_clt(ctx, q, sigma, 1)
@@ -211,10 +222,8 @@ DRS_CLT = Theorem(
                  "e^eps Q^k(S) > 1e-5 (per step P = (1-q)N(0,1) + qN(1,1), Q = N(0,1), add "
                  "direction; any event lower-bounds the hockey-stick divergence).",
               (Compare(_event_gap, "le", lambda ctx, delta, **_: delta,
-                       Points(({"q": "0.01", "k": 1, "m": "2.5", "delta": "1e-5"},
-                               {"q": "0.01", "k": 10, "m": "3.22", "delta": "1e-5"},
-                               {"q": "0.01", "k": 100, "m": "4.578", "delta": "1e-5"})),
-                       "numeric", lhs_name="P^k(S) - e^{eps_CLT} Q^k(S)", rhs_name="delta"),),
+                       _EVENT_POINTS, "numeric", lhs_name="P^k(S) - e^{eps_CLT} Q^k(S)",
+                       rhs_name="delta"),),
               expected="refuted", scope="instance"),
         Claim(5, "mu_uniform/DRS-GDP.mu_clt depends on sigma only and is > 1 for sigma in [0.3, 6] "
                  "(step 0.1) and at 10, 50: 1.304623194 at sigma = 1, 1.039080723 at 10 (1e-9). "
@@ -236,6 +245,21 @@ DRS_CLT = Theorem(
                        "interval", lhs_name="mu_uniform/mu_poisson", rhs_name="1"),
                Compare(_ratio, "gt", lambda ctx, **_: ctx.one, Box(reals={"sigma": ("0.3", "50")}),
                        "property", lhs_name="mu_uniform/mu_poisson", rhs_name="1"),)),
+        Claim(7, "Two-sided check of claim 4's certificate: the max-event gap P^k(S) - e^eps "
+                 "Q^k(S) (closed form in erfc) equals the same gap with each step's tail P(y > m) "
+                 "integrated from the mixture density by tanh-sinh quadrature, relative 1e-25, "
+                 "at the three points of claim 4 (eps = eps_CLT).",
+              (Compare(_event_gap, "eq", _event_gap_quadrature, _EVENT_POINTS, "numeric",
+                       Tol.rel("1e-25"), "max-event gap (erfc)", "max-event gap (quadrature)",
+                       ctx="mp"),), scope="instance"),
+        Claim(8, "The loss moments behind claim 1's right side, two-sided: the mean and variance "
+                 "of the RR privacy loss (atoms ±eps0, P(+eps0) = e^eps0/(1 + e^eps0)) equal "
+                 "eps0 tanh(eps0/2) and eps0^2/cosh^2(eps0/2), relative 1e-30, over eps0 in "
+                 "[0.01, 5] [property].",
+              (Compare(rr_moments_reference_gap, "le", lambda ctx, **_: ctx.num(TINY_REL),
+                       Box(reals={"eps0": ("0.01", "5")}), "property",
+                       lhs_name="largest relative gap of (mean, variance)",
+                       rhs_name="1e-30"),)),
     ),
     notes="APPROX throughout. The max-event certificate weakens as k grows (k = 200, 300, 500 "
           "give lower bounds below the CLT eps): those cases need certified PLD enclosures "

@@ -15,12 +15,17 @@ from dpverify.theorems.claims import (
     Claim,
     Compare,
     Points,
+    Predicate,
     Tol,
     grid,
 )
 from dpverify.theorems.core import Evaluator, Theorem
 from dpverify.theorems.fdp.common import FAMILY, FPR, const
-from dpverify.theorems.fdp.mutation_guards import RR_COMPLEMENT_BOX, rr_complement_defect
+from dpverify.theorems.fdp.mutation_guards import (
+    RR_COMPLEMENT_BOX,
+    rr_complement_defect,
+    rr_vertices_shape,
+)
 from dpverify.theorems.formulas.kov_mv import kov_delta_pure, mv_delta_pure
 from dpverify.theorems.formulas.tradeoff import (
     f_approx,
@@ -184,6 +189,12 @@ DRS_TENSOR = Theorem(
               (Compare(rr_complement_defect, "eq", lambda ctx, **_: ctx.zero, RR_COMPLEMENT_BOX,
                        "property", Tol.abs("1e-30"), "max |coordinate + complement - 1|",
                        "0"),)),
+        Claim(8, "The vertex list of f_{eps0,0}^{⊗k} that the curve interpolates is a trade-off "
+                 "polyline: k + 2 vertices from (0, 1) to (1, 0) (within 1e-30), type-I errors "
+                 "strictly increasing and type-II errors strictly decreasing, over eps0 in "
+                 "[0.01, 3], k in 1..30 [property].",
+              (Predicate(rr_vertices_shape, RR_COMPLEMENT_BOX, "property",
+                         "vertices (0, 1) -> (1, 0), monotone"),)),
     ),
     notes="The adaptive composition theorem is a bound; the RR identities show it cannot be "
           "improved for pure DP. f_rr enumerates 2^n outcomes, so n <= 12 here (the catalogue "

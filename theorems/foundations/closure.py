@@ -25,7 +25,17 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
-from dpverify.theorems.claims import Box, Claim, Compare, Generated, Points, Predicate, Smt, grid
+from dpverify.theorems.claims import (
+    Box,
+    Claim,
+    Compare,
+    Generated,
+    Points,
+    Predicate,
+    Smt,
+    Tol,
+    grid,
+)
 from dpverify.theorems.core import Evaluator, Theorem
 from dpverify.theorems.formulas.gdp import gdp_delta
 from dpverify.theorems.formulas.group_privacy import group_delta, group_eps
@@ -237,7 +247,22 @@ def _smith_group_claims() -> tuple[Claim, ...]:
                     "interval", lhs_name="delta_G(k eps; k mu)",
                     rhs_name="k e^{(k-1) eps} delta_G(eps; mu)"),
         )),
+        Claim(4, "A group of one record is the record: SMITH-GROUP.eps(eps0, 1) = eps0 and "
+                 "SMITH-GROUP.delta(eps0, delta0, 1) = delta0 for eps0 in [0, 10], delta0 in "
+                 "[0, 1] (searched, to 1e-40); the other claims only bound the approximate-DP "
+                 "form from one side.", (
+            Compare(lambda ctx, eps0, **_: group_eps(ctx, eps0, 1), "eq",
+                    lambda ctx, eps0, **_: eps0, _GROUP_OF_ONE, "property", Tol.abs("1e-40"),
+                    "SMITH-GROUP.eps(eps0, 1)", "eps0", part="eps"),
+            Compare(lambda ctx, eps0, delta0, **_: group_delta(ctx, eps0, delta0, 1), "eq",
+                    lambda ctx, delta0, **_: delta0, _GROUP_OF_ONE, "property",
+                    Tol.abs("1e-40"), "SMITH-GROUP.delta(eps0, delta0, 1)", "delta0",
+                    part="delta"),
+        )),
     )
+
+
+_GROUP_OF_ONE = Box(reals={"eps0": ("0", "10"), "delta0": ("0", "1")})
 
 
 SMITH_GROUP = Theorem(

@@ -34,7 +34,16 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
-from dpverify.theorems.claims import Claim, Compare, Generated, Points, Smt, SmtProblem, Tol
+from dpverify.theorems.claims import (
+    Claim,
+    Compare,
+    Generated,
+    Points,
+    Predicate,
+    Smt,
+    SmtProblem,
+    Tol,
+)
 from dpverify.theorems.core import Evaluator, Theorem
 from dpverify.theorems.ctx import SymCtx
 from dpverify.theorems.formulas.adaptive_rr import adaptive_rr_transcripts
@@ -53,8 +62,10 @@ from dpverify.theorems.foundations.law_smt import (
 from dpverify.theorems.foundations.mutation_guards import (
     ADAPTIVE_BOX,
     CLAMPED_BOX,
+    ROUND_TRIP_BOX,
     adaptive_rr_mass_defect,
     clamped_geometric_mass_defect,
+    rr_eps_round_trip,
 )
 from dpverify.theorems.foundations.terms import EPS_POS, FAMILY, TINY
 from dpverify.theorems.foundations.universal import (
@@ -280,6 +291,15 @@ def _par_claims() -> tuple[Claim, ...]:
                     CLAMPED_BOX, "property", Tol.abs("1e-30"), "sum_o P[o] - 1", "0"),
             Smt(lambda: clamped_law_problem(6, 6), "sum_o P[o] = 1 for all s, width in {0..6} "
                 "and every a = e^-eps in (0, 1)"),
+        )),
+        Claim(6, "The GCE side of claim 3 inverts the exact profile of k-fold eps0-DP ([KOV] "
+                 "arXiv 1311.0776v4 Thm 3.3): eps = gce_homogeneous_rr_eps(eps0, k, delta), a "
+                 "closed form over prefix sums, is a finite number >= 0, the profile at eps "
+                 "equals delta (relative 1e-20) where eps > 0 and is <= delta where eps = 0 (a "
+                 "round trip), searched over eps0 in [0.05, 2], k in {1..30}, delta in [1e-12, "
+                 "0.9] (log scale).", (
+            Predicate(rr_eps_round_trip, ROUND_TRIP_BOX, "property",
+                      "delta(eps(delta)) = delta, eps finite >= 0"),
         )),
     )
 

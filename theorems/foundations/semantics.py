@@ -45,7 +45,12 @@ from dpverify.theorems.formulas.name_and_shame import (
     name_shame_profile,
 )
 from dpverify.theorems.foundations.law_smt import bayes_em_reference_problem
-from dpverify.theorems.foundations.mutation_guards import BAYES_BOX, bayes_em_reference_gap
+from dpverify.theorems.foundations.mutation_guards import (
+    BAYES_BOX,
+    INSTANCE_BOX,
+    bayes_em_reference_gap,
+    posterior_ratio_reference_gap,
+)
 from dpverify.theorems.foundations.region_smt import (
     bayes_posterior_problem,
     ns_posterior_problem,
@@ -167,6 +172,15 @@ SMITH_BAYES = Theorem(
                     "property", Tol.abs("1e-30"), "max_{x,a} |M(a|x) - closed form|", "0"),
             Smt(bayes_em_reference_problem, "M(a|x) = (w or 1)/(3w + 3) for all 8 x, 6 a and "
                 "every w = e^{eps/2} >= 1"),
+        )),
+        Claim(5, "Two-sided check of the evaluator of claims 1-3: posterior_ratio_max (the "
+                 "extremes of M(a|x^(i))/M(a|x) times the normaliser ratio) equals max |ln "
+                 "p_{-i}(x|a)/p(x|a)| with both posteriors written out by Bayes' rule, to 1e-25, "
+                 "for random mechanisms on {0,1}^3 (6 outputs) and 3 random priors, all positive "
+                 "rationals (searched over the seed).", (
+            Compare(posterior_ratio_reference_gap, "eq", lambda ctx, **_: ctx.zero,
+                    INSTANCE_BOX, "property", Tol.abs("1e-25"),
+                    "|posterior_ratio_max - Bayes' rule maximum|", "0"),
         )),
     ),
     notes="The guarantee fails for delta-additive secrecy (SMITH-NAME-SHAME). Default value: 0.",

@@ -2,12 +2,14 @@
 
 Branch and bound with mean-value, second-order and concavity bounds and monotonicity pruning:
 an enclosure of ``max_t F(t)`` over an interval, rigorous whatever the stopping point.
+Its work is limited up front, in boxes and in seconds (:class:`NoConvergence` past the latter).
 """
 
 from __future__ import annotations
 
 import heapq
 import itertools
+import time
 from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
@@ -15,9 +17,15 @@ from typing import Any
 import flint
 
 from dpverify.theorems.ctx import ArbCtx, PrecisionExhausted, Unsupported, arb_to_fraction
+from dpverify.theorems.errors import NoConvergence
 
 # The branch-and-bound maximiser stops at a relative width of 2^-(prec - 24), at most 2^-128.
 BB_MAX_BITS = 128
+# Wall-clock limit of one maximisation. The catalogue's 97 calls (DDR-T3, DDR-L32, DDR-C31,
+# DR19-BR, DDR-T4, DDR-T5) took at most 1.3 s each on 2 shared cores at load 8 (2026-11-26); a
+# search still open after 10 s is one whose enclosures do not tighten (a derivative enclosure
+# that lost its sign information), which the box limit alone let run for minutes per precision.
+BB_MAX_SECONDS = 10.0
 
 
 Enclose = Callable[[Fraction, Fraction], tuple[Any, Any, Any]]
@@ -25,7 +33,7 @@ Enclose = Callable[[Fraction, Fraction], tuple[Any, Any, Any]]
 
 def bb_maximize(ctx: Any, value: Callable[[Fraction], Any], enclose: Enclose, lo: Fraction,
                 hi: Fraction, slope: Callable[[Fraction], Any] | None = None,
-                max_boxes: int = 20000) -> Any:
+                max_boxes: int = 20000, max_seconds: float = BB_MAX_SECONDS) -> Any:
     """An arb enclosure of ``max_{t in [lo, hi]} F(t)`` by branch and bound.
 
     ``value(t)`` encloses F at an exact point and ``slope(t)`` its derivative there (or None);
@@ -41,6 +49,10 @@ def bb_maximize(ctx: Any, value: Callable[[Fraction], Any], enclose: Enclose, lo
     ``2^-BB_MAX_BITS``) of the best point value. The result is the ball ``[best point value,
     largest upper bound]``: rigorous whatever the stopping point (only arb is accepted).
     A safeguard compares the derivative enclosures with difference quotients first.
+
+    Limits: after ``max_boxes`` boxes the (rigorous, wider) ball is returned as it stands; after
+    ``max_seconds`` of wall clock :class:`NoConvergence` is raised (the caller's value is then
+    undecided, and raising the precision would only repeat the search).
     """
     if not isinstance(ctx, ArbCtx):
         raise Unsupported("the branch-and-bound maximiser runs in arb only")
@@ -89,6 +101,7 @@ def bb_maximize(ctx: Any, value: Callable[[Fraction], Any], enclose: Enclose, lo
                 up = up.min((fx + flint.arb(sx) * flint.arb(sx) / (2 * m)).upper())
         return up
 
+    deadline = time.monotonic() + max_seconds
     _check_derivatives(value, enclose, slope, lo, hi, prec)
     best = flint.arb(value(lo)).lower()
     for t in ((lo + hi) / 2, hi):
@@ -108,6 +121,11 @@ def bb_maximize(ctx: Any, value: Callable[[Fraction], Any], enclose: Enclose, lo
             break
         if boxes >= max_boxes:
             break
+        if time.monotonic() > deadline:
+            raise NoConvergence(f"branch and bound over [{float(lo):.6g}, {float(hi):.6g}] "
+                                f"did not close within its {max_seconds:g} s limit ({boxes} "
+                                f"boxes; enclosure [{best.str(5, radius=False)}, "
+                                f"{up.str(5, radius=False)}])")
         heapq.heappop(heap)
         boxes += 1
         c = (a + b) / 2
