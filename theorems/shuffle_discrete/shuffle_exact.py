@@ -78,6 +78,10 @@ from dpverify.theorems.shuffle_discrete.exact_checks import (
     worst_m_is,
     zero_beyond_problem,
 )
+from dpverify.theorems.shuffle_discrete.mutation_guards import (
+    COUNT_VECTORS_DOMAIN,
+    count_vectors_are_canonical,
+)
 from dpverify.theorems.shuffle_discrete.rr_region import (
     KARY_DOMAIN,
     N_DOMAIN,
@@ -445,6 +449,15 @@ SHUFFLE_RR_EXACT = Theorem(
                  "eps0 in [0.2, 2], s in [0.02, 0.5], n in 1..12, k = 2 [property].",
               (Compare(round_trip("rr_delta", "rr_eps"), "eq", s_eps, _RT_BOX_RR,
                        "property", Tol.abs("1e-12"), "eps(delta(eps))", "eps"),)),
+        Claim(9, "The enumeration runs over the canonical count vectors: the generator yields "
+                 "every c with sum c = n - 1, c_0 >= c_1 and c_2 >= ... >= c_{k-1} exactly once "
+                 "and nothing else (the values 2..k-1 and the values 0, 1 are symmetric, so "
+                 "these represent every c), against a brute-force filter of all compositions "
+                 "(stars and bars), for every k in 2..6 and n - 1 in 0..10 (the whole finite "
+                 "domain) [oracle].",
+              (Predicate(count_vectors_are_canonical, COUNT_VECTORS_DOMAIN, "oracle",
+                         "count vectors == canonical compositions, k in 2..6, total in "
+                         "0..10"),)),
     ),
     notes="This oracle gives true lower bounds on what any universal shuffle bound (EFMRTT19, "
           "BBGN19-BLANKET, FMT21-*) must allow, because binary and k-ary RR are eps0-DP "
