@@ -34,7 +34,10 @@ family's claims (issue "Verdicts that say exactly what was shown", item 5).
 
 The kill rate is (killed + killed by the owner family) / (mutants - equivalent); the detection
 rate adds the mutants detected by weakening. Rows go to
-stdout and ``--jsonl``; the table per family to stdout and ``--markdown``.
+stdout and ``--jsonl`` (each with its seed); the table per family to stdout and
+``--markdown``. ``--replay`` (repeatable) judges the survived, timed-out and weakened rows of
+earlier runs again (one baseline per family for all of them) and carries the others over;
+with rows of several seeds the table has a row per family and seed, and a pooled one.
 """
 
 from __future__ import annotations
@@ -407,8 +410,11 @@ def family_ids(family: str) -> list[str]:
 
 
 def run_family(family: str, mutants: int, seed: int, seconds: float,
-               replay: list[Site] | None = None) -> Iterator[dict[str, Any]]:
-    """Rows for a seeded sample of ``mutants`` sites, or for the ``replay`` sites if given."""
+               replay: list[Site] | None = None,
+               seeds: list[int] | None = None) -> Iterator[dict[str, Any]]:
+    """Rows for a seeded sample of ``mutants`` sites, or for the ``replay`` sites if given
+    (``seeds``: the seed of the run each replayed site was drawn in, kept in its row; a site
+    drawn under several seeds is judged once)."""
     tasks = plan(family_ids(family))
     base = _in_child(lambda: baseline(tasks, f"{family}/{seed}"), 1800)
     if base is None or base[0] != "ok":
@@ -421,19 +427,25 @@ def run_family(family: str, mutants: int, seed: int, seconds: float,
     sites = [s for (mod, name) in sorted(info["used"]) for s in sites_of(mod, name)]
     rng = random.Random(f"{family}/{seed}")
     chosen = replay if replay is not None else rng.sample(sites, min(mutants, len(sites)))
-    for site in chosen:
+    judged: dict[Site, dict[str, Any]] = {}
+    for n, site in enumerate(chosen):
+        row_seed = seeds[n] if seeds is not None else seed
+        if site in judged:
+            yield {**judged[site], "seed": row_seed}
+            continue
         # every check of a theorem one of whose checks executed the function: a check served
         # from a cache an earlier check filled (e.g. a lattice) executes it only indirectly
         using = {tasks[i].theorem for i in info["used"].get((site.module, site.name), [])}
         which = [i for i, t in enumerate(tasks) if t.theorem in using and info["ok"][i]]
         if not which:
             continue
-        row = {"family": family, **asdict(site), "checks": len(which),
+        row = {"family": family, "seed": row_seed, **asdict(site), "checks": len(which),
                **judge(site, tasks, which, seconds, info["seconds"])}
         if row["result"] == "survived":
             row.update(classify(site, info["calls"].get((site.module, site.name), []), seconds))
         if row["result"] == "survived":
             row.update(owner_judge(site, family, seconds))
+        judged[site] = row
         yield row
 
 
@@ -495,9 +507,10 @@ COLUMNS = ("killed", "killed_by_owner", "weakened", "survived", "equivalent", "t
 
 
 def table(totals: dict[str, dict[str, int]]) -> str:
-    """The Markdown table per family. Both rates are over the non-equivalent mutants: the kill
-    rate counts killed mutants (also by the owner family); the detection rate adds those
-    detected by weakening (``dpverify run --baseline`` exits 1)."""
+    """The Markdown table per family (or per family and seed, and pooled). Both rates are over
+    the non-equivalent mutants: the kill rate counts killed mutants (also by the owner family);
+    the detection rate adds those detected by weakening (``dpverify run --baseline`` exits
+    1)."""
     lines = ["| family | mutants | killed | killed by the owner family | detected by weakening "
              "| survived | equivalent | timed out | kill rate | detection rate |",
              "|---|---|---|---|---|---|---|---|---|---|"]
@@ -513,6 +526,20 @@ def table(totals: dict[str, dict[str, int]]) -> str:
     return "\n".join(lines)
 
 
+def _per_seed(totals: dict[str, dict[str, int]], families: list[str]
+              ) -> dict[str, dict[str, int]]:
+    """One row per family when its rows come from one seed; else one per seed, then pooled."""
+    out: dict[str, dict[str, int]] = {}
+    for f in families:
+        seeds = sorted(key for key in totals if key.startswith(f"{f} (seed "))
+        if len(seeds) > 1:
+            out.update({key: totals[key] for key in seeds})
+            out[f"{f} (pooled)"] = totals[f]
+        elif f in totals:
+            out[f] = totals[f]
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--family", action="append")
@@ -521,33 +548,37 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=120.0)
     parser.add_argument("--jsonl", type=Path)
     parser.add_argument("--markdown", type=Path)
-    parser.add_argument("--replay", type=Path, help="a JSONL of an earlier run: its survived and "
-                        "timed-out rows are judged again (same sites), its other rows carried "
-                        "over")
+    parser.add_argument("--replay", type=Path, action="append", help="a JSONL of an earlier "
+                        "run (repeatable: runs of several seeds are replayed together, one "
+                        "baseline per family): its survived, timed-out and weakened rows are "
+                        "judged again (same sites), its other rows carried over; a row without "
+                        "a seed takes the --seed given")
     args = parser.parse_args(argv)
     families = args.family or sorted({t.family for t in all_theorems()})
-    earlier = ([json.loads(line) for line in args.replay.read_text("utf-8").splitlines()
-                if line.strip()] if args.replay else [])
+    earlier = [{"seed": args.seed, **json.loads(line)} for path in args.replay or []
+               for line in path.read_text("utf-8").splitlines() if line.strip()]
     totals: dict[str, dict[str, int]] = {}
     out = args.jsonl.open("a", encoding="utf-8") if args.jsonl else None
     for family in families:
         mine = [r for r in earlier if r["family"] == family]
-        again = ("survived", "timed_out")
+        again = ("survived", "timed_out", "weakened")
         carried = [r for r in mine if r["result"] not in again]
+        redo = [r for r in mine if r["result"] in again]
         replay = [Site(r["module"], r["name"], r["kind"], r["index"], r["line"])
-                  for r in mine if r["result"] in again] if args.replay else None
+                  for r in redo] if args.replay else None
         if args.replay and not mine:
             continue
-        counts = totals.setdefault(family, dict.fromkeys(COLUMNS, 0))
-        rows = run_family(family, args.mutants, args.seed, args.seconds, replay) \
-            if replay is None or replay else iter(())
+        rows = run_family(family, args.mutants, args.seed, args.seconds, replay,
+                          [r["seed"] for r in redo]) if replay is None or replay else iter(())
         for row in [*carried, *rows]:
-            counts[row["result"]] = counts.get(row["result"], 0) + 1
+            for key in (family, f"{family} (seed {row['seed']})"):
+                counts = totals.setdefault(key, dict.fromkeys(COLUMNS, 0))
+                counts[row["result"]] = counts.get(row["result"], 0) + 1
             print(json.dumps(row), flush=True)
             if out:
                 out.write(json.dumps(row) + "\n")
                 out.flush()
-    text = table(totals)
+    text = table(_per_seed(totals, families))
     print("\n" + text)
     if args.markdown:
         args.markdown.write_text(text + "\n", encoding="utf-8")

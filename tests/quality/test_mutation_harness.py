@@ -206,3 +206,13 @@ def test_judging_stops_at_the_first_killing_check_cheapest_first(mutation):
     assert row["result"] == "killed", row
     judged, total = (int(x) for x in row["judged"].split(" checks")[0].split(" of "))
     assert judged <= total and row["by"][0] == tasks[len(tasks) - judged].id
+
+
+def test_the_table_has_a_row_per_seed_and_a_pooled_row_when_seeds_are_mixed(mutation):
+    zero = dict.fromkeys(mutation.COLUMNS, 0)
+    totals = {"a": {**zero, "killed": 3, "survived": 1}, "a (seed 1)": {**zero, "killed": 1},
+              "a (seed 2)": {**zero, "killed": 2, "survived": 1},
+              "b": {**zero, "killed": 2}, "b (seed 1)": {**zero, "killed": 2}}
+    rows = mutation._per_seed(totals, ["a", "b"])
+    assert list(rows) == ["a (seed 1)", "a (seed 2)", "a (pooled)", "b"]
+    assert "| a (pooled) | 4 | 3 | 0 | 0 | 1 | 0 | 0 | 75 % | 75 % |" in mutation.table(rows)
