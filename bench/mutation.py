@@ -1,7 +1,7 @@
 """The tester's power: single-token mutations of the formulas a family uses, run against that
 family's claims (issue "Verdicts that say exactly what was shown", item 5).
 
-    python bench/mutation.py [--family F ...] [--mutants N] [--seed S] [--seconds T]
+    python bench/mutation.py [--family F ...] [--mutants N] [--seed S ...] [--seconds T]
                              [--jsonl FILE]
 
 1. **Baseline.** In a forked child, every check of the family runs once (quick profile) under a
@@ -149,6 +149,17 @@ def _mutate(node: ast.AST, kind: str) -> ast.AST:
     elif kind == "swap_args" and isinstance(node, ast.Call):
         node.args[0], node.args[1] = node.args[1], node.args[0]
     return node
+
+
+def resolve(site: Site) -> Site | None:
+    """``site`` in the current code: the same index if it still shows the recorded line, else
+    the node of the same kind showing that line nearest the recorded index (code added above
+    it shifts the indices), else ``None`` (the mutated code is gone)."""
+    same = [s for s in sites_of(site.module, site.name) if s.kind == site.kind]
+    if site.index < len(same) and same[site.index].line == site.line:
+        return site
+    showing = [s for s in same if s.line == site.line]
+    return min(showing, key=lambda s: abs(s.index - site.index)) if showing else None
 
 
 def _replace(root: ast.AST, target: ast.AST, replacement: ast.AST) -> None:
@@ -409,14 +420,13 @@ def family_ids(family: str) -> list[str]:
     return [t.id for t in all_theorems() if t.family == family]
 
 
-def run_family(family: str, mutants: int, seed: int, seconds: float,
-               replay: list[Site] | None = None,
-               seeds: list[int] | None = None) -> Iterator[dict[str, Any]]:
-    """Rows for a seeded sample of ``mutants`` sites, or for the ``replay`` sites if given
-    (``seeds``: the seed of the run each replayed site was drawn in, kept in its row; a site
-    drawn under several seeds is judged once)."""
+def run_family(family: str, mutants: int, seeds: list[int], seconds: float,
+               replay: list[Site] | None = None) -> Iterator[dict[str, Any]]:
+    """Rows for a seeded sample of ``mutants`` sites per seed of ``seeds`` (one baseline for
+    all), or for the ``replay`` sites if given (``seeds``: then the seed of the run each was
+    drawn in, kept in its row). A site drawn under several seeds is judged once."""
     tasks = plan(family_ids(family))
-    base = _in_child(lambda: baseline(tasks, f"{family}/{seed}"), 1800)
+    base = _in_child(lambda: baseline(tasks, f"{family}/{seeds[0]}"), 1800)
     if base is None or base[0] != "ok":
         raise RuntimeError(f"baseline of {family} failed: {base}")
     info = base[1]
@@ -425,11 +435,18 @@ def run_family(family: str, mutants: int, seed: int, seconds: float,
           f"expected or inconclusive (left out of the judging): {off or 'none'}",
           file=sys.stderr, flush=True)
     sites = [s for (mod, name) in sorted(info["used"]) for s in sites_of(mod, name)]
-    rng = random.Random(f"{family}/{seed}")
-    chosen = replay if replay is not None else rng.sample(sites, min(mutants, len(sites)))
+    if replay is None:
+        drawn = [(site, seed) for seed in seeds for site in
+                 random.Random(f"{family}/{seed}").sample(sites, min(mutants, len(sites)))]
+    else:
+        drawn = list(zip(replay, seeds, strict=True))
     judged: dict[Site, dict[str, Any]] = {}
-    for n, site in enumerate(chosen):
-        row_seed = seeds[n] if seeds is not None else seed
+    for drawn_site, row_seed in drawn:
+        site = resolve(drawn_site) if replay is not None else drawn_site
+        if site is None:
+            yield {"family": family, "seed": row_seed, **asdict(drawn_site),
+                   "result": "gone", "why": "the mutated code no longer exists"}
+            continue
         if site in judged:
             yield {**judged[site], "seed": row_seed}
             continue
@@ -439,7 +456,8 @@ def run_family(family: str, mutants: int, seed: int, seconds: float,
         which = [i for i, t in enumerate(tasks) if t.theorem in using and info["ok"][i]]
         if not which:
             continue
-        row = {"family": family, "seed": row_seed, **asdict(site), "checks": len(which),
+        moved = {"drawn_index": drawn_site.index} if site != drawn_site else {}
+        row = {"family": family, "seed": row_seed, **asdict(site), **moved, "checks": len(which),
                **judge(site, tasks, which, seconds, info["seconds"])}
         if row["result"] == "survived":
             row.update(classify(site, info["calls"].get((site.module, site.name), []), seconds))
@@ -515,7 +533,7 @@ def table(totals: dict[str, dict[str, int]]) -> str:
              "| survived | equivalent | timed out | kill rate | detection rate |",
              "|---|---|---|---|---|---|---|---|---|---|"]
     for family, c in totals.items():
-        n = sum(c.values())
+        n = sum(c[k] for k in COLUMNS)  # a replayed site whose code is gone is no mutant
         live = n - c["equivalent"]
         killed = c["killed"] + c["killed_by_owner"]
         rate = f"{100 * killed / live:.0f} %" if live else "—"
@@ -544,7 +562,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--family", action="append")
     parser.add_argument("--mutants", type=int, default=20)
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seed", type=int, action="append", help="repeatable: a sample per "
+                        "seed, one baseline per family for all (default 1)")
     parser.add_argument("--seconds", type=float, default=120.0)
     parser.add_argument("--jsonl", type=Path)
     parser.add_argument("--markdown", type=Path)
@@ -555,7 +574,8 @@ def main(argv: list[str] | None = None) -> int:
                         "a seed takes the --seed given")
     args = parser.parse_args(argv)
     families = args.family or sorted({t.family for t in all_theorems()})
-    earlier = [{"seed": args.seed, **json.loads(line)} for path in args.replay or []
+    seeds = args.seed or [1]
+    earlier = [{"seed": seeds[0], **json.loads(line)} for path in args.replay or []
                for line in path.read_text("utf-8").splitlines() if line.strip()]
     totals: dict[str, dict[str, int]] = {}
     out = args.jsonl.open("a", encoding="utf-8") if args.jsonl else None
@@ -568,8 +588,9 @@ def main(argv: list[str] | None = None) -> int:
                   for r in redo] if args.replay else None
         if args.replay and not mine:
             continue
-        rows = run_family(family, args.mutants, args.seed, args.seconds, replay,
-                          [r["seed"] for r in redo]) if replay is None or replay else iter(())
+        rows = run_family(family, args.mutants, [r["seed"] for r in redo] if args.replay
+                          else seeds, args.seconds, replay) if replay is None or replay \
+            else iter(())
         for row in [*carried, *rows]:
             for key in (family, f"{family} (seed {row['seed']})"):
                 counts = totals.setdefault(key, dict.fromkeys(COLUMNS, 0))

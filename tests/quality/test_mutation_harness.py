@@ -216,3 +216,12 @@ def test_the_table_has_a_row_per_seed_and_a_pooled_row_when_seeds_are_mixed(muta
     rows = mutation._per_seed(totals, ["a", "b"])
     assert list(rows) == ["a (seed 1)", "a (seed 2)", "a (pooled)", "b"]
     assert "| a (pooled) | 4 | 3 | 0 | 0 | 1 | 0 | 0 | 75 % | 75 % |" in mutation.table(rows)
+
+
+def test_a_replayed_site_is_found_again_by_its_line_after_the_code_above_it_moved(mutation):
+    sites = mutation.sites_of("dpverify.theorems.formulas.gaussian", "gauss_delta")
+    site = next(s for s in sites if s.kind == "operator")
+    shifted = mutation.Site(site.module, site.name, site.kind, site.index + 3, site.line)
+    assert mutation.resolve(shifted) == site
+    assert mutation.resolve(mutation.Site(site.module, site.name, site.kind, 0, "no such")) \
+        is None
