@@ -77,7 +77,7 @@ def _random_mechanism(rng: random.Random, r: Fraction, delta0: Fraction
     Either the worst mechanism mixed with a random distribution U (``(1-lam) W + lam U`` on both
     sides keeps (eps0, delta0)-DP: the hockey-stick divergence is jointly convex and ``H_r(U ||
     U) = 0`` for ``r >= 1``) or a random pair whose ratios lie in ``[1/r, r]`` with a
-    delta0-sized mass moved to private outputs; accepted only if both are probability laws and
+    delta0-sized mass moved to private outputs; accepted only if both have mass 1 and
     both hockey-stick divergences at ``r`` are at most delta0 (exact rationals). A mixture is
     valid by construction, so one that fails the test is a bug (``RuntimeError``), never a
     silent retry that would leave the caller with the other branch only.
@@ -113,9 +113,9 @@ def _random_mechanism(rng: random.Random, r: Fraction, delta0: Fraction
 
 def _is_dp_pair(p: Sequence[Fraction], q: Sequence[Fraction], r: Fraction, delta0: Fraction
                 ) -> bool:
-    """Whether ``p`` and ``q`` are probability laws with both hockey-stick divergences at ``r``
-    at most ``delta0`` (exact)."""
-    laws = all(x >= 0 for x in (*p, *q)) and sum(p) == 1 and sum(q) == 1
+    """Whether ``p`` and ``q`` (nonnegative by construction) have mass 1 and both hockey-stick
+    divergences at ``r`` at most ``delta0`` (exact)."""
+    laws = sum(p) == 1 and sum(q) == 1
     return laws and _rational_hockey(p, q, r) <= delta0 and _rational_hockey(q, p, r) <= delta0
 
 
