@@ -20,7 +20,8 @@ family's claims (issue "Verdicts that say exactly what was shown", item 5).
    does but a check that was proved/certified/passed now ends ``inconclusive`` or runs past the
    runner's task limit (the profile's seconds plus the kill grace, where the runner records
    ``inconclusive``): ``dpverify run --baseline`` exits 1 on it; *timed out* when the child
-   runs past ``--seconds`` (the harness's wall clock) before either.
+   runs past ``--seconds`` (the harness's wall clock; at least 10 s + twice the baseline
+   seconds of the checks to judge) before either.
 4. **Equivalence.** The baseline also records a bounded sample of the argument tuples each
    executed function was really called with (``bench/mutation_inputs.py``). A mutant no check
    killed is evaluated against the original on those tuples and on random tuples in the same
@@ -393,10 +394,15 @@ def judge(site: Site, tasks: list[Task], which: list[int], seconds: float,
             if status != OVER_TASK_LIMIT and not _expected_ok(tasks[i], Status(status)):
                 return
 
+    # the wall clock is never less than twice the checks' own baseline cost (plus 10 s): else
+    # a mutant whose checks merely take their usual time, together near ``seconds``, times out
+    # on a loaded machine without ever being judged
+    wall = max(seconds, 10 + 2 * sum(cost[i] for i in order)) if cost else seconds
     started = time.monotonic()
-    value, end = _stream_child(work, seconds)
+    value, end = _stream_child(work, wall)
     row: dict[str, Any] = {"seconds": round(time.monotonic() - started, 1),
-                           "judged": f"{len(value)} of {len(order)} checks"}
+                           "judged": f"{len(value)} of {len(order)} checks",
+                           **({"wall_clock": round(wall, 1)} if wall > seconds else {})}
     if end.startswith("crash") or end == "died":  # `dpverify run` reports such a worker as
         return {**row, "result": "killed", "why": end}  # error (exit 3)
     killers = [tasks[i].id for i, status in value
