@@ -38,7 +38,9 @@ from dpverify.theorems.shuffle_discrete.discrete_common import FAMILY
 from dpverify.theorems.shuffle_discrete.mutation_guards import (
     DG_MP_BOX,
     MP_ROUTE_TOL,
+    TAIL_BOX,
     dg_mp_route_gap,
+    gauss_tail_sandwich,
 )
 from dpverify.theorems.values import exact_params, to_ctx
 
@@ -296,6 +298,15 @@ CKS20_DGAUSS = Theorem(
                (Compare(dg_mp_route_gap, "le", lambda ctx, **_: ctx.num(MP_ROUTE_TOL), DG_MP_BOX,
                         "property", lhs_name="max |mp - arb|/arb of Z(v), Var(v)",
                         rhs_name="2^-240"),)),
+        Claim(13, "The rigorous lattice tail bound of every truncated series here (module "
+                  "lattice_sums: sum_{j>=0} f(M + j) <= f(M)/(1 - r), f(u) = u^k "
+                  "e^{-u^2/(2 sigma^2)}) is sound and tight against the directly summed terms: "
+                  "S_N <= f(M)/(1 - r) <= S_N/(1 - r), S_N = sum_{j<40} f(M + j), for v = "
+                  "sigma^2 in [1, 1000], k in {0, 2}, M = isqrt(ceil(k v)) + 1 + extra, extra "
+                  "in 0..20 [property].",
+               (Compare(gauss_tail_sandwich, "ge", lambda ctx, **_: ctx.zero, TAIL_BOX,
+                        "property", lhs_name="min(bound - S_N, S_N/(1 - r) - bound)/S_N",
+                        rhs_name="0"),)),
     ),
     notes="sigma is a scale, not the standard deviation. dp_accounting's "
           "DiscreteGaussianPrivacyLoss truncates the noise to [-ceil(11.6 sigma), ceil(11.6 "

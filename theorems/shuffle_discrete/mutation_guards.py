@@ -12,11 +12,17 @@ maximum (added after the formula-mutation harness, ``bench/mutation.py``, found 
   enclosure to ``2^-240`` relative (at 256 bits the tails it drops are below ``2^-296``). The
   arb claims cannot see a cut-off that is too small (the rigorous tail bound absorbs it into a
   wider ball); the dropped tail of the mp route can.
+- :func:`gauss_tail_sandwich`: the tail bound of :mod:`formulas.lattice_sums` against the
+  directly summed terms: ``S_N <= f(M)/(1 - r) <= S_N/(1 - r)`` with ``S_N = sum_{j<N} f(M +
+  j)`` (a lower bound on the tail; it contains ``f(M)``) and ``r`` recomputed here. A bound too
+  large only widens the arb balls (their claims turn undecided), one too small makes them wrong
+  by less than their tolerances; the sandwich sees both.
 """
 
 from __future__ import annotations
 
 import itertools
+import math
 from collections import Counter
 from collections.abc import Iterator
 from fractions import Fraction
@@ -25,6 +31,7 @@ from typing import Any
 from dpverify.theorems.claims import Box, Points
 from dpverify.theorems.ctx import MpCtx
 from dpverify.theorems.formulas.discrete_gaussian import dg_normalizer_direct, dg_variance_direct
+from dpverify.theorems.formulas.lattice_sums import gauss_lattice_tail
 from dpverify.theorems.numerics.shuffle import count_vectors
 from dpverify.theorems.values import exact_params
 
@@ -70,3 +77,23 @@ def dg_mp_route_gap(ctx: Any, v: Fraction, **_: Any) -> Any:
         rigorous = series(ctx, ctx.num(v))
         gaps.append(abs(exact - rigorous) / rigorous)
     return ctx.max(*gaps)
+
+
+TAIL_TERMS = 40
+TAIL_BOX = Box(reals={"v": ("1", "1000")}, ints={"k2": (0, 1), "extra": (0, 20)},
+               log_scale=frozenset({"v"}))
+
+
+@exact_params("v")
+def gauss_tail_sandwich(ctx: Any, v: Fraction, k2: int, extra: int, **_: Any) -> Any:
+    """``min(bound - S_N, S_N/(1 - r) - bound)/S_N`` (>= 0 when the bound is right) for ``f(u)
+    = u^k e^{-u^2/(2v)}``, ``k = 2 k2``, at the cut-off ``M = isqrt(ceil(k v)) + 1 + extra``
+    (so ``M >= 1``, ``M^2 >= k v``)."""
+    k = 2 * k2
+    m = math.isqrt(math.ceil(k * v)) + 1 + extra
+    vv = ctx.num(v)
+    bound = gauss_lattice_tail(ctx, vv, m, k)
+    partial = ctx.fsum(ctx.num(u) ** k * ctx.exp(-ctx.num(u * u) / (2 * vv))
+                       for u in range(m, m + TAIL_TERMS))
+    r = (1 + 1 / ctx.num(m)) ** k * ctx.exp(-ctx.num(2 * m + 1) / (2 * vv))
+    return ctx.min(bound - partial, partial / (1 - r) - bound) / partial
