@@ -17,6 +17,10 @@ maximum (added after the formula-mutation harness, ``bench/mutation.py``, found 
   j)`` (a lower bound on the tail; it contains ``f(M)``) and ``r`` recomputed here. A bound too
   large only widens the arb balls (their claims turn undecided), one too small makes them wrong
   by less than their tolerances; the sandwich sees both.
+- :func:`binomial_tail_sandwich`: the same for the geometric bound on the binomial mass below
+  the window of FMT21-NUM (``formulas.shuffle_exact._geometric_tail``): ``S <= B(c0) r/(1 - r)
+  <= S/(1 - r)``, ``S = sum_{c < c0} B(c)`` summed directly, ``B = Bin(n - 1, e^-eps0)``,
+  ``r = B(c0 - 1)/B(c0) < 1``.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ from dpverify.theorems.claims import Box, Points
 from dpverify.theorems.ctx import MpCtx
 from dpverify.theorems.formulas.discrete_gaussian import dg_normalizer_direct, dg_variance_direct
 from dpverify.theorems.formulas.lattice_sums import gauss_lattice_tail
+from dpverify.theorems.formulas.shuffle_exact import _geometric_tail
 from dpverify.theorems.numerics.shuffle import count_vectors
 from dpverify.theorems.values import exact_params
 
@@ -97,3 +102,23 @@ def gauss_tail_sandwich(ctx: Any, v: Fraction, k2: int, extra: int, **_: Any) ->
                        for u in range(m, m + TAIL_TERMS))
     r = (1 + 1 / ctx.num(m)) ** k * ctx.exp(-ctx.num(2 * m + 1) / (2 * vv))
     return ctx.min(bound - partial, partial / (1 - r) - bound) / partial
+
+
+BINOMIAL_TAIL_BOX = Box(reals={"eps0": ("1/5", "3"), "at": ("1/10", "9/10")},
+                        ints={"n": (20, 400)})
+
+
+@exact_params("eps0", "at")
+def binomial_tail_sandwich(ctx: Any, eps0: Fraction, n: int, at: Fraction, **_: Any) -> Any:
+    """``min(bound - S, S/(1 - r) - bound)/S`` (> 0 when the bound is right: S has at least
+    two terms) at ``c0 = 2 + floor(at (mode - 2))``, below the mode ``floor(n e^-eps0)`` of
+    ``Bin(n - 1, e^-eps0)``; ``n`` is raised until the mode is at least 3."""
+    p = ctx.exp(-ctx.num(eps0))
+    n = max(n, math.ceil(4 * math.exp(float(eps0))))  # mode >= 3
+    mode = math.floor(n * math.exp(-float(eps0)))
+    c0 = 2 + math.floor(at * (mode - 2))
+    mass = [ctx.num(math.comb(n - 1, c)) * p**c * (1 - p) ** (n - 1 - c) for c in range(c0 + 1)]
+    below = ctx.fsum(mass[:c0])
+    r = mass[c0 - 1] / mass[c0]
+    bound = _geometric_tail(ctx, mass[c0], r)
+    return ctx.min(bound - below, below / (1 - r) - bound) / below
