@@ -46,6 +46,7 @@ from __future__ import annotations
 import argparse
 import ast
 import importlib
+import itertools
 import json
 import os
 import pickle
@@ -597,7 +598,7 @@ def main(argv: list[str] | None = None) -> int:
         rows = run_family(family, args.mutants, [r["seed"] for r in redo] if args.replay
                           else seeds, args.seconds, replay) if replay is None or replay \
             else iter(())
-        for row in [*carried, *rows]:
+        for row in itertools.chain(carried, rows):  # rows reach the JSONL as they come
             for key in (family, f"{family} (seed {row['seed']})"):
                 counts = totals.setdefault(key, dict.fromkeys(COLUMNS, 0))
                 counts[row["result"]] = counts.get(row["result"], 0) + 1
