@@ -63,7 +63,8 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from mutation_inputs import Recorder, compare  # a sibling of this script
+from mutation_inputs import Recorder, compare  # siblings of this script
+from mutation_table import COLUMNS, per_seed, table
 
 from dpverify.theorems import all_theorems
 from dpverify.theorems.core import Theorem
@@ -528,43 +529,6 @@ def classify(site: Site, calls: list[Any], seconds: float) -> dict[str, Any]:
     return {"result": "survived", **found}
 
 
-COLUMNS = ("killed", "killed_by_owner", "weakened", "survived", "equivalent", "timed_out")
-
-
-def table(totals: dict[str, dict[str, int]]) -> str:
-    """The Markdown table per family (or per family and seed, and pooled). Both rates are over
-    the non-equivalent mutants: the kill rate counts killed mutants (also by the owner family);
-    the detection rate adds those detected by weakening (``dpverify run --baseline`` exits
-    1)."""
-    lines = ["| family | mutants | killed | killed by the owner family | detected by weakening "
-             "| survived | equivalent | timed out | kill rate | detection rate |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
-    for family, c in totals.items():
-        n = sum(c[k] for k in COLUMNS)  # a replayed site whose code is gone is no mutant
-        live = n - c["equivalent"]
-        killed = c["killed"] + c["killed_by_owner"]
-        rate = f"{100 * killed / live:.0f} %" if live else "—"
-        detected = f"{100 * (killed + c['weakened']) / live:.0f} %" if live else "—"
-        lines.append(f"| {family} | {n} | {c['killed']} | {c['killed_by_owner']} "
-                     f"| {c['weakened']} | {c['survived']} | {c['equivalent']} "
-                     f"| {c['timed_out']} | {rate} | {detected} |")
-    return "\n".join(lines)
-
-
-def _per_seed(totals: dict[str, dict[str, int]], families: list[str]
-              ) -> dict[str, dict[str, int]]:
-    """One row per family when its rows come from one seed; else one per seed, then pooled."""
-    out: dict[str, dict[str, int]] = {}
-    for f in families:
-        seeds = sorted(key for key in totals if key.startswith(f"{f} (seed "))
-        if len(seeds) > 1:
-            out.update({key: totals[key] for key in seeds})
-            out[f"{f} (pooled)"] = totals[f]
-        elif f in totals:
-            out[f] = totals[f]
-    return out
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--family", action="append")
@@ -606,7 +570,7 @@ def main(argv: list[str] | None = None) -> int:
             if out:
                 out.write(json.dumps(row) + "\n")
                 out.flush()
-    text = table(_per_seed(totals, families))
+    text = table(per_seed(totals, families))
     print("\n" + text)
     if args.markdown:
         args.markdown.write_text(text + "\n", encoding="utf-8")

@@ -213,7 +213,7 @@ def test_the_table_has_a_row_per_seed_and_a_pooled_row_when_seeds_are_mixed(muta
     totals = {"a": {**zero, "killed": 3, "survived": 1}, "a (seed 1)": {**zero, "killed": 1},
               "a (seed 2)": {**zero, "killed": 2, "survived": 1},
               "b": {**zero, "killed": 2}, "b (seed 1)": {**zero, "killed": 2}}
-    rows = mutation._per_seed(totals, ["a", "b"])
+    rows = mutation.per_seed(totals, ["a", "b"])
     assert list(rows) == ["a (seed 1)", "a (seed 2)", "a (pooled)", "b"]
     assert "| a (pooled) | 4 | 3 | 0 | 0 | 1 | 0 | 0 | 75 % | 75 % |" in mutation.table(rows)
 
