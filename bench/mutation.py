@@ -44,7 +44,6 @@ with rows of several seeds the table has a row per family and seed, and a pooled
 from __future__ import annotations
 
 import argparse
-import ast
 import importlib
 import itertools
 import json
@@ -58,13 +57,14 @@ import sys
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from mutation_inputs import Recorder, compare  # siblings of this script
-from mutation_table import COLUMNS, per_seed, table
+from mutation_inputs import EXTRA, Recorder, agree, compare, extra_inputs, loads, outcomes
+from mutation_sites import Site, apply, resolve, sites_of
+from mutation_table import COLUMNS, per_seed, table  # siblings of this script
 
 from dpverify.theorems import all_theorems
 from dpverify.theorems.core import Theorem
@@ -74,126 +74,6 @@ from dpverify.verifiers.verdict import Status
 
 ROOT = Path(__file__).resolve().parents[1]
 MUTABLE = (ROOT / "theorems" / "formulas", ROOT / "theorems" / "numerics")
-SWAPS: dict[type, type] = {ast.Add: ast.Sub, ast.Sub: ast.Add, ast.Mult: ast.Div,
-                           ast.Div: ast.Mult, ast.Pow: ast.Mult, ast.Lt: ast.LtE,
-                           ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt}
-CALL_SWAPS = {"exp": "expm1", "expm1": "exp", "log": "log1p", "log1p": "log"}
-
-
-@dataclass(frozen=True)
-class Site:
-    """One mutation: the ``index``-th node of ``kind`` inside function ``name`` of ``module``."""
-
-    module: str
-    name: str
-    kind: str
-    index: int
-    line: str = ""
-
-
-# ------------------------------------------------------------------------------------------
-# mutation sites and their application
-
-
-def _candidates(node: ast.AST, kind: str) -> bool:
-    if kind == "operator":
-        return (isinstance(node, ast.BinOp) and type(node.op) in SWAPS) or (
-            isinstance(node, ast.Compare) and len(node.ops) == 1 and type(node.ops[0]) in SWAPS)
-    if kind == "constant":
-        return (isinstance(node, ast.Constant) and isinstance(node.value, int | float)
-                and not isinstance(node.value, bool))
-    if kind == "call":
-        return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                and node.func.attr in CALL_SWAPS)
-    if kind == "drop_term":
-        return isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add | ast.Sub)
-    if kind == "drop_minus":
-        return isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub)
-    if kind == "swap_args":
-        return (isinstance(node, ast.Call) and len(node.args) >= 2
-                and not any(isinstance(a, ast.Starred) for a in node.args[:2])
-                and not (isinstance(node.args[0], ast.Name) and node.args[0].id == "ctx"))
-    raise ValueError(kind)
-
-
-KINDS = ("operator", "constant", "call", "drop_term", "drop_minus", "swap_args")
-
-
-def _function(tree: ast.Module, name: str) -> ast.FunctionDef:
-    for node in tree.body:
-        if isinstance(node, ast.FunctionDef) and node.name == name:
-            return node
-    raise LookupError(name)
-
-
-def sites_of(module: str, name: str) -> list[Site]:
-    source = Path(importlib.import_module(module).__file__ or "").read_text(encoding="utf-8")
-    fn = _function(ast.parse(source), name)
-    out = []
-    for kind in KINDS:
-        nodes = [n for n in ast.walk(fn) if _candidates(n, kind)]
-        out += [Site(module, name, kind, i, ast.unparse(n)[:120]) for i, n in enumerate(nodes)]
-    return out
-
-
-def _mutate(node: ast.AST, kind: str) -> ast.AST:
-    if kind == "operator" and isinstance(node, ast.BinOp):
-        node.op = SWAPS[type(node.op)]()
-    elif kind == "operator" and isinstance(node, ast.Compare):
-        node.ops = [SWAPS[type(node.ops[0])]()]
-    elif kind == "constant" and isinstance(node, ast.Constant):
-        node.value = node.value + 1 if isinstance(node.value, int) else node.value * 1.01
-    elif kind == "call" and isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-        node.func.attr = CALL_SWAPS[node.func.attr]
-    elif kind == "drop_term" and isinstance(node, ast.BinOp):
-        return node.left
-    elif kind == "drop_minus" and isinstance(node, ast.UnaryOp):
-        return node.operand
-    elif kind == "swap_args" and isinstance(node, ast.Call):
-        node.args[0], node.args[1] = node.args[1], node.args[0]
-    return node
-
-
-def resolve(site: Site) -> Site | None:
-    """``site`` in the current code: the same index if it still shows the recorded line, else
-    the node of the same kind showing that line nearest the recorded index (code added above
-    it shifts the indices), else ``None`` (the mutated code is gone)."""
-    same = [s for s in sites_of(site.module, site.name) if s.kind == site.kind]
-    if site.index < len(same) and same[site.index].line == site.line:
-        return site
-    showing = [s for s in same if s.line == site.line]
-    return min(showing, key=lambda s: abs(s.index - site.index)) if showing else None
-
-
-def _replace(root: ast.AST, target: ast.AST, replacement: ast.AST) -> None:
-    for parent in ast.walk(root):
-        for field, value in ast.iter_fields(parent):
-            if value is target:
-                setattr(parent, field, replacement)
-            elif isinstance(value, list):
-                for i, item in enumerate(value):
-                    if item is target:
-                        value[i] = replacement
-
-
-def apply(site: Site) -> None:
-    """Replace the code of ``site``'s function by the mutated code, in place."""
-    module = importlib.import_module(site.module)
-    path = Path(module.__file__ or "")
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    fn = _function(tree, site.name)
-    target = [n for n in ast.walk(fn) if _candidates(n, site.kind)][site.index]
-    replacement = _mutate(target, site.kind)
-    if replacement is not target:
-        _replace(fn, target, replacement)
-    ast.fix_missing_locations(tree)
-    code = compile(tree, str(path), "exec")
-    new = next(c for c in code.co_consts if getattr(c, "co_name", None) == site.name)
-    func = getattr(module, site.name)
-    func = getattr(func, "__wrapped__", func)
-    func.__code__ = new
-
-
 # ------------------------------------------------------------------------------------------
 # forked runs
 
@@ -294,12 +174,21 @@ def baseline(tasks: list[Task], seed: str = "") -> dict[str, Any]:
     codes: dict[Any, tuple[str, str]] = {}
     current = -1
 
+    callers: dict[tuple[str, str], set[tuple[str, str]]] = defaultdict(set)
+
     def profiler(frame: Any, event: str, _arg: Any) -> None:
         if event == "call":
             key = codes.get(frame.f_code)
             if key:
                 used[key].add(current)
                 recorder.offer(key, frame)
+                up, depth = frame.f_back, 0  # the nearest mutable function that called it
+                while up is not None and depth < CALLER_DEPTH:
+                    outer = codes.get(up.f_code)
+                    if outer and outer != key:
+                        callers[key].add(outer)
+                        break
+                    up, depth = up.f_back, depth + 1
 
     ok, seconds, statuses = [], [], []
     quick = PROFILES["quick"]
@@ -316,7 +205,8 @@ def baseline(tasks: list[Task], seed: str = "") -> dict[str, Any]:
         statuses.append(v.status.value)
         ok.append(_expected_ok(task, v.status) and v.status is not Status.INCONCLUSIVE)
     return {"used": {key: sorted(idx) for key, idx in used.items()}, "ok": ok,
-            "seconds": seconds, "statuses": statuses, "calls": recorder.calls}
+            "seconds": seconds, "statuses": statuses, "calls": recorder.calls,
+            "callers": {key: sorted(c) for key, c in callers.items()}}
 
 
 def equivalence(site: Site, calls: list[Any], seconds: float) -> dict[str, Any]:
@@ -468,7 +358,9 @@ def run_family(family: str, mutants: int, seeds: list[int], seconds: float,
         row = {"family": family, "seed": row_seed, **asdict(site), **moved, "checks": len(which),
                **judge(site, tasks, which, seconds, info["seconds"])}
         if row["result"] == "survived":
-            row.update(classify(site, info["calls"].get((site.module, site.name), []), seconds))
+            key = (site.module, site.name)
+            above = {c: info["calls"].get(c, []) for c in info["callers"].get(key, [])}
+            row.update(classify(site, info["calls"].get(key, []), seconds, above))
         if row["result"] == "survived":
             row.update(owner_judge(site, family, seconds))
         judged[site] = row
@@ -520,13 +412,65 @@ def owner_judge(site: Site, family: str, seconds: float) -> dict[str, Any]:
     return {"owner": ids, "owner_result": again["result"]}
 
 
-def classify(site: Site, calls: list[Any], seconds: float) -> dict[str, Any]:
-    """``result`` ``equivalent`` or ``survived`` for a mutant no check killed, with the why."""
+def classify(site: Site, calls: list[Any], seconds: float,
+             callers: dict[tuple[str, str], list[Any]] | None = None) -> dict[str, Any]:
+    """``result`` ``equivalent`` or ``survived`` for a mutant no check killed, with the why.
+    A mutant whose own outputs differ is judged again at its ``callers`` (the nearest mutable
+    functions that called it, with their recorded calls): a changed cut-off, starting guess,
+    route choice or unused component that no caller's output shows is equivalent in effect."""
     found = equivalence(site, calls, seconds)
     if found.pop("equivalent"):
         return {"result": "equivalent", **found,
                 "note": f"indistinguishable on {found['compared']} recorded inputs (not a proof)"}
+    if callers:
+        seen = caller_equivalence(site, callers, seconds)
+        if seen.pop("equivalent"):
+            return {"result": "equivalent", "own_differs_at": found.get("differs_at"), **seen,
+                    "note": f"its own outputs differ, but its callers' agree on "
+                            f"{seen['compared']} recorded inputs (not a proof)"}
+        found["at_callers"] = seen
     return {"result": "survived", **found}
+
+
+CALLER_DEPTH, MAX_CALLERS = 12, 4
+
+
+def _unwrapped(key: tuple[str, str]) -> Any:
+    func = getattr(importlib.import_module(key[0]), key[1])
+    return getattr(func, "__wrapped__", func)
+
+
+def caller_equivalence(site: Site, callers: dict[tuple[str, str], list[Any]],
+                       seconds: float) -> dict[str, Any]:
+    """Original and mutant outputs of each caller on its recorded calls and random calls in
+    their ranges, each side in its own forked child (no cache filled by the original serves
+    the mutant): ``equivalent`` when every caller agrees on every compared input."""
+    compared, names = 0, []
+    for key, calls in list(callers.items())[:MAX_CALLERS]:
+        names.append(f"{key[0].rsplit('.', 1)[-1]}.{key[1]}")
+        if not calls:
+            return {"equivalent": False, "callers": names, "differs_at": "no recorded call"}
+        inputs = calls + list(extra_inputs(calls, EXTRA, random.Random(f"{site}/{key}")))
+        before = _in_child(lambda inputs=inputs, key=key: outcomes(
+            _unwrapped(key), inputs, seconds / 6), seconds)
+        if before is None or before[0] != "ok":
+            return {"equivalent": False, "callers": names, "differs_at": "comparison timed out"}
+        was = loads(before[1])
+        limits = [max(2.0, 20 * took) for _, _, took in was]
+
+        def mutant(inputs: list[Any] = inputs, key: tuple[str, str] = key,
+                   limits: list[float] = limits) -> bytes:
+            apply(site)
+            return outcomes(_unwrapped(key), inputs[:len(limits)], None, limits)
+
+        after = _in_child(mutant, seconds)
+        if after is None or after[0] != "ok":
+            return {"equivalent": False, "callers": names, "differs_at": "comparison timed out"}
+        found = agree(inputs, was, loads(after[1]))
+        if not found["equivalent"]:
+            return {**found, "callers": names}
+        compared += found["compared"]
+    return {"equivalent": compared > 0, "compared": compared, "callers": names}
 
 
 def main(argv: list[str] | None = None) -> int:

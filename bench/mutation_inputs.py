@@ -369,6 +369,33 @@ def compare(original: Callable[..., Any], mutate: Callable[[], None], calls: lis
     return {"equivalent": compared > 0, "compared": compared}
 
 
+def outcomes(fn: Callable[..., Any], calls: list[Call], budget: float | None,
+             limits: list[float] | None = None) -> bytes:
+    """``fn``'s outcomes on ``calls`` in order (pickled with :func:`dumps`, to leave a forked
+    child): while the CPU time stays within ``budget`` seconds, or each within its limit."""
+    out: list[tuple[str, Any, float]] = []
+    for i, call in enumerate(calls):
+        if budget is not None and sum(took for _, _, took in out) > budget:
+            break
+        out.append(_outcome(fn, call, limits[i] if limits else 5.0))
+    return dumps(out)[0]
+
+
+def agree(calls: list[Call], before: list[tuple[str, Any, float]],
+          after: list[tuple[str, Any, float]]) -> dict[str, Any]:
+    """:func:`compare`'s verdict on outcomes computed apart (original, then mutant)."""
+    compared = 0
+    for call, (kind, value, _), (m_kind, m_value, _) in zip(calls, before, after, strict=False):
+        if kind == "slow":
+            continue
+        same = m_kind == kind and (value == m_value if kind == "raise"
+                                   else kind == "ok" and _close(value, m_value, call.prec))
+        if not same:
+            return {"equivalent": False, "compared": compared + 1, "differs_at": _show(call)}
+        compared += 1
+    return {"equivalent": compared > 0, "compared": compared}
+
+
 def _brief(kind: str, value: Any) -> str:
     if kind != "ok":
         return f"{kind}: {value}" if value is not None else kind

@@ -67,6 +67,18 @@ def scaled(x, y):
 
 def step(state, x):
     state["total"] = state["total"] + x
+
+
+def cutoff(x):
+    return 10 + 2
+
+
+def head_sum(x):
+    return sum(x ** j for j in range(min(cutoff(x), 3)))
+
+
+def head_scaled(x):
+    return scaled(x, 2.0) + 1
 '''
 
 
@@ -225,3 +237,25 @@ def test_a_replayed_site_is_found_again_by_its_line_after_the_code_above_it_move
     assert mutation.resolve(shifted) == site
     assert mutation.resolve(mutation.Site(site.module, site.name, site.kind, 0, "no such")) \
         is None
+
+
+def test_a_helper_whose_callers_never_show_its_change_is_equivalent_at_the_callers(
+        mutation, planted):
+    # cutoff() returns 13 instead of 12, but its caller only uses the first 3 terms
+    own = _recorded(mutation, planted.cutoff, [(0.5,), (2.0,)])
+    callers = {(planted.__name__, "head_sum"): _recorded(mutation, planted.head_sum,
+                                                          [(0.5,), (2.0,), (-1.5,)])}
+    site = next(s for s in mutation.sites_of(planted.__name__, "cutoff") if s.kind == "constant"
+                and s.line == "2")
+    row = mutation.classify(site, own, seconds=60, callers=callers)
+    assert row["result"] == "equivalent" and "callers' agree" in row["note"], row
+    assert row["own_differs_at"] and row["callers"] == ["dpverify_planted_formula.head_sum"]
+
+
+def test_a_helper_whose_callers_show_its_change_survives(mutation, planted):
+    own = _recorded(mutation, planted.scaled, [(1.5, 2.0), (3, 4)])
+    callers = {(planted.__name__, "head_scaled"): _recorded(mutation, planted.head_scaled,
+                                                             [(1.5,), (3.0,)])}
+    site = _site(mutation, planted.__name__, "scaled", "x * y")  # -> x / y
+    row = mutation.classify(site, own, seconds=60, callers=callers)
+    assert row["result"] == "survived" and row["at_callers"]["differs_at"].startswith("("), row
