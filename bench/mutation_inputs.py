@@ -58,8 +58,14 @@ def _mpc_at(prec: int, value: tuple) -> Any:
 
 
 def _arb_of(mid: tuple[int, int], rad: tuple[int, int]) -> Any:
-    two = flint.arb(2)
-    return flint.arb(flint.arb(mid[0]) * two ** mid[1], flint.arb(rad[0]) * two ** rad[1])
+    """The ball, exactly (at whatever working precision it is rebuilt)."""
+    saved = flint.ctx.prec
+    flint.ctx.prec = max(saved, int(mid[0]).bit_length() + 8, int(rad[0]).bit_length() + 8)
+    try:
+        two = flint.arb(2)
+        return flint.arb(flint.arb(mid[0]) * two ** mid[1], flint.arb(rad[0]) * two ** rad[1])
+    finally:
+        flint.ctx.prec = saved
 
 
 def _cached(fn: Callable[..., Any]) -> Callable[..., Any]:
