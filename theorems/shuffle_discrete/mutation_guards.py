@@ -21,6 +21,9 @@ maximum (added after the formula-mutation harness, ``bench/mutation.py``, found 
   the window of FMT21-NUM (``formulas.shuffle_exact._geometric_tail``): ``S <= B(c0) r/(1 - r)
   <= S/(1 - r)``, ``S = sum_{c < c0} B(c)`` summed directly, ``B = Bin(n - 1, e^-eps0)``,
   ``r = B(c0 - 1)/B(c0) < 1``.
+- :func:`binomial_window_leftover`: the window ``[c_lo, c_hi]`` of FMT21-NUM leaves out at most
+  ``2^-(bits + 30)`` of the mass of ``Bin(n - 1, e^-eps0)`` (the omitted pmf summed directly in
+  arb); a window too narrow leaves a ball that no precision narrows (undecided, not wrong).
 """
 
 from __future__ import annotations
@@ -36,7 +39,7 @@ from dpverify.theorems.claims import Box, Points
 from dpverify.theorems.ctx import MpCtx
 from dpverify.theorems.formulas.discrete_gaussian import dg_normalizer_direct, dg_variance_direct
 from dpverify.theorems.formulas.lattice_sums import gauss_lattice_tail
-from dpverify.theorems.formulas.shuffle_exact import _geometric_tail
+from dpverify.theorems.formulas.shuffle_exact import _geometric_tail, _window
 from dpverify.theorems.numerics.shuffle import count_vectors
 from dpverify.theorems.values import exact_params
 
@@ -122,3 +125,19 @@ def binomial_tail_sandwich(ctx: Any, eps0: Fraction, n: int, at: Fraction, **_: 
     r = mass[c0 - 1] / mass[c0]
     bound = _geometric_tail(ctx, mass[c0], r)
     return ctx.min(bound - below, below / (1 - r) - bound) / below
+
+
+WINDOW_BITS = 200
+WINDOW_BOX = Box(reals={"eps0": ("1/5", "3")}, ints={"n": (2, 400)})
+
+
+@exact_params("eps0")
+def binomial_window_leftover(ctx: Any, eps0: Fraction, n: int, **_: Any) -> Any:
+    """``2^(bits + 30)`` times the mass of ``Bin(n - 1, e^-eps0)`` outside ``_window(n, eps0,
+    bits)`` at ``bits = WINDOW_BITS`` (at most 1 when the window is right)."""
+    c_lo, c_hi = _window(n, float(eps0), WINDOW_BITS)
+    p = ctx.exp(-ctx.num(eps0))
+    left_out = [c for c in range(n) if c < c_lo or c > c_hi]
+    mass = ctx.fsum(ctx.num(math.comb(n - 1, c)) * p**c * (1 - p) ** (n - 1 - c)
+                    for c in left_out) if left_out else ctx.zero
+    return mass * ctx.num(2 ** (WINDOW_BITS + 30))
