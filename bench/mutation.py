@@ -17,8 +17,9 @@ family's claims (issue "Verdicts that say exactly what was shown", item 5).
    baseline first, until one kills the mutant. It is *killed* when a check that came out as
    expected in the baseline now does not (a claim expected to hold fails or errs — ``dpverify
    run`` exits 1 or 3 —, an erratum is no longer refuted); *detected by weakening* when none
-   does but a check that was proved/certified/passed now ends ``inconclusive`` or runs past the
-   runner's task limit (the profile's seconds plus the kill grace, where the runner records
+   does but a check that was proved/certified/passed now ends ``inconclusive`` (or anything
+   weaker than its baseline status, e.g. ``not_applicable``) or runs past the runner's task
+   limit (the profile's seconds plus the kill grace, where the runner records
    ``inconclusive``): ``dpverify run --baseline`` exits 1 on it; *timed out* when the child
    runs past ``--seconds`` (the harness's wall clock; at least 10 s + twice the baseline
    seconds of the checks to judge) before either.
@@ -70,7 +71,7 @@ from dpverify.theorems import all_theorems
 from dpverify.theorems.core import Theorem
 from dpverify.verifiers.dispatch import PROFILES, run_check
 from dpverify.verifiers.runner import KILL_GRACE_SECONDS, Task, plan
-from dpverify.verifiers.verdict import Status
+from dpverify.verifiers.verdict import Status, weakened
 
 ROOT = Path(__file__).resolve().parents[1]
 MUTABLE = (ROOT / "theorems" / "formulas", ROOT / "theorems" / "numerics")
@@ -240,7 +241,7 @@ SOFT_SECONDS, SOFT_FACTOR = 5.0, 4.0  # first-pass allowance: 5 s + 4 x the base
 
 
 def judge(site: Site, tasks: list[Task], which: list[int], seconds: float,
-          cost: list[float] | None = None) -> dict[str, Any]:
+          cost: list[float] | None = None, base: list[str] | None = None) -> dict[str, Any]:
     """Run the checks ``which`` (cheapest in the baseline first; one that takes far longer than
     in the baseline is put off to a second pass) under the mutant until one kills it.
     ``killed``: a check that came out as expected now does not (``error`` included: ``dpverify
@@ -301,8 +302,11 @@ def judge(site: Site, tasks: list[Task], which: list[int], seconds: float,
                if status != OVER_TASK_LIMIT and not _expected_ok(tasks[i], Status(status))]
     if killers:
         return {**row, "result": "killed", "by": killers[:5]}
+    # weaker than in the baseline (``base``: its statuses), as ``dpverify run --baseline``
+    # orders them: also a proved check now not_applicable (an SMT translation that fails)
     weak = [tasks[i].id for i, status in value
-            if status in (OVER_TASK_LIMIT, Status.INCONCLUSIVE.value)]
+            if status in (OVER_TASK_LIMIT, Status.INCONCLUSIVE.value)
+            or (base is not None and weakened(base[i], status))]
     if weak:
         return {**row, "result": "weakened", "by": weak[:5],
                 **({"harness_limit_hit": True} if end == "timed_out" else {})}
@@ -356,7 +360,7 @@ def run_family(family: str, mutants: int, seeds: list[int], seconds: float,
             continue
         moved = {"drawn_index": drawn_site.index} if site != drawn_site else {}
         row = {"family": family, "seed": row_seed, **asdict(site), **moved, "checks": len(which),
-               **judge(site, tasks, which, seconds, info["seconds"])}
+               **judge(site, tasks, which, seconds, info["seconds"], info["statuses"])}
         if row["result"] == "survived":
             key = (site.module, site.name)
             above = {c: info["calls"].get(c, []) for c in info["callers"].get(key, [])}

@@ -259,3 +259,15 @@ def test_a_helper_whose_callers_show_its_change_survives(mutation, planted):
     site = _site(mutation, planted.__name__, "scaled", "x * y")  # -> x / y
     row = mutation.classify(site, own, seconds=60, callers=callers)
     assert row["result"] == "survived" and row["at_callers"]["differs_at"].startswith("("), row
+
+
+def test_a_check_weaker_than_in_the_baseline_is_detected_by_weakening(mutation):
+    # rr_pld_var with tanh(eps0 * 2): the variance's SMT check is no longer polynomial
+    # (not_applicable); the mean's checks are untouched
+    site = next(s for s in mutation.sites_of(
+        "dpverify.theorems.formulas.advanced_composition", "rr_pld_var")
+        if s.kind == "operator" and s.line == "eps0 / 2")
+    tasks = [t for t in plan(["STK-ASYMP-OPT"]) if (t.claim, t.check) == (5, 2)]
+    row = mutation.judge(site, tasks, [0], seconds=120, base=["proved"])
+    assert row["result"] == "weakened" and row["by"] == ["STK-ASYMP-OPT/5/2"], row
+    assert mutation.judge(site, tasks, [0], seconds=120)["result"] == "survived"
