@@ -361,12 +361,14 @@ def run_family(family: str, mutants: int, seeds: list[int], seconds: float,
         moved = {"drawn_index": drawn_site.index} if site != drawn_site else {}
         row = {"family": family, "seed": row_seed, **asdict(site), **moved, "checks": len(which),
                **judge(site, tasks, which, seconds, info["seconds"], info["statuses"])}
+        key = (site.module, site.name)
         if row["result"] == "survived":
-            key = (site.module, site.name)
-            above = {c: info["calls"].get(c, []) for c in info["callers"].get(key, [])}
-            row.update(classify(site, info["calls"].get(key, []), seconds, above))
-        if row["result"] == "survived":
+            row.update(classify(site, info["calls"].get(key, []), seconds))
+        if row["result"] == "survived":  # the owner's claims first: a change they see is real
             row.update(owner_judge(site, family, seconds))
+        if row["result"] == "survived" and info["callers"].get(key):
+            above = {c: info["calls"].get(c, []) for c in info["callers"][key]}
+            row.update(at_callers(site, above, seconds, row))
         judged[site] = row
         yield row
 
@@ -426,14 +428,19 @@ def classify(site: Site, calls: list[Any], seconds: float,
     if found.pop("equivalent"):
         return {"result": "equivalent", **found,
                 "note": f"indistinguishable on {found['compared']} recorded inputs (not a proof)"}
-    if callers:
-        seen = caller_equivalence(site, callers, seconds)
-        if seen.pop("equivalent"):
-            return {"result": "equivalent", "own_differs_at": found.get("differs_at"), **seen,
-                    "note": f"its own outputs differ, but its callers' agree on "
-                            f"{seen['compared']} recorded inputs (not a proof)"}
-        found["at_callers"] = seen
-    return {"result": "survived", **found}
+    return {"result": "survived", **found, **(at_callers(site, callers, seconds, found)
+                                              if callers else {})}
+
+
+def at_callers(site: Site, callers: dict[tuple[str, str], list[Any]], seconds: float,
+               found: dict[str, Any]) -> dict[str, Any]:
+    """The row's update when a survivor is judged at its callers (:func:`classify`)."""
+    seen = caller_equivalence(site, callers, seconds)
+    if seen.pop("equivalent"):
+        return {"result": "equivalent", "own_differs_at": found.get("differs_at"), **seen,
+                "note": f"its own outputs differ, but its callers' agree on "
+                        f"{seen['compared']} recorded inputs (not a proof)"}
+    return {"at_callers": seen}
 
 
 CALLER_DEPTH, MAX_CALLERS = 12, 4
