@@ -1,7 +1,7 @@
 """The tester's power: single-token mutations of the formulas a family uses, run against that
 family's claims (issue "Verdicts that say exactly what was shown", item 5).
 
-    python bench/mutation.py [--family F ...] [--mutants N] [--seed S] [--seconds T]
+    python bench/mutation.py [--family F ...] [--mutants N] [--seed S ...] [--seconds T]
                              [--jsonl FILE]
 
 1. **Baseline.** In a forked child, every check of the family runs once (quick profile) under a
@@ -17,78 +17,125 @@ family's claims (issue "Verdicts that say exactly what was shown", item 5).
    baseline first, until one kills the mutant. It is *killed* when a check that came out as
    expected in the baseline now does not (a claim expected to hold fails or errs — ``dpverify
    run`` exits 1 or 3 —, an erratum is no longer refuted); *detected by weakening* when none
-   does but a check that was proved/certified/passed now ends ``inconclusive`` or runs past the
-   runner's task limit (the profile's seconds plus the kill grace, where the runner records
+   does but a check that was proved/certified/passed now ends ``inconclusive`` (or anything
+   weaker than its baseline status, e.g. ``not_applicable``) or runs past the runner's task
+   limit (the profile's seconds plus the kill grace, where the runner records
    ``inconclusive``): ``dpverify run --baseline`` exits 1 on it; *timed out* when the child
-   runs past ``--seconds`` (the harness's wall clock) before either.
+   runs past ``--seconds`` (the harness's wall clock; at least 10 s + twice the baseline
+   seconds of the checks to judge) before either.
 4. **Equivalence.** The baseline also records a bounded sample of the argument tuples each
    executed function was really called with (``bench/mutation_inputs.py``). A mutant no check
    killed is evaluated against the original on those tuples and on random tuples in the same
    ranges, contexts raised by 64 bits: *equivalent* when every outcome agrees to the working
    precision ("indistinguishable on N recorded inputs" — evidence, not a proof), *survived*
-   otherwise, with the input where it differs — a claim the catalogue is missing. The
-   comparison's limits are CPU seconds (so the classification does not depend on the load).
+   otherwise, with the input where it differs — a claim the catalogue is missing.
 
 5. **Owner.** A survivor of a function whose module is imported by theorems of another
-   family (the formula's owner) is judged again against that family's checks (before the
-   equivalence classification of 4, which only runs if the owner does not kill it):
-   *killed by the owner family* when one of them kills it (judged like the family's own: the
-   owner checks that execute the function, cheapest first).
-
-``--replay RUN.jsonl`` judges the survived, timed-out and weakened rows of an earlier run again
-against the current code (the site found by its text; *gone* when that text is no longer in
-the function — counted as not killed) and carries the other rows over.
+   family (the formula's owner) is judged again against that family's checks:
+   *killed by the owner family* when one of them kills it.
 
 The kill rate is (killed + killed by the owner family) / (mutants - equivalent); the detection
 rate adds the mutants detected by weakening. Rows go to
-stdout and ``--jsonl``; the table per family to stdout and ``--markdown``.
+stdout and ``--jsonl`` (each with its seed); the table per family to stdout and
+``--markdown``. ``--replay`` (repeatable) judges the survived, timed-out and weakened rows of
+earlier runs again (one baseline per family for all of them) and carries the others over;
+with rows of several seeds the table has a row per family and seed, and a pooled one.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import itertools
 import json
-import math
+import os
+import pickle
 import random
 import re
-import resource
+import select
 import signal
 import sys
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from mutation_inputs import (  # a sibling of this script
-    Recorder,
-    all_inputs,
-    compare,
-    dumps,
-    judge_outcomes,
-    loads,
-    mutant_outcomes,
-    originals,
-)
-from mutation_sites import (  # a sibling of this script
-    MUTABLE,
-    Site,
-    _in_child,
-    _stream_child,
-    apply,
-    resolve,
-    sites_of,
-)
+from mutation_inputs import EXTRA, Recorder, agree, compare, extra_inputs, loads, outcomes
+from mutation_sites import Site, apply, resolve, sites_of
+from mutation_table import COLUMNS, per_seed, table  # siblings of this script
 
 from dpverify.theorems import all_theorems
 from dpverify.theorems.core import Theorem
-from dpverify.theorems.ctx import arb_precision
 from dpverify.verifiers.dispatch import PROFILES, run_check
 from dpverify.verifiers.runner import KILL_GRACE_SECONDS, Task, plan
-from dpverify.verifiers.verdict import Status
+from dpverify.verifiers.verdict import Status, weakened
+
+ROOT = Path(__file__).resolve().parents[1]
+MUTABLE = (ROOT / "theorems" / "formulas", ROOT / "theorems" / "numerics")
+# ------------------------------------------------------------------------------------------
+# forked runs
+
+
+def _send(out: Any, message: Any) -> None:
+    data = pickle.dumps(message)
+    out.write(len(data).to_bytes(8, "big") + data)
+    out.flush()
+
+
+def _stream_child(work: Callable[[], Iterable[Any]], seconds: float) -> tuple[list[Any], str]:
+    """The items ``work()`` yields in a forked child, and how the child ended: ``done``,
+    ``crash: ...`` (an exception escaped), ``died`` (exited without a word) or ``timed_out``
+    (killed by this process at ``seconds``: the items received until then are kept)."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # child
+        os.close(read)
+        out = os.fdopen(write, "wb")
+        try:
+            for item in work():
+                _send(out, ("item", item))
+            _send(out, ("done", None))
+        except BaseException as exc:  # the mutant crashed the harness itself
+            _send(out, ("crash", repr(exc)))
+        out.close()
+        os._exit(0)
+    os.close(write)
+    deadline = time.monotonic() + seconds
+    items: list[Any] = []
+    end, buffer = "timed_out", b""
+    while end == "timed_out":
+        left = deadline - time.monotonic()
+        if left <= 0 or not select.select([read], [], [], left)[0]:
+            os.kill(pid, signal.SIGKILL)
+            break
+        chunk = os.read(read, 1 << 16)
+        if not chunk:
+            end = "died"
+            break
+        buffer += chunk
+        while len(buffer) >= 8 and len(buffer) >= 8 + int.from_bytes(buffer[:8], "big"):
+            size = int.from_bytes(buffer[:8], "big")
+            tag, value = pickle.loads(buffer[8:8 + size])
+            buffer = buffer[8 + size:]
+            if tag == "item":
+                items.append(value)
+            else:
+                end = "done" if tag == "done" else f"crash: {value}"
+    os.close(read)
+    os.waitpid(pid, 0)
+    return items, end
+
+
+def _in_child(work: Any, seconds: float) -> Any:
+    """``work()`` in a forked child with a hard time limit: ``("ok", result)``, ``("crash",
+    why)``, or ``None`` when it timed out."""
+    items, end = _stream_child(lambda: [work()], seconds)
+    if end == "done":
+        return "ok", items[0]
+    return None if end == "timed_out" else ("crash", end.removeprefix("crash: "))
 
 
 def _expected_ok(task: Task, status: Status) -> bool:
@@ -136,12 +183,13 @@ def baseline(tasks: list[Task], seed: str = "") -> dict[str, Any]:
             if key:
                 used[key].add(current)
                 recorder.offer(key, frame)
-                caller = frame.f_back
-                # the nearest mutable function up the stack (through non-mutable helpers)
-                while caller is not None and caller.f_code not in codes:
-                    caller = caller.f_back
-                if caller is not None:
-                    callers[key].add(codes[caller.f_code])
+                up, depth = frame.f_back, 0  # the nearest mutable function that called it
+                while up is not None and depth < CALLER_DEPTH:
+                    outer = codes.get(up.f_code)
+                    if outer and outer != key:
+                        callers[key].add(outer)
+                        break
+                    up, depth = up.f_back, depth + 1
 
     ok, seconds, statuses = [], [], []
     quick = PROFILES["quick"]
@@ -162,79 +210,21 @@ def baseline(tasks: list[Task], seed: str = "") -> dict[str, Any]:
             "callers": {key: sorted(c) for key, c in callers.items()}}
 
 
-def _cpu_limit(seconds: float) -> None:
-    """Limit this (child) process to ``seconds`` of CPU (SIGXCPU kills it past that): the
-    comparisons' verdicts then do not depend on the load; the wall clock only backs it up."""
-    resource.setrlimit(resource.RLIMIT_CPU, (math.ceil(seconds), math.ceil(seconds) + 1))
-
-
-def _function_of(module: str, name: str) -> Callable[..., Any]:
-    func = getattr(importlib.import_module(module), name)
-    return getattr(func, "__wrapped__", func)
-
-
-_TIMED_OUT = {"equivalent": False, "compared": 0, "differs_at": "comparison timed out"}
-
-
-def _child_result(result: Any) -> dict[str, Any] | None:
-    """None when a comparison child answered, else the row for its failure."""
-    if result is None or result == ("crash", "died"):  # wall clock, or SIGXCPU at the CPU limit
-        return _TIMED_OUT
-    if result[0] != "ok":
-        return {"equivalent": False, "compared": 0, "differs_at": result[1]}
-    return None
-
-
-def equivalence(site: Site, calls: list[Any], seconds: float,
-                target: tuple[str, str] | None = None) -> dict[str, Any]:
-    """Original vs mutant on the recorded calls (in a forked child) of the mutated function, or
-    of ``target`` (module, name), a function that calls it: ``equivalent`` or not.
-
-    For a caller the original and the mutant run in two fresh children: a cache between the
-    caller and the mutated function (an lru cache, a module's table) filled by the original
-    would otherwise answer for the mutant."""
+def equivalence(site: Site, calls: list[Any], seconds: float) -> dict[str, Any]:
+    """Original vs mutant on the recorded calls (in a forked child): ``equivalent`` or not."""
     if not calls:
         return {"equivalent": False, "compared": 0, "differs_at": "no recorded call"}
-    wall = COMPARE_WALL_FACTOR * seconds
-    if target is None:
-        def work() -> dict[str, Any]:
-            _cpu_limit(seconds)  # at most about half of it is used
-            return compare(_function_of(site.module, site.name), lambda: apply(site), calls,
-                           f"{site}", budget=seconds / 3)
 
-        result = _in_child(work, wall)
-        return _child_result(result) or result[1]
-    inputs = all_inputs(calls, f"{site}/{target}")
+    def work() -> dict[str, Any]:
+        func = getattr(importlib.import_module(site.module), site.name)
+        func = getattr(func, "__wrapped__", func)
+        return compare(func, lambda: apply(site), calls, f"{site}", budget=seconds / 3)
 
-    def first() -> bytes:
-        _cpu_limit(seconds)
-        return dumps(originals(_function_of(*target), inputs, seconds / 3))[0]
-
-    done = _in_child(first, wall)
-    failed = _child_result(done)
-    if failed:
-        return failed
-    before = _loads_exact(done[1])
-
-    def second() -> bytes:
-        _cpu_limit(seconds)
-        apply(site)
-        return dumps(mutant_outcomes(_function_of(*target), inputs, before, seconds / 3))[0]
-
-    done = _in_child(second, wall)
-    return _child_result(done) or judge_outcomes(inputs, before, _loads_exact(done[1]))
-
-
-def _loads_exact(blob: bytes) -> Any:
-    """Outcomes sent back by a child: their balls' exact midpoints and radii are rebuilt as
-    ``man * 2^exp``, exact only at a precision above their mantissas' bits."""
-    with arb_precision(1 << 16):
-        return loads(blob)
-
-
-# the equivalence comparison's wall-clock backstop, in multiples of its CPU limit: at load 10
-# on 2 cores a process gets about a fifth of a core
-COMPARE_WALL_FACTOR = 8
+    result = _in_child(work, seconds)
+    if result is None or result[0] != "ok":
+        return {"equivalent": False, "compared": 0,
+                "differs_at": "comparison timed out" if result is None else result[1]}
+    return result[1]
 
 
 class _OverTaskLimit(BaseException):
@@ -251,7 +241,7 @@ SOFT_SECONDS, SOFT_FACTOR = 5.0, 4.0  # first-pass allowance: 5 s + 4 x the base
 
 
 def judge(site: Site, tasks: list[Task], which: list[int], seconds: float,
-          cost: list[float] | None = None) -> dict[str, Any]:
+          cost: list[float] | None = None, base: list[str] | None = None) -> dict[str, Any]:
     """Run the checks ``which`` (cheapest in the baseline first; one that takes far longer than
     in the baseline is put off to a second pass) under the mutant until one kills it.
     ``killed``: a check that came out as expected now does not (``error`` included: ``dpverify
@@ -297,18 +287,26 @@ def judge(site: Site, tasks: list[Task], which: list[int], seconds: float,
             if status != OVER_TASK_LIMIT and not _expected_ok(tasks[i], Status(status)):
                 return
 
+    # the wall clock is never less than twice the checks' own baseline cost (plus 10 s): else
+    # a mutant whose checks merely take their usual time, together near ``seconds``, times out
+    # on a loaded machine without ever being judged
+    wall = max(seconds, 10 + 2 * sum(cost[i] for i in order)) if cost else seconds
     started = time.monotonic()
-    value, end = _stream_child(work, seconds)
+    value, end = _stream_child(work, wall)
     row: dict[str, Any] = {"seconds": round(time.monotonic() - started, 1),
-                           "judged": f"{len(value)} of {len(order)} checks"}
+                           "judged": f"{len(value)} of {len(order)} checks",
+                           **({"wall_clock": round(wall, 1)} if wall > seconds else {})}
     if end.startswith("crash") or end == "died":  # `dpverify run` reports such a worker as
         return {**row, "result": "killed", "why": end}  # error (exit 3)
     killers = [tasks[i].id for i, status in value
                if status != OVER_TASK_LIMIT and not _expected_ok(tasks[i], Status(status))]
     if killers:
         return {**row, "result": "killed", "by": killers[:5]}
+    # weaker than in the baseline (``base``: its statuses), as ``dpverify run --baseline``
+    # orders them: also a proved check now not_applicable (an SMT translation that fails)
     weak = [tasks[i].id for i, status in value
-            if status in (OVER_TASK_LIMIT, Status.INCONCLUSIVE.value)]
+            if status in (OVER_TASK_LIMIT, Status.INCONCLUSIVE.value)
+            or (base is not None and weakened(base[i], status))]
     if weak:
         return {**row, "result": "weakened", "by": weak[:5],
                 **({"harness_limit_hit": True} if end == "timed_out" else {})}
@@ -324,11 +322,13 @@ def family_ids(family: str) -> list[str]:
     return [t.id for t in all_theorems() if t.family == family]
 
 
-def run_family(family: str, mutants: int, seed: int, seconds: float,
+def run_family(family: str, mutants: int, seeds: list[int], seconds: float,
                replay: list[Site] | None = None) -> Iterator[dict[str, Any]]:
-    """Rows for a seeded sample of ``mutants`` sites, or for the ``replay`` sites if given."""
+    """Rows for a seeded sample of ``mutants`` sites per seed of ``seeds`` (one baseline for
+    all), or for the ``replay`` sites if given (``seeds``: then the seed of the run each was
+    drawn in, kept in its row). A site drawn under several seeds is judged once."""
     tasks = plan(family_ids(family))
-    base = _in_child(lambda: baseline(tasks, f"{family}/{seed}"), 1800)
+    base = _in_child(lambda: baseline(tasks, f"{family}/{seeds[0]}"), 1800)
     if base is None or base[0] != "ok":
         raise RuntimeError(f"baseline of {family} failed: {base}")
     info = base[1]
@@ -337,32 +337,39 @@ def run_family(family: str, mutants: int, seed: int, seconds: float,
           f"expected or inconclusive (left out of the judging): {off or 'none'}",
           file=sys.stderr, flush=True)
     sites = [s for (mod, name) in sorted(info["used"]) for s in sites_of(mod, name)]
-    rng = random.Random(f"{family}/{seed}")
-    chosen = replay if replay is not None else rng.sample(sites, min(mutants, len(sites)))
-    for recorded in chosen:
-        site = resolve(recorded) if replay is not None else recorded
+    if replay is None:
+        drawn = [(site, seed) for seed in seeds for site in
+                 random.Random(f"{family}/{seed}").sample(sites, min(mutants, len(sites)))]
+    else:
+        drawn = list(zip(replay, seeds, strict=True))
+    judged: dict[Site, dict[str, Any]] = {}
+    for drawn_site, row_seed in drawn:
+        site = resolve(drawn_site) if replay is not None else drawn_site
         if site is None:
-            yield {"family": family, **asdict(recorded), "result": "gone",
-                   "note": "the mutated code is no longer in the function"}
+            yield {"family": family, "seed": row_seed, **asdict(drawn_site),
+                   "result": "gone", "why": "the mutated code no longer exists"}
             continue
-        moved = {"index_at_run": recorded.index} if site.index != recorded.index else {}
+        if site in judged:
+            yield {**judged[site], "seed": row_seed}
+            continue
         # every check of a theorem one of whose checks executed the function: a check served
         # from a cache an earlier check filled (e.g. a lattice) executes it only indirectly
         using = {tasks[i].theorem for i in info["used"].get((site.module, site.name), [])}
         which = [i for i, t in enumerate(tasks) if t.theorem in using and info["ok"][i]]
         if not which:
             continue
-        row = {"family": family, **asdict(site), **moved, "checks": len(which),
-               **judge(site, tasks, which, seconds, info["seconds"])}
-        # the owner family first: a kill there is proof that the mutant is not equivalent,
-        # whatever the recorded inputs of this family show
+        moved = {"drawn_index": drawn_site.index} if site != drawn_site else {}
+        row = {"family": family, "seed": row_seed, **asdict(site), **moved, "checks": len(which),
+               **judge(site, tasks, which, seconds, info["seconds"], info["statuses"])}
+        key = (site.module, site.name)
         if row["result"] == "survived":
+            row.update(classify(site, info["calls"].get(key, []), seconds))
+        if row["result"] == "survived":  # the owner's claims first: a change they see is real
             row.update(owner_judge(site, family, seconds))
-        if row["result"] == "survived":
-            key = (site.module, site.name)
-            row.update(classify(site, info["calls"].get(key, []), seconds,
-                                {c: info["calls"].get(c, []) for c in info["callers"].get(key, [])
-                                 if c != key}))
+        if row["result"] == "survived" and info["callers"].get(key):
+            above = {c: info["calls"].get(c, []) for c in info["callers"][key]}
+            row.update(at_callers(site, above, seconds, row))
+        judged[site] = row
         yield row
 
 
@@ -385,30 +392,27 @@ def owner_theorems(site: Site, family: str) -> list[str]:
     return sorted(ids)
 
 
-_OWNER_BASELINES: dict[tuple[str, ...], Any] = {}
-
-
 def owner_judge(site: Site, family: str, seconds: float) -> dict[str, Any]:
     """A survivor judged again against the owner family's checks (those that came out as
-    expected unmutated), as the family's own: only the checks of the owner theorems that execute
-    the function, cheapest in their baseline first (the baseline is taken once per set of
-    owner theorems): ``killed_by_owner`` when one of them now does not."""
+    expected unmutated): ``killed_by_owner`` when one of them now does not."""
     ids = owner_theorems(site, family)
     if not ids:
         return {}
     tasks = plan(ids)
-    key = tuple(ids)
-    if key not in _OWNER_BASELINES:
-        _OWNER_BASELINES[key] = _in_child(lambda: baseline(tasks, "owner"), 1800)
-    base = _OWNER_BASELINES[key]
+    quick = PROFILES["quick"]
+
+    def statuses() -> list[bool]:
+        out = []
+        for t in tasks:
+            status = run_check(t.theorem, t.claim, t.check, quick).status
+            out.append(_expected_ok(t, status) and status is not Status.INCONCLUSIVE)
+        return out
+
+    base = _in_child(statuses, 10 * seconds)
     if base is None or base[0] != "ok":
         return {"owner": ids, "owner_result": "baseline timed out"}
-    info = base[1]
-    using = {tasks[i].theorem for i in info["used"].get((site.module, site.name), [])}
-    which = [i for i, t in enumerate(tasks) if t.theorem in using and info["ok"][i]]
-    if not which:
-        return {"owner": ids, "owner_result": "no owner check executes it"}
-    again = judge(site, tasks, which, seconds, info["seconds"])
+    which = [i for i, ok in enumerate(base[1]) if ok]
+    again = judge(site, tasks, which, seconds)
     if again["result"] == "killed":
         return {"result": "killed_by_owner", "owner": ids, "by": again.get("by", [])}
     return {"owner": ids, "owner_result": again["result"]}
@@ -417,86 +421,111 @@ def owner_judge(site: Site, family: str, seconds: float) -> dict[str, Any]:
 def classify(site: Site, calls: list[Any], seconds: float,
              callers: dict[tuple[str, str], list[Any]] | None = None) -> dict[str, Any]:
     """``result`` ``equivalent`` or ``survived`` for a mutant no check killed, with the why.
-
-    A mutant whose own output differs (an index where a sum starts, a candidate range: a hint
-    whose value only steers the work) is judged again by its effect: *equivalent* when every
-    function that called it in the baseline (the nearest formula or engine function up the
-    stack, ``callers``) has recorded calls and agrees with its original on all of them and on
-    extra random ones; *survived* otherwise, with the function-level difference."""
+    A mutant whose own outputs differ is judged again at its ``callers`` (the nearest mutable
+    functions that called it, with their recorded calls): a changed cut-off, starting guess,
+    route choice or unused component that no caller's output shows is equivalent in effect."""
     found = equivalence(site, calls, seconds)
     if found.pop("equivalent"):
         return {"result": "equivalent", **found,
                 "note": f"indistinguishable on {found['compared']} recorded inputs (not a proof)"}
-    if callers and found.get("compared") and all(callers.values()):
-        effect = {f"{mod}.{name}": equivalence(site, c, seconds, (mod, name))
-                  for (mod, name), c in callers.items()}
-        if all(e["equivalent"] for e in effect.values()):
-            total = sum(e["compared"] for e in effect.values())
-            return {"result": "equivalent", **found, "callers": sorted(effect),
-                    "note": f"its own output differs, but every caller ({', '.join(effect)}) "
-                            f"agrees on its {total} recorded and random inputs: a hint that "
-                            "steers the work, not the value (not a proof)"}
-        found["callers_differ"] = sorted(k for k, e in effect.items() if not e["equivalent"])
-    return {"result": "survived", **found}
+    return {"result": "survived", **found, **(at_callers(site, callers, seconds, found)
+                                              if callers else {})}
 
 
-COLUMNS = ("killed", "killed_by_owner", "weakened", "survived", "equivalent", "timed_out")
+def at_callers(site: Site, callers: dict[tuple[str, str], list[Any]], seconds: float,
+               found: dict[str, Any]) -> dict[str, Any]:
+    """The row's update when a survivor is judged at its callers (:func:`classify`)."""
+    seen = caller_equivalence(site, callers, seconds)
+    if seen.pop("equivalent"):
+        return {"result": "equivalent", "own_differs_at": found.get("differs_at"), **seen,
+                "note": f"its own outputs differ, but its callers' agree on "
+                        f"{seen['compared']} recorded inputs (not a proof)"}
+    return {"at_callers": seen}
 
 
-def table(totals: dict[str, dict[str, int]]) -> str:
-    """The Markdown table per family. Both rates are over the non-equivalent mutants: the kill
-    rate counts killed mutants (also by the owner family); the detection rate adds those
-    detected by weakening (``dpverify run --baseline`` exits 1)."""
-    lines = ["| family | mutants | killed | killed by the owner family | detected by weakening "
-             "| survived | equivalent | timed out | kill rate | detection rate |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
-    for family, c in totals.items():
-        n = sum(c.values())
-        live = n - c["equivalent"]
-        killed = c["killed"] + c["killed_by_owner"]
-        rate = f"{100 * killed / live:.0f} %" if live else "—"
-        detected = f"{100 * (killed + c['weakened']) / live:.0f} %" if live else "—"
-        lines.append(f"| {family} | {n} | {c['killed']} | {c['killed_by_owner']} "
-                     f"| {c['weakened']} | {c['survived']} | {c['equivalent']} "
-                     f"| {c['timed_out']} | {rate} | {detected} |")
-    return "\n".join(lines)
+CALLER_DEPTH, MAX_CALLERS = 12, 4
+
+
+def _unwrapped(key: tuple[str, str]) -> Any:
+    func = getattr(importlib.import_module(key[0]), key[1])
+    return getattr(func, "__wrapped__", func)
+
+
+def caller_equivalence(site: Site, callers: dict[tuple[str, str], list[Any]],
+                       seconds: float) -> dict[str, Any]:
+    """Original and mutant outputs of each caller on its recorded calls and random calls in
+    their ranges, each side in its own forked child (no cache filled by the original serves
+    the mutant): ``equivalent`` when every caller agrees on every compared input."""
+    compared, names = 0, []
+    for key, calls in list(callers.items())[:MAX_CALLERS]:
+        names.append(f"{key[0].rsplit('.', 1)[-1]}.{key[1]}")
+        if not calls:
+            return {"equivalent": False, "callers": names, "differs_at": "no recorded call"}
+        inputs = calls + list(extra_inputs(calls, EXTRA, random.Random(f"{site}/{key}")))
+        before = _in_child(lambda inputs=inputs, key=key: outcomes(
+            _unwrapped(key), inputs, seconds / 6), seconds)
+        if before is None or before[0] != "ok":
+            return {"equivalent": False, "callers": names, "differs_at": "comparison timed out"}
+        was = loads(before[1])
+        limits = [max(2.0, 20 * took) for _, _, took in was]
+
+        def mutant(inputs: list[Any] = inputs, key: tuple[str, str] = key,
+                   limits: list[float] = limits) -> bytes:
+            apply(site)
+            return outcomes(_unwrapped(key), inputs[:len(limits)], None, limits)
+
+        after = _in_child(mutant, seconds)
+        if after is None or after[0] != "ok":
+            return {"equivalent": False, "callers": names, "differs_at": "comparison timed out"}
+        found = agree(inputs, was, loads(after[1]))
+        if not found["equivalent"]:
+            return {**found, "callers": names}
+        compared += found["compared"]
+    return {"equivalent": compared > 0, "compared": compared, "callers": names}
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--family", action="append")
     parser.add_argument("--mutants", type=int, default=20)
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seed", type=int, action="append", help="repeatable: a sample per "
+                        "seed, one baseline per family for all (default 1)")
     parser.add_argument("--seconds", type=float, default=120.0)
     parser.add_argument("--jsonl", type=Path)
     parser.add_argument("--markdown", type=Path)
-    parser.add_argument("--replay", type=Path, help="a JSONL of an earlier run: its survived, "
-                        "timed-out and weakened rows are judged again (same sites, found by "
-                        "their text), its other rows carried over")
+    parser.add_argument("--replay", type=Path, action="append", help="a JSONL of an earlier "
+                        "run (repeatable: runs of several seeds are replayed together, one "
+                        "baseline per family): its survived, timed-out and weakened rows are "
+                        "judged again (same sites), its other rows carried over; a row without "
+                        "a seed takes the --seed given")
     args = parser.parse_args(argv)
     families = args.family or sorted({t.family for t in all_theorems()})
-    earlier = ([json.loads(line) for line in args.replay.read_text("utf-8").splitlines()
-                if line.strip()] if args.replay else [])
+    seeds = args.seed or [1]
+    earlier = [{"seed": seeds[0], **json.loads(line)} for path in args.replay or []
+               for line in path.read_text("utf-8").splitlines() if line.strip()]
     totals: dict[str, dict[str, int]] = {}
     out = args.jsonl.open("a", encoding="utf-8") if args.jsonl else None
     for family in families:
         mine = [r for r in earlier if r["family"] == family]
         again = ("survived", "timed_out", "weakened")
         carried = [r for r in mine if r["result"] not in again]
+        redo = [r for r in mine if r["result"] in again]
         replay = [Site(r["module"], r["name"], r["kind"], r["index"], r["line"])
-                  for r in mine if r["result"] in again] if args.replay else None
+                  for r in redo] if args.replay else None
         if args.replay and not mine:
             continue
-        counts = totals.setdefault(family, dict.fromkeys(COLUMNS, 0))
-        rows = run_family(family, args.mutants, args.seed, args.seconds, replay) \
-            if replay is None or replay else iter(())
-        for row in [*carried, *rows]:
-            counts[row["result"]] = counts.get(row["result"], 0) + 1
+        rows = run_family(family, args.mutants, [r["seed"] for r in redo] if args.replay
+                          else seeds, args.seconds, replay) if replay is None or replay \
+            else iter(())
+        for row in itertools.chain(carried, rows):  # rows reach the JSONL as they come
+            for key in (family, f"{family} (seed {row['seed']})"):
+                counts = totals.setdefault(key, dict.fromkeys(COLUMNS, 0))
+                counts[row["result"]] = counts.get(row["result"], 0) + 1
             print(json.dumps(row), flush=True)
             if out:
                 out.write(json.dumps(row) + "\n")
                 out.flush()
-    text = table(totals)
+    text = table(per_seed(totals, families))
     print("\n" + text)
     if args.markdown:
         args.markdown.write_text(text + "\n", encoding="utf-8")

@@ -58,8 +58,14 @@ def _mpc_at(prec: int, value: tuple) -> Any:
 
 
 def _arb_of(mid: tuple[int, int], rad: tuple[int, int]) -> Any:
-    two = flint.arb(2)
-    return flint.arb(flint.arb(mid[0]) * two ** mid[1], flint.arb(rad[0]) * two ** rad[1])
+    """The ball, exactly (at whatever working precision it is rebuilt)."""
+    saved = flint.ctx.prec
+    flint.ctx.prec = max(saved, int(mid[0]).bit_length() + 8, int(rad[0]).bit_length() + 8)
+    try:
+        two = flint.arb(2)
+        return flint.arb(flint.arb(mid[0]) * two ** mid[1], flint.arb(rad[0]) * two ** rad[1])
+    finally:
+        flint.ctx.prec = saved
 
 
 def _cached(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -339,45 +345,27 @@ def _show(call: Call) -> str:
     return f"({', '.join(shown)})"[:400]
 
 
-Outcome = tuple[str, Any, float]  # kind ("ok", "raise", "slow"), value, CPU seconds
+def compare(original: Callable[..., Any], mutate: Callable[[], None], calls: list[Call],
+            seed: str, budget: float, limit: float = 5.0) -> dict[str, Any]:
+    """Evaluate ``original`` on the recorded and extra calls, then ``mutate()`` and the mutant.
 
-
-def originals(fn: Callable[..., Any], inputs: list[Call], budget: float,
-              limit: float = 5.0) -> list[Outcome]:
-    """``fn`` on ``inputs`` in order while its CPU time stays within half of ``budget``."""
-    before: list[Outcome] = []
+    ``original`` is the unwrapped function object: ``mutate`` replaces its code in place, so
+    the same object evaluates the mutant afterwards (caches around it are bypassed). Inputs are
+    taken in order while the original's CPU time stays within half of ``budget`` seconds.
+    """
+    inputs = list(calls) + list(extra_inputs(calls, EXTRA, random.Random(seed)))
+    before: list[tuple[str, Any, float]] = []
     for call in inputs:
         if sum(took for _, _, took in before) > budget / 2:
             break
-        before.append(_outcome(fn, call, limit))
-    return before
-
-
-def mutant_outcomes(fn: Callable[..., Any], inputs: list[Call], before: list[Outcome],
-                    budget: float) -> list[Outcome | None]:
-    """``fn`` (mutated by now) on the inputs the original answered, each limited to 20 times
-    the original's CPU time, while the total stays within ``budget`` CPU seconds (the same
-    verdict at any load); None where not evaluated."""
-    after: list[Outcome | None] = []
-    spent = 0.0
-    for call, (kind, _, took) in zip(inputs, before, strict=False):
-        if kind == "slow" or spent > budget:
-            after.append(None)
-            continue
-        after.append(_outcome(fn, call, max(2.0, 20 * took)))
-        spent += after[-1][2]
-    return after
-
-
-def judge_outcomes(inputs: list[Call], before: list[Outcome],
-                   after: list[Outcome | None]) -> dict[str, Any]:
-    """``equivalent`` when every evaluated pair agrees (and at least one was), else the first
-    input where they differ."""
+        before.append(_outcome(original, call, limit))
+    inputs = inputs[:len(before)]
+    mutate()
     compared = 0
-    for call, (kind, value, _), got in zip(inputs, before, after, strict=False):
-        if got is None:
+    for call, (kind, value, took) in zip(inputs, before, strict=True):
+        if kind == "slow":
             continue
-        m_kind, m_value, _ = got
+        m_kind, m_value, _ = _outcome(original, call, max(2.0, 20 * took))
         same = m_kind == kind and (value == m_value if kind == "raise"
                                    else kind == "ok" and _close(value, m_value, call.prec))
         if not same:
@@ -387,24 +375,31 @@ def judge_outcomes(inputs: list[Call], before: list[Outcome],
     return {"equivalent": compared > 0, "compared": compared}
 
 
-def all_inputs(calls: list[Call], seed: str) -> list[Call]:
-    """The recorded calls and ``EXTRA`` random ones in their ranges."""
-    return list(calls) + list(extra_inputs(calls, EXTRA, random.Random(seed)))
+def outcomes(fn: Callable[..., Any], calls: list[Call], budget: float | None,
+             limits: list[float] | None = None) -> bytes:
+    """``fn``'s outcomes on ``calls`` in order (pickled with :func:`dumps`, to leave a forked
+    child): while the CPU time stays within ``budget`` seconds, or each within its limit."""
+    out: list[tuple[str, Any, float]] = []
+    for i, call in enumerate(calls):
+        if budget is not None and sum(took for _, _, took in out) > budget:
+            break
+        out.append(_outcome(fn, call, limits[i] if limits else 5.0))
+    return dumps(out)[0]
 
 
-def compare(original: Callable[..., Any], mutate: Callable[[], None], calls: list[Call],
-            seed: str, budget: float, limit: float = 5.0) -> dict[str, Any]:
-    """Evaluate ``original`` on the recorded and extra calls, then ``mutate()`` and the mutant.
-
-    ``original`` is the unwrapped function object: ``mutate`` replaces its code in place, so
-    the same object evaluates the mutant afterwards (caches around it are bypassed). Inputs are
-    taken in order while the original's CPU time stays within half of ``budget`` seconds, and
-    compared while the mutant's stays within ``budget``.
-    """
-    inputs = all_inputs(calls, seed)
-    before = originals(original, inputs, budget, limit)
-    mutate()
-    return judge_outcomes(inputs, before, mutant_outcomes(original, inputs, before, budget))
+def agree(calls: list[Call], before: list[tuple[str, Any, float]],
+          after: list[tuple[str, Any, float]]) -> dict[str, Any]:
+    """:func:`compare`'s verdict on outcomes computed apart (original, then mutant)."""
+    compared = 0
+    for call, (kind, value, _), (m_kind, m_value, _) in zip(calls, before, after, strict=False):
+        if kind == "slow":
+            continue
+        same = m_kind == kind and (value == m_value if kind == "raise"
+                                   else kind == "ok" and _close(value, m_value, call.prec))
+        if not same:
+            return {"equivalent": False, "compared": compared + 1, "differs_at": _show(call)}
+        compared += 1
+    return {"equivalent": compared > 0, "compared": compared}
 
 
 def _brief(kind: str, value: Any) -> str:

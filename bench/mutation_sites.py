@@ -1,22 +1,14 @@
-"""Mutation sites of the formula and engine functions, their application in place, and the
-forked children the harness runs them in (used by ``bench/mutation.py``)."""
+"""Mutation sites of ``bench/mutation.py``: single-token mutations of a function's AST (operator
+swaps, constants, exp<->expm1, log<->log1p, dropped terms and minus signs, swapped arguments),
+applied in place to the function's code object so every importer sees them."""
 
 from __future__ import annotations
 
 import ast
 import importlib
-import os
-import pickle
-import select
-import signal
-import time
-from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-MUTABLE = (ROOT / "theorems" / "formulas", ROOT / "theorems" / "numerics")
 SWAPS: dict[type, type] = {ast.Add: ast.Sub, ast.Sub: ast.Add, ast.Mult: ast.Div,
                            ast.Div: ast.Mult, ast.Pow: ast.Mult, ast.Lt: ast.LtE,
                            ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt}
@@ -79,17 +71,6 @@ def sites_of(module: str, name: str) -> list[Site]:
     return out
 
 
-def resolve(site: Site) -> Site | None:
-    """``site`` in the current code: a replayed row names its node by index among the nodes of
-    its kind, and an edit of the function since the run shifts those indices; the node is the
-    one whose text is the row's ``line`` (the nearest to the old index), None when it is gone."""
-    nodes = sites_of(site.module, site.name)
-    same = [s for s in nodes if s.kind == site.kind and s.line == site.line]
-    if not same:
-        return None
-    return min(same, key=lambda s: abs(s.index - site.index))
-
-
 def _mutate(node: ast.AST, kind: str) -> ast.AST:
     if kind == "operator" and isinstance(node, ast.BinOp):
         node.op = SWAPS[type(node.op)]()
@@ -106,6 +87,17 @@ def _mutate(node: ast.AST, kind: str) -> ast.AST:
     elif kind == "swap_args" and isinstance(node, ast.Call):
         node.args[0], node.args[1] = node.args[1], node.args[0]
     return node
+
+
+def resolve(site: Site) -> Site | None:
+    """``site`` in the current code: the same index if it still shows the recorded line, else
+    the node of the same kind showing that line nearest the recorded index (code added above
+    it shifts the indices), else ``None`` (the mutated code is gone)."""
+    same = [s for s in sites_of(site.module, site.name) if s.kind == site.kind]
+    if site.index < len(same) and same[site.index].line == site.line:
+        return site
+    showing = [s for s in same if s.line == site.line]
+    return min(showing, key=lambda s: abs(s.index - site.index)) if showing else None
 
 
 def _replace(root: ast.AST, target: ast.AST, replacement: ast.AST) -> None:
@@ -135,66 +127,3 @@ def apply(site: Site) -> None:
     func = getattr(module, site.name)
     func = getattr(func, "__wrapped__", func)
     func.__code__ = new
-
-
-# ------------------------------------------------------------------------------------------
-# forked runs
-
-
-def _send(out: Any, message: Any) -> None:
-    data = pickle.dumps(message)
-    out.write(len(data).to_bytes(8, "big") + data)
-    out.flush()
-
-
-def _stream_child(work: Callable[[], Iterable[Any]], seconds: float) -> tuple[list[Any], str]:
-    """The items ``work()`` yields in a forked child, and how the child ended: ``done``,
-    ``crash: ...`` (an exception escaped), ``died`` (exited without a word) or ``timed_out``
-    (killed by this process at ``seconds``: the items received until then are kept)."""
-    read, write = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # child
-        os.close(read)
-        out = os.fdopen(write, "wb")
-        try:
-            for item in work():
-                _send(out, ("item", item))
-            _send(out, ("done", None))
-        except BaseException as exc:  # the mutant crashed the harness itself
-            _send(out, ("crash", repr(exc)))
-        out.close()
-        os._exit(0)
-    os.close(write)
-    deadline = time.monotonic() + seconds
-    items: list[Any] = []
-    end, buffer = "timed_out", b""
-    while end == "timed_out":
-        left = deadline - time.monotonic()
-        if left <= 0 or not select.select([read], [], [], left)[0]:
-            os.kill(pid, signal.SIGKILL)
-            break
-        chunk = os.read(read, 1 << 16)
-        if not chunk:
-            end = "died"
-            break
-        buffer += chunk
-        while len(buffer) >= 8 and len(buffer) >= 8 + int.from_bytes(buffer[:8], "big"):
-            size = int.from_bytes(buffer[:8], "big")
-            tag, value = pickle.loads(buffer[8:8 + size])
-            buffer = buffer[8 + size:]
-            if tag == "item":
-                items.append(value)
-            else:
-                end = "done" if tag == "done" else f"crash: {value}"
-    os.close(read)
-    os.waitpid(pid, 0)
-    return items, end
-
-
-def _in_child(work: Any, seconds: float) -> Any:
-    """``work()`` in a forked child with a hard time limit: ``("ok", result)``, ``("crash",
-    why)``, or ``None`` when it timed out."""
-    items, end = _stream_child(lambda: [work()], seconds)
-    if end == "done":
-        return "ok", items[0]
-    return None if end == "timed_out" else ("crash", end.removeprefix("crash: "))

@@ -376,3 +376,24 @@ def test_asymptotic_values():
             return mpmath.ncdf(-e + mpmath.mpf(1) / 2) - mpmath.e**e * mpmath.ncdf(-e - 0.5)
         lim = mpmath.findroot(lambda e: gdp(e) - mpmath.mpf("1e-5"), 4.3)
         assert _close(_ev("STK-ASYMP-OPT.eps_limit", 25, rho="0.5", delta="1e-5"), lim, 23)
+
+
+def test_adaptive_instance_generator_draws_both_branches_and_rejects_no_mixture() -> None:
+    """KOV-OPT claim 5's generator: every pair it hands out is an exact (log r, delta0)-DP pair
+    of laws, and both branches occur (a mixture ``(1-lam) W + lam U`` has mass on the last
+    output of P; the other branch never does). A mixture that failed its DP test would raise,
+    not fall back silently to the other branch."""
+    import random
+
+    from dpverify.theorems.numerics.composition_enum import _is_dp_pair, _random_mechanism
+
+    mixtures = 0
+    for tree in range(200):
+        r = 1 + Fraction(tree % 30 + 1, 20)
+        delta0 = Fraction(tree % 7, 100)
+        p, q = _random_mechanism(random.Random(tree), r, delta0)
+        assert _is_dp_pair(p, q, r, delta0)
+        mixtures += p[-1] > 0
+    assert 0 < mixtures < 200
+    assert not _is_dp_pair((Fraction(1, 2), Fraction(1, 2)), (Fraction(1, 2), Fraction(3, 5)),
+                           Fraction(2), Fraction(0))  # not a law (sums to 11/10)

@@ -50,6 +50,11 @@ def box_strategy(box: Box) -> st.SearchStrategy[dict[str, Any]]:
     return st.fixed_dictionaries(fields)
 
 
+class _Counterexample(Exception):
+    """Ends the hypothesis search at a failing point (its own class: an ``AssertionError``
+    raised by a claim's term must reach the caller as a crash, not pass for this signal)."""
+
+
 def verify_box(
     check: Compare | Predicate, box: Box, budget: Budget, seed_value: int
 ) -> tuple[Status, str, dict[str, Any]]:
@@ -74,11 +79,11 @@ def verify_box(
         elif d.holds is False:
             failures.append({"point": point, "lhs": d.lhs, "rhs": d.rhs, "margin": d.margin,
                              "certified": d.certified})
-            raise AssertionError("counterexample")
+            raise _Counterexample
 
     try:
         search()
-    except AssertionError:
+    except _Counterexample:
         pass
     except Unsatisfiable:
         return Status.INCONCLUSIVE, "no admissible example could be drawn", {"seed": seed_value}

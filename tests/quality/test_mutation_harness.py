@@ -69,16 +69,16 @@ def step(state, x):
     state["total"] = state["total"] + x
 
 
-def first_index(n):
-    return max(0, n - 3)
+def cutoff(x):
+    return 10 + 2
 
 
-def tail_sum(n):
-    return sum(i for i in range(first_index(n), n + 1) if i >= n - 2)
+def head_sum(x):
+    return sum(x ** j for j in range(min(cutoff(x), 3)))
 
 
-def head(n):
-    return first_index(n) * 1.5
+def head_scaled(x):
+    return scaled(x, 2.0) + 1
 '''
 
 
@@ -220,52 +220,54 @@ def test_judging_stops_at_the_first_killing_check_cheapest_first(mutation):
     assert judged <= total and row["by"][0] == tasks[len(tasks) - judged].id
 
 
-def test_a_replayed_site_is_found_by_its_text_after_an_edit_shifted_its_index(mutation):
+def test_the_table_has_a_row_per_seed_and_a_pooled_row_when_seeds_are_mixed(mutation):
+    zero = dict.fromkeys(mutation.COLUMNS, 0)
+    totals = {"a": {**zero, "killed": 3, "survived": 1}, "a (seed 1)": {**zero, "killed": 1},
+              "a (seed 2)": {**zero, "killed": 2, "survived": 1},
+              "b": {**zero, "killed": 2}, "b (seed 1)": {**zero, "killed": 2}}
+    rows = mutation.per_seed(totals, ["a", "b"])
+    assert list(rows) == ["a (seed 1)", "a (seed 2)", "a (pooled)", "b"]
+    assert "| a (pooled) | 4 | 3 | 0 | 0 | 1 | 0 | 0 | 75 % | 75 % |" in mutation.table(rows)
+
+
+def test_a_replayed_site_is_found_again_by_its_line_after_the_code_above_it_moved(mutation):
     sites = mutation.sites_of("dpverify.theorems.formulas.gaussian", "gauss_delta")
     site = next(s for s in sites if s.kind == "operator")
-    same_kind = [s for s in sites if s.kind == site.kind]
-    shifted = mutation.Site(site.module, site.name, site.kind, site.index + len(same_kind),
-                            site.line)
+    shifted = mutation.Site(site.module, site.name, site.kind, site.index + 3, site.line)
     assert mutation.resolve(shifted) == site
-    gone = mutation.Site(site.module, site.name, site.kind, site.index, "no such code")
-    assert mutation.resolve(gone) is None
+    assert mutation.resolve(mutation.Site(site.module, site.name, site.kind, 0, "no such")) \
+        is None
 
 
-def _hint_site(mutation, planted):
-    return next(s for s in mutation.sites_of(planted.__name__, "first_index")
-                if s.kind == "constant" and s.line == "3")  # n - 3 -> n - 4
+def test_a_helper_whose_callers_never_show_its_change_is_equivalent_at_the_callers(
+        mutation, planted):
+    # cutoff() returns 13 instead of 12, but its caller only uses the first 3 terms
+    own = _recorded(mutation, planted.cutoff, [(0.5,), (2.0,)])
+    callers = {(planted.__name__, "head_sum"): _recorded(mutation, planted.head_sum,
+                                                          [(0.5,), (2.0,), (-1.5,)])}
+    site = next(s for s in mutation.sites_of(planted.__name__, "cutoff") if s.kind == "constant"
+                and s.line == "2")
+    row = mutation.classify(site, own, seconds=60, callers=callers)
+    assert row["result"] == "equivalent" and "callers' agree" in row["note"], row
+    assert row["own_differs_at"] and row["callers"] == ["dpverify_planted_formula.head_sum"]
 
 
-def test_a_hint_whose_callers_agree_is_equivalent_in_effect(mutation, planted):
-    ns = [(5,), (9,), (12,)]
-    calls = _recorded(mutation, planted.first_index, ns)
-    callers = {(planted.__name__, "tail_sum"): _recorded(mutation, planted.tail_sum, ns)}
-    row = mutation.classify(_hint_site(mutation, planted), calls, seconds=60, callers=callers)
-    assert row["result"] == "equivalent", row
-    assert "every caller" in row["note"] and row["differs_at"] == "(5)"
+def test_a_helper_whose_callers_show_its_change_survives(mutation, planted):
+    own = _recorded(mutation, planted.scaled, [(1.5, 2.0), (3, 4)])
+    callers = {(planted.__name__, "head_scaled"): _recorded(mutation, planted.head_scaled,
+                                                             [(1.5,), (3.0,)])}
+    site = _site(mutation, planted.__name__, "scaled", "x * y")  # -> x / y
+    row = mutation.classify(site, own, seconds=60, callers=callers)
+    assert row["result"] == "survived" and row["at_callers"]["differs_at"].startswith("("), row
 
 
-def test_a_hint_one_of_whose_callers_differs_survives(mutation, planted):
-    ns = [(5,), (9,), (12,)]
-    calls = _recorded(mutation, planted.first_index, ns)
-    callers = {(planted.__name__, name): _recorded(mutation, getattr(planted, name), ns)
-               for name in ("tail_sum", "head")}
-    row = mutation.classify(_hint_site(mutation, planted), calls, seconds=60, callers=callers)
-    assert row["result"] == "survived", row
-    assert row["callers_differ"] == [f"{planted.__name__}.head"]
-
-
-def test_outcomes_sent_back_by_a_child_keep_their_balls_exact(mutation):
-    import flint
-
-    inputs = sys.modules["mutation_inputs"]
-    saved = flint.ctx.prec
-    try:
-        flint.ctx.prec = 200
-        value = inputs._normal(flint.arb(1) / 3)
-        blob = inputs.dumps([("ok", value, 0.0)])[0]
-        flint.ctx.prec = 53  # the parent's precision: a plain rebuild rounds the midpoint
-        back = mutation._loads_exact(blob)[0][1]
-    finally:
-        flint.ctx.prec = saved
-    assert inputs._close(value, back, 200)
+def test_a_check_weaker_than_in_the_baseline_is_detected_by_weakening(mutation):
+    # rr_pld_var with tanh(eps0 * 2): the variance's SMT check is no longer polynomial
+    # (not_applicable); the mean's checks are untouched
+    site = next(s for s in mutation.sites_of(
+        "dpverify.theorems.formulas.advanced_composition", "rr_pld_var")
+        if s.kind == "operator" and s.line == "eps0 / 2")
+    tasks = [t for t in plan(["STK-ASYMP-OPT"]) if (t.claim, t.check) == (5, 2)]
+    row = mutation.judge(site, tasks, [0], seconds=120, base=["proved"])
+    assert row["result"] == "weakened" and row["by"] == ["STK-ASYMP-OPT/5/2"], row
+    assert mutation.judge(site, tasks, [0], seconds=120)["result"] == "survived"

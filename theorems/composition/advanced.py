@@ -22,6 +22,7 @@ from dpverify.theorems.claims import (
     grid,
     points,
 )
+from dpverify.theorems.composition.mutation_guards import LOG_INV_BOX, log_inv_round_trip
 from dpverify.theorems.composition.smt_forms import (
     clipped_problem,
     stk_approx_pure_problem,
@@ -295,6 +296,11 @@ STK_ADV_PURE = Theorem(
                        lambda ctx, eps0, **_: eps0 * ctx.expm1(eps0),
                        Box(reals={"eps0": ("0", "50")}), "interval", lhs_name="eps0^2/2",
                        rhs_name="eps0 (e^eps0 - 1)"),)),
+        Claim(6, "The log(1/delta) of the square-root term (shared by DRV-ADV, STK-ADV-APPROX and "
+                 "KOV-34) is the inverse of L -> e^{-L}: delta e^{log(1/delta)} = 1 (to 1e-40) "
+                 "for delta in [1e-300, 1] [property].",
+              (Compare(log_inv_round_trip, "eq", const("1"), LOG_INV_BOX, "property",
+                       Tol.abs("1e-40"), "delta e^{log(1/delta)}", "1"),)),
     ),
     notes="Because it comes from a zCDP guarantee, the bound holds simultaneously for every "
           "delta > 0.",

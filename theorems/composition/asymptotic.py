@@ -85,6 +85,22 @@ def _rr_step_moments_problem(which: str) -> SmtProblem:
                        "denominator (1 + x)^n > 0 cleared"))
 
 
+def _rr_step_moment_gap(which: str) -> Any:
+    """The same moments in arb at a point, from the RR probabilities, minus the closed form."""
+
+    def gap(ctx: Any, eps0: Any, **_: Any) -> Any:
+        p, _q = randomized_response(ctx, eps0)
+        mean = (p[0] - p[1]) * eps0
+        if which == "mean":
+            return mean - rr_pld_mean(ctx, eps0)
+        return (p[0] + p[1]) * eps0**2 - mean**2 - rr_pld_var(ctx, eps0)
+
+    return gap
+
+
+_MOMENT_BOX = Box(reals={"eps0": ("0", "20")})
+
+
 def _adv_bound(ctx: Any, rho: Any, delta: Any) -> Any:
     """``rho + 2 sqrt(rho log(1/delta))``: advanced composition at zCDP budget rho."""
     return rho + 2 * ctx.sqrt(rho * log_inv(ctx, delta))
@@ -154,11 +170,18 @@ STK_ASYMP_OPT = Theorem(
                        lhs_name="|eps - eps_limit|", rhs_name="2e-3 eps_limit"),),
               scope="instance"),
         Claim(5, "The PLD mean and variance of one eps0-RR step equal eps0 tanh(eps0/2) and "
-              "eps0^2 (1 - tanh^2(eps0/2)) (identity in x = e^eps0 and eps0).",
+              "eps0^2 (1 - tanh^2(eps0/2)) (identity in x = e^eps0 and eps0) [smt]; also from "
+              "the RR probabilities in arb over eps0 in [0, 20] (1e-40) [property].",
               (Smt(lambda: _rr_step_moments_problem("mean"),
-                   "E[Z] = eps0 tanh(eps0/2) for one RR(eps0) step"),
+                   "E[Z] = eps0 tanh(eps0/2) for one RR(eps0) step", part="mean"),
+               Compare(_rr_step_moment_gap("mean"), "eq", const("0"), _MOMENT_BOX, "property",
+                       Tol.abs("1e-40"), "E[Z] - eps0 tanh(eps0/2)", "0", part="mean"),
                Smt(lambda: _rr_step_moments_problem("var"),
-                   "Var[Z] = eps0^2 (1 - tanh^2(eps0/2)) for one RR(eps0) step"))),
+                   "Var[Z] = eps0^2 (1 - tanh^2(eps0/2)) for one RR(eps0) step",
+                   part="variance"),
+               Compare(_rr_step_moment_gap("var"), "eq", const("0"), _MOMENT_BOX, "property",
+                       Tol.abs("1e-40"), "Var[Z] - eps0^2 (1 - tanh^2(eps0/2))", "0",
+                       part="variance"))),
         Claim(6, "Universal form of claim 3: eps(rho, k, delta) <= rho + 2 sqrt(rho log(1/delta)) "
               "for every rho > 0, k >= 1, delta in (0, 1): searched on rho in [0.01, 5], k in "
               "{1..200}, delta in [1e-12, 0.1]; proved with eps0 = sqrt(2 rho/k) on "

@@ -248,13 +248,16 @@ def _guess_piece(eps0: Any, k: int, log_t: float, j0: int) -> int:
     if not e0 > 0:
         return j0
     lo, hi = j0, k  # delta_pure(x_k) = 0 <= T
-    while lo < hi:
+    # each step at least halves hi - lo: an up-front limit on the steps, never a hang
+    for _ in range(max(0, k - j0).bit_length() + 1):
+        if lo >= hi:
+            return lo
         mid = (lo + hi) // 2
         if _log_f_atom_float(e0, k, mid) <= log_t:
             hi = mid
         else:
             lo = mid + 1
-    return lo
+    raise RuntimeError(f"the bisection on [{j0}, {k}] did not close: it is wrong")
 
 
 @exact_params("delta0", "delta")

@@ -39,8 +39,11 @@ def gauss_lattice_tail(ctx: Any, v: Any, m: int, k: int = 0) -> Any:
         raise PrecisionExhausted(f"tail cut-off {m} too small for the Gaussian tail bound")
     mm = ctx.num(m)
     ratio = ctx.pow(1 + 1 / mm, k) * ctx.exp(-(2 * mm + 1) / (2 * v))
-    if ctx.lt(ratio, ctx.one) is not True:
-        raise PrecisionExhausted(f"tail ratio not below 1 at cut-off {m}")
+    below = ctx.lt(ratio, ctx.one)
+    if below is False:  # impossible once m >= 1 and m^2 >= k v (ln r <= 2/m - (2m + 1)/m^2)
+        raise RuntimeError(f"tail ratio {ratio} >= 1 at cut-off {m}: the ratio is wrong")
+    if below is None:
+        raise PrecisionExhausted(f"tail ratio not certified below 1 at cut-off {m}")
     return ctx.pow(mm, k) * ctx.exp(-(mm * mm) / (2 * v)) / (1 - ratio)
 
 

@@ -211,8 +211,14 @@ def fmt21_num_delta_ctx(ctx: Any, eps0: Any, n: int, eps: Any) -> Any:
 
 
 def _geometric_tail(ctx: Any, b: Any, r: Any) -> Any:
-    if ctx.lt(r, ctx.one) is not True:
-        raise PrecisionExhausted("the binomial window does not reach past the mode")
+    """``b r/(1 - r)``: the mass beyond a window edge whose pmf ratio outward is ``r < 1``
+    (every edge of :func:`_window` lies strictly past the mode, so ``r >= 1`` is a bug, not a
+    matter of precision)."""
+    below = ctx.lt(r, ctx.one)
+    if below is False:
+        raise RuntimeError(f"the binomial window edge is not past the mode: ratio {r} >= 1")
+    if below is None:
+        raise PrecisionExhausted("the ratio at the binomial window edge is not certified < 1")
     return b * r / (1 - r)
 
 

@@ -75,13 +75,17 @@ def _random_mechanism(rng: random.Random, r: Fraction, delta0: Fraction
     """A random (log r, delta0)-DP pair on at most 4 outputs, checked exactly.
 
     Either the worst mechanism mixed with a random distribution U (``(1-lam) W + lam U`` on both
-    sides keeps (eps0, delta0)-DP) or a random pair whose ratios lie in ``[1/r, r]`` with a
-    delta0-sized mass moved to private outputs; accepted only if both hockey-stick divergences
-    at ``r`` are at most delta0 (exact rationals).
+    sides keeps (eps0, delta0)-DP: the hockey-stick divergence is jointly convex and ``H_r(U ||
+    U) = 0`` for ``r >= 1``) or a random pair whose ratios lie in ``[1/r, r]`` with a
+    delta0-sized mass moved to private outputs; accepted only if both have mass 1 and
+    both hockey-stick divergences at ``r`` are at most delta0 (exact rationals). A mixture is
+    valid by construction, so one that fails the test is a bug (``RuntimeError``), never a
+    silent retry that would leave the caller with the other branch only.
     """
     while True:
         n = rng.randint(2, 4)
-        if rng.random() < 0.5:
+        mixture = rng.random() < 0.5
+        if mixture:
             lam = Fraction(rng.randint(1, 50), 100)
             u = [Fraction(rng.randint(1, 20)) for _ in range(4)]
             u = [x / sum(u) for x in u]
@@ -100,8 +104,19 @@ def _random_mechanism(rng: random.Random, r: Fraction, delta0: Fraction
             q = tuple([(1 - a) * x for x in base_q] + [Fraction(0), a])[:4]
             if len(p) < n + 2:
                 continue
-        if _rational_hockey(p, q, r) <= delta0 and _rational_hockey(q, p, r) <= delta0:
+        if _is_dp_pair(p, q, r, delta0):
             return p, q
+        if mixture:
+            raise RuntimeError(f"the mixture of the worst (log {r}, {delta0}) mechanism with "
+                               f"lam = {lam} is not a (log r, delta0)-DP pair of laws: {p}, {q}")
+
+
+def _is_dp_pair(p: Sequence[Fraction], q: Sequence[Fraction], r: Fraction, delta0: Fraction
+                ) -> bool:
+    """Whether ``p`` and ``q`` (nonnegative by construction) have mass 1 and both hockey-stick
+    divergences at ``r`` at most ``delta0`` (exact)."""
+    laws = sum(p) == 1 and sum(q) == 1
+    return laws and _rational_hockey(p, q, r) <= delta0 and _rational_hockey(q, p, r) <= delta0
 
 
 def adaptive_transcript(r: Fraction, delta0: Fraction, k: int, tree: int

@@ -78,6 +78,14 @@ from dpverify.theorems.shuffle_discrete.exact_checks import (
     worst_m_is,
     zero_beyond_problem,
 )
+from dpverify.theorems.shuffle_discrete.mutation_guards import (
+    BINOMIAL_TAIL_BOX,
+    COUNT_VECTORS_DOMAIN,
+    WINDOW_BOX,
+    binomial_tail_sandwich,
+    binomial_window_leftover,
+    count_vectors_are_canonical,
+)
 from dpverify.theorems.shuffle_discrete.rr_region import (
     KARY_DOMAIN,
     N_DOMAIN,
@@ -259,6 +267,19 @@ FMT21_NUM = Theorem(
                   "eps0 in [0.2, 2], s in [0.02, 0.5], n in 1..150 [property].",
               (Compare(round_trip("fmt21_delta", "fmt21_eps"), "eq", s_eps, _RT_BOX_FMT21,
                        "property", Tol.abs("1e-12"), "eps(delta(eps))", "eps"),)),
+        Claim(11, "The binomial mass left out below the window is enclosed soundly and tightly: "
+                  "S <= B(c0) r/(1 - r) <= S/(1 - r) with S = sum_{c < c0} B(c) summed "
+                  "directly, B = Bin(n - 1, e^-eps0), r = B(c0 - 1)/B(c0), for c0 below the "
+                  "mode, eps0 in [0.2, 3], n in 20..400 [property].",
+               (Compare(binomial_tail_sandwich, "ge", lambda ctx, **_: ctx.zero,
+                        BINOMIAL_TAIL_BOX, "property",
+                        lhs_name="min(bound - S, S/(1 - r) - bound)/S", rhs_name="0"),)),
+        Claim(12, "The window of c leaves out a negligible mass: the pmf of Bin(n - 1, "
+                  "e^-eps0) outside the window chosen for 200 bits, summed directly, is at most "
+                  "2^-230, for eps0 in [0.2, 3], n in 2..400 [property].",
+               (Compare(binomial_window_leftover, "le", lambda ctx, **_: ctx.one, WINDOW_BOX,
+                        "property", lhs_name="2^230 x mass outside the window",
+                        rhs_name="1"),)),
     ),
     notes="Checked in the authors' code (computeamplification.py, 993d285/3fde493): onestep's "
           "cut-off beta = 1/(e^effeps + 1) with effeps = log(((e^eps + 1) w - 1)/((1 + e^eps) w "
@@ -445,6 +466,15 @@ SHUFFLE_RR_EXACT = Theorem(
                  "eps0 in [0.2, 2], s in [0.02, 0.5], n in 1..12, k = 2 [property].",
               (Compare(round_trip("rr_delta", "rr_eps"), "eq", s_eps, _RT_BOX_RR,
                        "property", Tol.abs("1e-12"), "eps(delta(eps))", "eps"),)),
+        Claim(9, "The enumeration runs over the canonical count vectors: the generator yields "
+                 "every c with sum c = n - 1, c_0 >= c_1 and c_2 >= ... >= c_{k-1} exactly once "
+                 "and nothing else (the values 2..k-1 and the values 0, 1 are symmetric, so "
+                 "these represent every c), against a brute-force filter of all compositions "
+                 "(stars and bars), for every k in 2..6 and n - 1 in 0..10 (the whole finite "
+                 "domain) [oracle].",
+              (Predicate(count_vectors_are_canonical, COUNT_VECTORS_DOMAIN, "oracle",
+                         "count vectors == canonical compositions, k in 2..6, total in "
+                         "0..10"),)),
     ),
     notes="This oracle gives true lower bounds on what any universal shuffle bound (EFMRTT19, "
           "BBGN19-BLANKET, FMT21-*) must allow, because binary and k-ary RR are eps0-DP "
