@@ -28,11 +28,20 @@ family's claims (issue "Verdicts that say exactly what was shown", item 5).
    killed is evaluated against the original on those tuples and on random tuples in the same
    ranges, contexts raised by 64 bits: *equivalent* when every outcome agrees to the working
    precision ("indistinguishable on N recorded inputs" — evidence, not a proof), *survived*
-   otherwise, with the input where it differs — a claim the catalogue is missing.
+   otherwise, with the input where it differs — a claim the catalogue is missing — unless
+   its callers show no difference: a mutant whose own outputs differ is compared at the
+   nearest mutable functions that called it in the baseline (each side in a fresh child, so
+   no cache the original filled serves the mutant), and where a caller differs too, at that
+   caller's callers, up to 3 levels of at most 6 callers each; *equivalent* (in effect) when
+   every path up agrees. Each comparison child is limited in CPU seconds (RLIMIT_CPU; the
+   wall clock, 8 times that, is only a backstop), so the classification does not depend on
+   the load; a comparison past its limit is *not* equivalent.
 
-5. **Owner.** A survivor of a function whose module is imported by theorems of another
-   family (the formula's owner) is judged again against that family's checks:
-   *killed by the owner family* when one of them kills it.
+5. **Owner.** Before 4: a survivor of a function whose module is imported by theorems of
+   another family (the formula's owner) is judged again against that family's checks, as the
+   family's own (3: only the owner checks that execute the function and came out as expected,
+   cheapest first, weaker than their baseline = weakened; one owner baseline per set of owner
+   theorems): *killed by the owner family* when one of them kills it.
 
 The kill rate is (killed + killed by the owner family) / (mutants - equivalent); the detection
 rate adds the mutants detected by weakening. Rows go to
@@ -48,21 +57,19 @@ import argparse
 import importlib
 import itertools
 import json
-import os
-import pickle
 import random
 import re
-import select
 import signal
 import sys
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from mutation_children import _in_child, _stream_child, cpu_limit
 from mutation_inputs import EXTRA, Recorder, agree, compare, extra_inputs, loads, outcomes
 from mutation_sites import Site, apply, resolve, sites_of
 from mutation_table import COLUMNS, per_seed, table  # siblings of this script
@@ -75,67 +82,6 @@ from dpverify.verifiers.verdict import Status, weakened
 
 ROOT = Path(__file__).resolve().parents[1]
 MUTABLE = (ROOT / "theorems" / "formulas", ROOT / "theorems" / "numerics")
-# ------------------------------------------------------------------------------------------
-# forked runs
-
-
-def _send(out: Any, message: Any) -> None:
-    data = pickle.dumps(message)
-    out.write(len(data).to_bytes(8, "big") + data)
-    out.flush()
-
-
-def _stream_child(work: Callable[[], Iterable[Any]], seconds: float) -> tuple[list[Any], str]:
-    """The items ``work()`` yields in a forked child, and how the child ended: ``done``,
-    ``crash: ...`` (an exception escaped), ``died`` (exited without a word) or ``timed_out``
-    (killed by this process at ``seconds``: the items received until then are kept)."""
-    read, write = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # child
-        os.close(read)
-        out = os.fdopen(write, "wb")
-        try:
-            for item in work():
-                _send(out, ("item", item))
-            _send(out, ("done", None))
-        except BaseException as exc:  # the mutant crashed the harness itself
-            _send(out, ("crash", repr(exc)))
-        out.close()
-        os._exit(0)
-    os.close(write)
-    deadline = time.monotonic() + seconds
-    items: list[Any] = []
-    end, buffer = "timed_out", b""
-    while end == "timed_out":
-        left = deadline - time.monotonic()
-        if left <= 0 or not select.select([read], [], [], left)[0]:
-            os.kill(pid, signal.SIGKILL)
-            break
-        chunk = os.read(read, 1 << 16)
-        if not chunk:
-            end = "died"
-            break
-        buffer += chunk
-        while len(buffer) >= 8 and len(buffer) >= 8 + int.from_bytes(buffer[:8], "big"):
-            size = int.from_bytes(buffer[:8], "big")
-            tag, value = pickle.loads(buffer[8:8 + size])
-            buffer = buffer[8 + size:]
-            if tag == "item":
-                items.append(value)
-            else:
-                end = "done" if tag == "done" else f"crash: {value}"
-    os.close(read)
-    os.waitpid(pid, 0)
-    return items, end
-
-
-def _in_child(work: Any, seconds: float) -> Any:
-    """``work()`` in a forked child with a hard time limit: ``("ok", result)``, ``("crash",
-    why)``, or ``None`` when it timed out."""
-    items, end = _stream_child(lambda: [work()], seconds)
-    if end == "done":
-        return "ok", items[0]
-    return None if end == "timed_out" else ("crash", end.removeprefix("crash: "))
 
 
 def _expected_ok(task: Task, status: Status) -> bool:
@@ -216,15 +162,28 @@ def equivalence(site: Site, calls: list[Any], seconds: float) -> dict[str, Any]:
         return {"equivalent": False, "compared": 0, "differs_at": "no recorded call"}
 
     def work() -> dict[str, Any]:
-        func = getattr(importlib.import_module(site.module), site.name)
-        func = getattr(func, "__wrapped__", func)
-        return compare(func, lambda: apply(site), calls, f"{site}", budget=seconds / 3)
+        cpu_limit(seconds)  # compare() itself keeps within about half of it
+        return compare(_unwrapped((site.module, site.name)), lambda: apply(site), calls,
+                       f"{site}", budget=seconds / 3)
 
-    result = _in_child(work, seconds)
-    if result is None or result[0] != "ok":
-        return {"equivalent": False, "compared": 0,
-                "differs_at": "comparison timed out" if result is None else result[1]}
-    return result[1]
+    result = _in_child(work, COMPARE_WALL_FACTOR * seconds)
+    return _child_failed(result) or result[1]
+
+
+# the equivalence comparisons' wall-clock backstop, in multiples of their CPU limit: at load 10
+# on 2 cores a process gets about a fifth of a core
+COMPARE_WALL_FACTOR = 8
+_TIMED_OUT = {"equivalent": False, "compared": 0, "differs_at": "comparison timed out"}
+
+
+def _child_failed(result: Any) -> dict[str, Any] | None:
+    """None when a comparison child answered, else its row: *timed out* past the wall clock or
+    at the CPU limit (SIGXCPU: the child dies without a word), or the crash."""
+    if result is None or result == ("crash", "died"):
+        return dict(_TIMED_OUT)
+    if result[0] != "ok":
+        return {"equivalent": False, "compared": 0, "differs_at": result[1]}
+    return None
 
 
 class _OverTaskLimit(BaseException):
@@ -343,6 +302,10 @@ def run_family(family: str, mutants: int, seeds: list[int], seconds: float,
     else:
         drawn = list(zip(replay, seeds, strict=True))
     judged: dict[Site, dict[str, Any]] = {}
+
+    def up(key: tuple[str, str]) -> Callers:  # the callers of ``key``, with their calls
+        return {c: info["calls"].get(c, []) for c in info["callers"].get(key, [])}
+
     for drawn_site, row_seed in drawn:
         site = resolve(drawn_site) if replay is not None else drawn_site
         if site is None:
@@ -361,14 +324,13 @@ def run_family(family: str, mutants: int, seeds: list[int], seconds: float,
         moved = {"drawn_index": drawn_site.index} if site != drawn_site else {}
         row = {"family": family, "seed": row_seed, **asdict(site), **moved, "checks": len(which),
                **judge(site, tasks, which, seconds, info["seconds"], info["statuses"])}
-        key = (site.module, site.name)
+        # the owner family first: a kill there proves the mutant is not equivalent, whatever
+        # the recorded inputs show
         if row["result"] == "survived":
-            row.update(classify(site, info["calls"].get(key, []), seconds))
-        if row["result"] == "survived":  # the owner's claims first: a change they see is real
             row.update(owner_judge(site, family, seconds))
-        if row["result"] == "survived" and info["callers"].get(key):
-            above = {c: info["calls"].get(c, []) for c in info["callers"][key]}
-            row.update(at_callers(site, above, seconds, row))
+        if row["result"] == "survived":
+            key = (site.module, site.name)
+            row.update(classify(site, info["calls"].get(key, []), seconds, up(key), up))
         judged[site] = row
         yield row
 
@@ -392,58 +354,62 @@ def owner_theorems(site: Site, family: str) -> list[str]:
     return sorted(ids)
 
 
+_OWNER_BASELINES: dict[tuple[str, ...], Any] = {}
+
+
 def owner_judge(site: Site, family: str, seconds: float) -> dict[str, Any]:
-    """A survivor judged again against the owner family's checks (those that came out as
-    expected unmutated): ``killed_by_owner`` when one of them now does not."""
+    """A survivor judged again against the owner family's checks as the family's own: only the
+    checks of owner theorems one of whose checks executes the function and that came out as
+    expected unmutated, cheapest in their baseline first, a check weaker than in its baseline
+    counting as weakened (the baseline is taken once per set of owner theorems):
+    ``killed_by_owner`` when one of them now does not come out as expected."""
     ids = owner_theorems(site, family)
     if not ids:
         return {}
     tasks = plan(ids)
-    quick = PROFILES["quick"]
-
-    def statuses() -> list[bool]:
-        out = []
-        for t in tasks:
-            status = run_check(t.theorem, t.claim, t.check, quick).status
-            out.append(_expected_ok(t, status) and status is not Status.INCONCLUSIVE)
-        return out
-
-    base = _in_child(statuses, 10 * seconds)
+    if tuple(ids) not in _OWNER_BASELINES:
+        _OWNER_BASELINES[tuple(ids)] = _in_child(lambda: baseline(tasks, "owner"), 1800)
+    base = _OWNER_BASELINES[tuple(ids)]
     if base is None or base[0] != "ok":
         return {"owner": ids, "owner_result": "baseline timed out"}
-    which = [i for i, ok in enumerate(base[1]) if ok]
-    again = judge(site, tasks, which, seconds)
+    info = base[1]
+    using = {tasks[i].theorem for i in info["used"].get((site.module, site.name), [])}
+    which = [i for i, t in enumerate(tasks) if t.theorem in using and info["ok"][i]]
+    if not which:
+        return {"owner": ids, "owner_result": "no owner check executes it"}
+    again = judge(site, tasks, which, seconds, info["seconds"], info["statuses"])
     if again["result"] == "killed":
         return {"result": "killed_by_owner", "owner": ids, "by": again.get("by", [])}
     return {"owner": ids, "owner_result": again["result"]}
 
 
-def classify(site: Site, calls: list[Any], seconds: float,
-             callers: dict[tuple[str, str], list[Any]] | None = None) -> dict[str, Any]:
+Callers = dict[tuple[str, str], list[Any]]  # functions that call one, with their recorded calls
+
+
+def classify(site: Site, calls: list[Any], seconds: float, callers: Callers | None = None,
+             up: Callable[[tuple[str, str]], Callers] | None = None) -> dict[str, Any]:
     """``result`` ``equivalent`` or ``survived`` for a mutant no check killed, with the why.
     A mutant whose own outputs differ is judged again at its ``callers`` (the nearest mutable
-    functions that called it, with their recorded calls): a changed cut-off, starting guess,
-    route choice or unused component that no caller's output shows is equivalent in effect."""
+    functions that called it, with their recorded calls), and where a caller's outputs differ
+    too, at that caller's callers (``up``), up to ``MAX_DEPTH`` levels: a changed cut-off,
+    starting guess, route choice or unused component that no caller's output shows is
+    equivalent in effect."""
     found = equivalence(site, calls, seconds)
     if found.pop("equivalent"):
         return {"result": "equivalent", **found,
                 "note": f"indistinguishable on {found['compared']} recorded inputs (not a proof)"}
-    return {"result": "survived", **found, **(at_callers(site, callers, seconds, found)
-                                              if callers else {})}
-
-
-def at_callers(site: Site, callers: dict[tuple[str, str], list[Any]], seconds: float,
-               found: dict[str, Any]) -> dict[str, Any]:
-    """The row's update when a survivor is judged at its callers (:func:`classify`)."""
-    seen = caller_equivalence(site, callers, seconds)
+    if not (callers and found.get("compared")):  # only a real difference is judged in use
+        return {"result": "survived", **found}
+    seen = caller_equivalence(site, callers, seconds, up)
     if seen.pop("equivalent"):
         return {"result": "equivalent", "own_differs_at": found.get("differs_at"), **seen,
                 "note": f"its own outputs differ, but its callers' agree on "
                         f"{seen['compared']} recorded inputs (not a proof)"}
-    return {"at_callers": seen}
+    return {"result": "survived", **found, "at_callers": seen}
 
 
-CALLER_DEPTH, MAX_CALLERS = 12, 4
+CALLER_DEPTH = 12  # frames searched up the stack for the nearest mutable caller
+MAX_CALLERS, MAX_DEPTH = 6, 3  # callers per level (more: not tried), levels of callers
 
 
 def _unwrapped(key: tuple[str, str]) -> Any:
@@ -451,37 +417,65 @@ def _unwrapped(key: tuple[str, str]) -> Any:
     return getattr(func, "__wrapped__", func)
 
 
-def caller_equivalence(site: Site, callers: dict[tuple[str, str], list[Any]],
-                       seconds: float) -> dict[str, Any]:
-    """Original and mutant outputs of each caller on its recorded calls and random calls in
-    their ranges, each side in its own forked child (no cache filled by the original serves
-    the mutant): ``equivalent`` when every caller agrees on every compared input."""
+def _name(key: tuple[str, str]) -> str:
+    return f"{key[0].rsplit('.', 1)[-1]}.{key[1]}"
+
+
+def caller_equivalence(site: Site, callers: Callers, seconds: float,
+                       up: Callable[[tuple[str, str]], Callers] | None = None,
+                       depth: int = 1) -> dict[str, Any]:
+    """``equivalent`` when every caller agrees with its original on every compared input, or,
+    where one differs, every one of its own callers does (``up``, up to ``MAX_DEPTH`` levels);
+    ``callers``: the functions where agreement was seen. More than ``MAX_CALLERS`` callers at a
+    level are not tried (not equivalent)."""
+    if len(callers) > MAX_CALLERS:
+        return {"equivalent": False, "callers": sorted(map(_name, callers)),
+                "differs_at": f"more than {MAX_CALLERS} callers: not compared"}
     compared, names = 0, []
-    for key, calls in list(callers.items())[:MAX_CALLERS]:
-        names.append(f"{key[0].rsplit('.', 1)[-1]}.{key[1]}")
-        if not calls:
-            return {"equivalent": False, "callers": names, "differs_at": "no recorded call"}
-        inputs = calls + list(extra_inputs(calls, EXTRA, random.Random(f"{site}/{key}")))
-        before = _in_child(lambda inputs=inputs, key=key: outcomes(
-            _unwrapped(key), inputs, seconds / 6), seconds)
-        if before is None or before[0] != "ok":
-            return {"equivalent": False, "callers": names, "differs_at": "comparison timed out"}
-        was = loads(before[1])
-        limits = [max(2.0, 20 * took) for _, _, took in was]
-
-        def mutant(inputs: list[Any] = inputs, key: tuple[str, str] = key,
-                   limits: list[float] = limits) -> bytes:
-            apply(site)
-            return outcomes(_unwrapped(key), inputs[:len(limits)], None, limits)
-
-        after = _in_child(mutant, seconds)
-        if after is None or after[0] != "ok":
-            return {"equivalent": False, "callers": names, "differs_at": "comparison timed out"}
-        found = agree(inputs, was, loads(after[1]))
+    for key, calls in callers.items():
+        found = _caller_agrees(site, key, calls, seconds)
+        higher = up(key) if up and depth < MAX_DEPTH and found.get("compared") \
+            and not found["equivalent"] else {}
+        if higher:  # its output differs: is the difference seen further up?
+            found = caller_equivalence(site, higher, seconds, up, depth + 1)
+            if found["equivalent"]:
+                names += found["callers"]
+        elif found["equivalent"]:
+            names.append(_name(key))
         if not found["equivalent"]:
-            return {**found, "callers": names}
+            return {**found, "callers": [*names, *found.get("callers", [_name(key)])]}
         compared += found["compared"]
     return {"equivalent": compared > 0, "compared": compared, "callers": names}
+
+
+def _caller_agrees(site: Site, key: tuple[str, str], calls: list[Any],
+                   seconds: float) -> dict[str, Any]:
+    """Original and mutant outputs of the caller ``key`` on its recorded calls and random calls
+    in their ranges, each side in its own forked child under a CPU limit (no cache filled by
+    the original serves the mutant)."""
+    if not calls:
+        return {"equivalent": False, "compared": 0, "differs_at": "no recorded call"}
+    inputs = calls + list(extra_inputs(calls, EXTRA, random.Random(f"{site}/{key}")))
+
+    def original() -> bytes:
+        cpu_limit(seconds)
+        return outcomes(_unwrapped(key), inputs, seconds / 6)
+
+    before = _in_child(original, COMPARE_WALL_FACTOR * seconds)
+    if failed := _child_failed(before):
+        return failed
+    was = loads(before[1])
+    limits = [max(2.0, 20 * took) for _, _, took in was]
+
+    def mutant() -> bytes:
+        cpu_limit(seconds)
+        apply(site)
+        return outcomes(_unwrapped(key), inputs[:len(limits)], None, limits)
+
+    after = _in_child(mutant, COMPARE_WALL_FACTOR * seconds)
+    if failed := _child_failed(after):
+        return failed
+    return agree(inputs, was, loads(after[1]))
 
 
 def main(argv: list[str] | None = None) -> int:

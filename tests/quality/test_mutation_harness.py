@@ -79,6 +79,34 @@ def head_sum(x):
 
 def head_scaled(x):
     return scaled(x, 2.0) + 1
+
+
+def first_index(n):
+    return max(0, n - 3)
+
+
+def tail_sum(n):
+    return sum(range(first_index(n), n)) + sum(range(0, first_index(n)))
+
+
+def offset(n):
+    return 10 * first_index(n) + n
+
+
+def start_after(n):
+    return first_index(n) + 1
+
+
+def tail_sum_after(n):
+    return sum(range(start_after(n) - 1, n)) + sum(range(0, start_after(n) - 1))
+
+
+def tail_sum_filtered(n):
+    return sum(i for i in range(first_index(n), n + 1) if i >= n - 2)
+
+
+def first_scaled(n):
+    return first_index(n) * 1.5
 '''
 
 
@@ -271,3 +299,129 @@ def test_a_check_weaker_than_in_the_baseline_is_detected_by_weakening(mutation):
     row = mutation.judge(site, tasks, [0], seconds=120, base=["proved"])
     assert row["result"] == "weakened" and row["by"] == ["STK-ASYMP-OPT/5/2"], row
     assert mutation.judge(site, tasks, [0], seconds=120)["result"] == "survived"
+
+
+# -- callers up to MAX_DEPTH levels (from mutC) and hints (from mutB), on mutA's caller API
+
+
+def _first_index_site(mutation, planted, line):
+    return next(s for s in mutation.sites_of(planted.__name__, "first_index")
+                if s.kind == "constant" and s.line == line)
+
+
+def _graph(mutation, planted, edges, ns):
+    """``up`` for :func:`classify`: each caller with the calls it was recorded with."""
+    def up(key):
+        return {(planted.__name__, c): _recorded(mutation, getattr(planted, c), ns)
+                for c in edges.get(key[1], [])}
+    return up
+
+
+def test_a_helper_whose_change_its_callers_never_see_is_equivalent_in_use(mutation, planted):
+    # max(0, n - 3) -> max(1, n - 3) changes first_index at n <= 3; tail_sum adds it back
+    ns = [(2,), (5,), (9,)]
+    up = _graph(mutation, planted, {"first_index": ["tail_sum"]}, ns)
+    own = _recorded(mutation, planted.first_index, [(2,), (5,)])
+    row = mutation.classify(_first_index_site(mutation, planted, "0"), own, 60,
+                            up((planted.__name__, "first_index")), up)
+    assert row["result"] == "equivalent", row
+    assert row["callers"] == [f"{planted.__name__}.tail_sum"] and row["own_differs_at"]
+
+
+def test_a_change_seen_by_a_caller_but_not_by_its_caller_is_equivalent_in_use(mutation,
+                                                                               planted):
+    ns = [(2,), (5,), (9,)]
+    up = _graph(mutation, planted, {"first_index": ["start_after"],
+                                    "start_after": ["tail_sum_after"]}, ns)
+    own = _recorded(mutation, planted.first_index, [(2,), (5,)])
+    row = mutation.classify(_first_index_site(mutation, planted, "0"), own, 60,
+                            up((planted.__name__, "first_index")), up)
+    assert row["result"] == "equivalent", row
+    assert row["callers"] == [f"{planted.__name__}.tail_sum_after"]
+
+
+def test_a_change_seen_above_the_last_level_tried_survives(mutation, planted):
+    ns = [(2,), (5,)]
+    up = _graph(mutation, planted, {"first_index": ["start_after"],
+                                    "start_after": ["tail_sum_after"]}, ns)
+    own = _recorded(mutation, planted.first_index, ns)
+    site = _first_index_site(mutation, planted, "0")
+    saved = mutation.MAX_DEPTH
+    try:
+        mutation.MAX_DEPTH = 1  # start_after differs; its caller is not tried
+        row = mutation.classify(site, own, 60, up((planted.__name__, "first_index")), up)
+    finally:
+        mutation.MAX_DEPTH = saved
+    assert row["result"] == "survived", row
+    assert row["at_callers"]["callers"] == [f"{planted.__name__}.start_after"]
+
+
+def test_a_helper_whose_change_a_caller_sees_survives(mutation, planted):
+    ns = [(2,), (5,)]
+    up = _graph(mutation, planted, {"first_index": ["offset"]}, ns)
+    own = _recorded(mutation, planted.first_index, ns)
+    row = mutation.classify(_first_index_site(mutation, planted, "0"), own, 60,
+                            up((planted.__name__, "first_index")), up)
+    assert row["result"] == "survived", row
+    assert row["at_callers"]["callers"] == [f"{planted.__name__}.offset"]
+
+
+def test_a_hint_one_of_whose_callers_differs_survives(mutation, planted):
+    ns = [(5,), (9,), (12,)]  # n - 3 -> n - 4: tail_sum_filtered skips it, first_scaled not
+    up = _graph(mutation, planted, {"first_index": ["tail_sum_filtered", "first_scaled"]}, ns)
+    own = _recorded(mutation, planted.first_index, ns)
+    row = mutation.classify(_first_index_site(mutation, planted, "3"), own, 60,
+                            up((planted.__name__, "first_index")), up)
+    assert row["result"] == "survived" and row["differs_at"] == "(5)", row
+    assert row["at_callers"]["callers"] == [f"{planted.__name__}.tail_sum_filtered",
+                                            f"{planted.__name__}.first_scaled"]
+
+
+def test_more_callers_than_the_limit_are_not_called_equivalent(mutation, planted):
+    site = _first_index_site(mutation, planted, "0")
+    many = {(planted.__name__, f"f{i}"): [] for i in range(mutation.MAX_CALLERS + 1)}
+    seen = mutation.caller_equivalence(site, many, 60)
+    assert not seen["equivalent"] and "not compared" in seen["differs_at"]
+
+
+# -- CPU-limited comparisons and exact outcomes (from mutB)
+
+
+def test_a_comparison_past_its_cpu_limit_is_timed_out_whatever_the_wall_clock(mutation):
+    children = sys.modules["mutation_children"]
+
+    def spin():
+        children.cpu_limit(1)
+        while True:
+            pass
+
+    result = children._in_child(spin, 60)
+    assert result == ("crash", "died")
+    assert mutation._child_failed(result)["differs_at"] == "comparison timed out"
+
+
+def test_outcomes_sent_back_by_a_child_keep_their_balls_exact(mutation):
+    import flint
+
+    inputs = sys.modules["mutation_inputs"]
+    saved = flint.ctx.prec
+    try:
+        flint.ctx.prec = 200
+        value = inputs._normal(flint.arb(1) / 3)
+        blob = inputs.dumps([("ok", value, 0.0)])[0]
+        flint.ctx.prec = 53  # the parent's precision: a plain rebuild would round the midpoint
+        back = inputs.loads(blob)[0][1]
+    finally:
+        flint.ctx.prec = saved
+    assert inputs._close(value, back, 200) and back[1] == value[1]  # the midpoint, exactly
+
+
+def test_a_replayed_site_is_found_by_its_text_after_an_edit_shifted_its_index(mutation):
+    sites = mutation.sites_of("dpverify.theorems.formulas.gaussian", "gauss_delta")
+    site = next(s for s in sites if s.kind == "operator")
+    same_kind = [s for s in sites if s.kind == site.kind]
+    shifted = mutation.Site(site.module, site.name, site.kind, site.index + len(same_kind),
+                            site.line)
+    assert mutation.resolve(shifted) == site
+    assert mutation.resolve(mutation.Site(site.module, site.name, site.kind, site.index,
+                                          "no such code")) is None
