@@ -118,3 +118,22 @@ def test_reversed_vertices_are_refuted(monkeypatch: Any) -> None:
 
     monkeypatch.setattr(vertex_smt, "rr_hom_vertices", reversed_list)
     assert _statuses("DRS-TENSOR", 8, "smt") == [Status.FAILED]
+
+
+def test_extra_vertex_is_refuted(monkeypatch: Any) -> None:
+    def extra(ctx: Any, eps0: Any, k: int, with_complements: bool = False) -> Any:
+        return [*rr_hom_vertices(ctx, eps0, k, with_complements), (ctx.zero, ctx.one)]
+
+    monkeypatch.setattr(vertex_smt, "rr_hom_vertices", extra)
+    assert _statuses("DRS-TENSOR", 8, "smt") == [Status.FAILED]
+
+
+def test_rr_wrong_atom_weight_is_refuted(monkeypatch: Any) -> None:
+    def wrong(ctx: Any, eps0: Any) -> tuple[Any, Any]:
+        x = 1 / (2 + ctx.exp(eps0))  # the weight of -eps0 off
+        mean = (1 - 2 * x) * eps0
+        return mean, eps0**2 - mean**2
+
+    for module in (clt, fdp_guards):
+        monkeypatch.setattr(module, "rr_kl_moments", wrong)
+    assert _statuses("DRS-CLT", 8, "smt") == [Status.FAILED]
