@@ -25,6 +25,7 @@ from dpverify.theorems.claims import (
 from dpverify.theorems.composition.mutation_guards import LOG_INV_BOX, log_inv_round_trip
 from dpverify.theorems.composition.smt_forms import (
     clipped_problem,
+    log_inv_round_trip_problem,
     stk_approx_pure_problem,
     stk_het_equal_problem,
 )
@@ -298,9 +299,11 @@ STK_ADV_PURE = Theorem(
                        rhs_name="eps0 (e^eps0 - 1)"),)),
         Claim(6, "The log(1/delta) of the square-root term (shared by DRV-ADV, STK-ADV-APPROX and "
                  "KOV-34) is the inverse of L -> e^{-L}: delta e^{log(1/delta)} = 1 (to 1e-40) "
-                 "for delta in [1e-300, 1] [property].",
-              (Compare(log_inv_round_trip, "eq", const("1"), LOG_INV_BOX, "property",
-                       Tol.abs("1e-40"), "delta e^{log(1/delta)}", "1"),)),
+                 "for delta in [1e-300, 1] [property]; proved by z3 for every delta in (0, 1] "
+                 "(the body evaluated symbolically) [smt].",
+              (Smt(log_inv_round_trip_problem, "delta e^{log_inv(delta)} = 1, delta in (0, 1]"),
+               Compare(log_inv_round_trip, "eq", const("1"), LOG_INV_BOX, "property",
+                       Tol.abs("1e-40"), "delta e^{log(1/delta)}", "1"))),
     ),
     notes="Because it comes from a zCDP guarantee, the bound holds simultaneously for every "
           "delta > 0.",

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from dpverify.theorems.claims import SmtProblem
+from dpverify.theorems.composition.mutation_guards import log_inv_round_trip
 from dpverify.theorems.ctx import SymCtx
 from dpverify.theorems.formulas.advanced_composition import (
     stk_approx_eps,
@@ -143,3 +144,16 @@ def rr_enum_zero_at_sum_problem(k: int) -> SmtProblem:
     xs, value = _rr_enum_in_powers(k, lambda eps_list, _eps: sp.Add(*eps_list), y)
     return SmtProblem({str(x): "real" for x in xs}, tuple(sp.Ge(x, 1) for x in xs),
                       sp.Eq(value, 0), ("x_i = e^{eps_i}", "eps = sum eps_i"))
+
+
+def log_inv_round_trip_problem() -> SmtProblem:
+    """STK-ADV-PURE claim 6 for every delta in (0, 1]: ``log_inv_round_trip`` evaluated
+    symbolically at a positive symbol delta and simplified by sympy (``e^{log d} = d`` and
+    ``e^{-log d} = 1/d`` for d > 0): ``delta e^{log_inv(delta)} = 1``."""
+    import sympy as sp
+
+    delta = sp.Symbol("delta", positive=True)
+    value = sp.simplify(log_inv_round_trip(SymCtx(), delta))
+    return SmtProblem({"delta": "real"}, (sp.Gt(delta, 0), sp.Le(delta, 1)),
+                      sp.Eq(value, 1, evaluate=False),
+                      ("delta in (0, 1], exponentials of logarithms simplified by sympy",))

@@ -21,9 +21,13 @@ from dpverify.theorems.claims import (
     grid,
 )
 from dpverify.theorems.core import Evaluator, Theorem
-from dpverify.theorems.ctx import make_ctx
+from dpverify.theorems.ctx import SymCtx, make_ctx
 from dpverify.theorems.fdp.common import FAMILY, const
-from dpverify.theorems.fdp.mutation_guards import rr_moments_reference_gap, sgm_event_gap_quadrature
+from dpverify.theorems.fdp.mutation_guards import (
+    rr_moments_reference,
+    rr_moments_reference_gap,
+    sgm_event_gap_quadrature,
+)
 from dpverify.theorems.formulas.gdp import gdp_eps, gdp_mu_clt
 from dpverify.theorems.formulas.tradeoff import f_gauss, interpolate
 from dpverify.theorems.formulas.tradeoff_composition import (
@@ -37,6 +41,7 @@ from dpverify.theorems.formulas.tradeoff_composition import (
 )
 from dpverify.theorems.params import EPS0_POS, SIGMA, K, Q
 from dpverify.theorems.refs import DRS, Paper, cite
+from dpverify.theorems.symbolic import exp_as_powers
 from dpverify.theorems.values import exact_params
 
 BDLS = Paper("BDLS", "Bu, Dong, Long & Su, Deep Learning with Gaussian Differential Privacy",
@@ -60,6 +65,30 @@ def _sinh_problem() -> SmtProblem:
                       sp.Eq(2 * t * y, r * (y**2 - 1)),
                       ("y = e^{eps0/2}", "t = tanh(eps0/2)", "r = sqrt(1 - t^2)",
                        "2t/r = y - 1/y = 2 sinh(eps0/2)"))
+
+
+def rr_moments_problem() -> SmtProblem:
+    """DRS-CLT claim 8 for every eps0 > 0: ``rr_kl_moments`` and ``rr_moments_reference``
+    evaluated symbolically, then every ``e^{c eps0}`` written as ``x^c`` with ``x = e^eps0``
+    taken as a free variable ``x > 1`` (so the identity is proved for all pairs (eps0, x), a
+    superset of the curve x = e^eps0)."""
+    import sympy as sp
+
+    ctx = SymCtx()
+    eps0 = sp.Symbol("eps0", positive=True)
+    x = sp.Symbol("x", positive=True)
+    (mean, var), (mean_ref, var_ref) = rr_kl_moments(ctx, eps0), rr_moments_reference(ctx, eps0)
+    mean, var, mean_ref, var_ref = (exp_as_powers(v, eps0, x)
+                                    for v in (mean, var, mean_ref, var_ref))
+    return SmtProblem({"eps0": "real", "x": "real"}, (sp.Gt(eps0, 0), sp.Gt(x, 1)),
+                      sp.And(sp.Eq(mean, mean_ref, evaluate=False),
+                             sp.Eq(var, var_ref, evaluate=False)),
+                      ("x = e^eps0 > 1, a free variable", "mean and variance, one equation each"))
+
+
+def _rr_moments_fail(ctx: Any, eps0: Any, **_: Any) -> bool:
+    """Does claim 8 fail at a z3 model's eps0 (re-evaluated with x = e^eps0 itself)?"""
+    return bool(rr_moments_reference_gap(ctx, eps0) > ctx.num(TINY_REL))
 
 
 # Berry-Esseen band (DRS-CLT claim 2), in arb at 64 bits: every value is a rigorous ball; the
@@ -255,11 +284,14 @@ DRS_CLT = Theorem(
         Claim(8, "The loss moments behind claim 1's right side, two-sided: the mean and variance "
                  "of the RR privacy loss (atoms ±eps0, P(+eps0) = e^eps0/(1 + e^eps0)) equal "
                  "eps0 tanh(eps0/2) and eps0^2/cosh^2(eps0/2), relative 1e-30, over eps0 in "
-                 "[0.01, 5] [property].",
-              (Compare(rr_moments_reference_gap, "le", lambda ctx, **_: ctx.num(TINY_REL),
+                 "[0.01, 5] [property]; proved by z3 for every eps0 > 0 (both sides "
+                 "evaluated symbolically, x = e^eps0 as a free variable x > 1) [smt].",
+              (Smt(rr_moments_problem, "mean and variance of the RR loss = eps0 (x - 1)/(x + 1), "
+                   "4 eps0^2 x/(1 + x)^2, eps0 > 0, x > 1", check_model=_rr_moments_fail),
+               Compare(rr_moments_reference_gap, "le", lambda ctx, **_: ctx.num(TINY_REL),
                        Box(reals={"eps0": ("0.01", "5")}), "property",
                        lhs_name="largest relative gap of (mean, variance)",
-                       rhs_name="1e-30"),)),
+                       rhs_name="1e-30"))),
     ),
     notes="APPROX throughout. The max-event certificate weakens as k grows (k = 200, 300, 500 "
           "give lower bounds below the CLT eps): those cases need certified PLD enclosures "

@@ -16,6 +16,7 @@ from dpverify.theorems.claims import (
     Compare,
     Points,
     Predicate,
+    Smt,
     Tol,
     grid,
 )
@@ -26,6 +27,7 @@ from dpverify.theorems.fdp.mutation_guards import (
     rr_complement_defect,
     rr_vertices_shape,
 )
+from dpverify.theorems.fdp.vertex_smt import rr_complement_problem, rr_shape_problem
 from dpverify.theorems.formulas.kov_mv import kov_delta_pure, mv_delta_pure
 from dpverify.theorems.formulas.tradeoff import (
     f_approx,
@@ -185,16 +187,23 @@ DRS_TENSOR = Theorem(
                        "property", lhs_name="f_rr + 1e-30", rhs_name="f_{sum eps,0}"))),
         Claim(7, "The binomial vertices carry exact complements: a_t + P(J < t) = 1 and b_t + "
                  "Q(J >= t) = 1 at every vertex of f_{eps0,0}^{⊗k} (each side summed directly), "
-                 "over eps0 in [0.01, 3], k in 1..30 (1e-30) [property].",
-              (Compare(rr_complement_defect, "eq", lambda ctx, **_: ctx.zero, RR_COMPLEMENT_BOX,
+                 "over eps0 in [0.01, 3], k in 1..30 (1e-30) [property]; proved by z3 for every "
+                 "real eps0 and every k in 1..30 (the vertex list evaluated symbolically at x = "
+                 "e^eps0 > 0, each equation times (1 + x)^k) [smt].",
+              (Smt(lambda: rr_complement_problem(30), "a_t + P(J < t) = 1, b_t + Q(J >= t) = 1 "
+                   "at every vertex, k = 1..30, x = e^eps0 > 0"),
+               Compare(rr_complement_defect, "eq", lambda ctx, **_: ctx.zero, RR_COMPLEMENT_BOX,
                        "property", Tol.abs("1e-30"), "max |coordinate + complement - 1|",
-                       "0"),)),
+                       "0"))),
         Claim(8, "The vertex list of f_{eps0,0}^{⊗k} that the curve interpolates is a trade-off "
                  "polyline: k + 2 vertices from (0, 1) to (1, 0) (within 1e-30), type-I errors "
                  "strictly increasing and type-II errors strictly decreasing, over eps0 in "
-                 "[0.01, 3], k in 1..30 [property].",
-              (Predicate(rr_vertices_shape, RR_COMPLEMENT_BOX, "property",
-                         "vertices (0, 1) -> (1, 0), monotone"),)),
+                 "[0.01, 3], k in 1..30 [property]; proved by z3 for every real eps0 and every "
+                 "k in 1..30 (ends exactly (0, 1) and (1, 0); the same symbolic vertices) [smt].",
+              (Smt(lambda: rr_shape_problem(30), "k + 2 vertices (0, 1) -> (1, 0), strictly "
+                   "monotone, k = 1..30, x = e^eps0 > 0"),
+               Predicate(rr_vertices_shape, RR_COMPLEMENT_BOX, "property",
+                         "vertices (0, 1) -> (1, 0), monotone"))),
     ),
     notes="The adaptive composition theorem is a bound; the RR identities show it cannot be "
           "improved for pure DP. f_rr enumerates 2^n outcomes, so n <= 12 here (the catalogue "

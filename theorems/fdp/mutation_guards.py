@@ -62,10 +62,15 @@ def rr_moments_reference_gap(ctx: Any, eps0: Any, **_: Any) -> Any:
     ``P(+eps0) = e^eps0/(1 + e^eps0)``) from ``eps0 tanh(eps0/2) = eps0 (e^eps0 - 1)/(e^eps0 +
     1)`` and ``eps0^2 (1 - tanh^2(eps0/2)) = 4 eps0^2 e^eps0/(1 + e^eps0)^2``."""
     mean, var = rr_kl_moments(ctx, eps0)
-    z = ctx.exp(eps0)
-    mean_ref = eps0 * ctx.expm1(eps0) / (1 + z)
-    var_ref = 4 * eps0 * eps0 * z / ((1 + z) * (1 + z))
+    mean_ref, var_ref = rr_moments_reference(ctx, eps0)
     return ctx.max(abs(mean - mean_ref) / mean_ref, abs(var - var_ref) / var_ref)
+
+
+def rr_moments_reference(ctx: Any, eps0: Any) -> tuple[Any, Any]:
+    """``(eps0 (e^eps0 - 1)/(e^eps0 + 1), 4 eps0^2 e^eps0/(1 + e^eps0)^2)``: ``eps0 tanh(eps0/2)``
+    and ``eps0^2/cosh^2(eps0/2)`` written in ``e^eps0`` ([DRS] arXiv 1905.02383, Sec. 3.2)."""
+    z = ctx.exp(eps0)
+    return eps0 * ctx.expm1(eps0) / (1 + z), 4 * eps0 * eps0 * z / ((1 + z) * (1 + z))
 
 
 def sgm_event_gap_quadrature(ctx: Any, q: Any, k: int, m: Any, eps: Any, **_: Any) -> Any:

@@ -33,10 +33,12 @@ from dpverify.theorems.claims import (
     Points,
     Predicate,
     Smt,
+    SmtProblem,
     Tol,
     grid,
 )
 from dpverify.theorems.core import Evaluator, Theorem
+from dpverify.theorems.ctx import SymCtx
 from dpverify.theorems.formulas.gdp import gdp_delta
 from dpverify.theorems.formulas.group_privacy import group_delta, group_eps
 from dpverify.theorems.formulas.hockey_stick_exact import (
@@ -57,6 +59,7 @@ from dpverify.theorems.numerics.finite import (
 )
 from dpverify.theorems.params import DELTA0, EPS0, K
 from dpverify.theorems.refs import SMITH_LN, cite
+from dpverify.theorems.symbolic import exp_as_powers
 
 # ==========================================================================================
 # SMITH-POST
@@ -249,8 +252,14 @@ def _smith_group_claims() -> tuple[Claim, ...]:
         )),
         Claim(4, "A group of one record is the record: SMITH-GROUP.eps(eps0, 1) = eps0 and "
                  "SMITH-GROUP.delta(eps0, delta0, 1) = delta0 for eps0 in [0, 10], delta0 in "
-                 "[0, 1] (searched, to 1e-40); the other claims only bound the approximate-DP "
-                 "form from one side.", (
+                 "[0, 1] (searched, to 1e-40; proved by z3 from the formula bodies evaluated "
+                 "symbolically for every eps0 >= 0, delta0 in [0, 1]); the other claims only "
+                 "bound the approximate-DP form from one side.", (
+            Smt(lambda: group_of_one_problem("eps"), "SMITH-GROUP.eps(eps0, 1) = eps0, "
+                "eps0 >= 0", check_model=_group_of_one_fails, part="eps"),
+            Smt(lambda: group_of_one_problem("delta"), "SMITH-GROUP.delta(eps0, delta0, 1) = "
+                "delta0, eps0 >= 0, delta0 in [0, 1]", check_model=_group_of_one_fails,
+                part="delta"),
             Compare(lambda ctx, eps0, **_: group_eps(ctx, eps0, 1), "eq",
                     lambda ctx, eps0, **_: eps0, _GROUP_OF_ONE, "property", Tol.abs("1e-40"),
                     "SMITH-GROUP.eps(eps0, 1)", "eps0", part="eps"),
@@ -260,6 +269,33 @@ def _smith_group_claims() -> tuple[Claim, ...]:
                     part="delta"),
         )),
     )
+
+
+def group_of_one_problem(which: str) -> SmtProblem:
+    """SMITH-GROUP claim 4, one part: ``group_eps(eps0, 1) = eps0`` (``which = "eps"``) or
+    ``group_delta(eps0, delta0, 1) = delta0`` (``"delta"``), the bodies evaluated in the sympy
+    context at symbols eps0 >= 0, delta0 in [0, 1] (at k = 1, ``e^{(k-1) eps0}`` is ``e^0 = 1``
+    exactly). An exponential ``e^{c eps0}`` left by a wrong body becomes ``x^c`` with ``x =
+    e^eps0 >= 1`` a free variable (a model is re-checked by :func:`_group_of_one_fails`)."""
+    import sympy as sp
+
+    ctx = SymCtx()
+    eps0, delta0, x = sp.symbols("eps0 delta0 x", real=True)
+    if which == "eps":
+        lhs, rhs = group_eps(ctx, eps0, 1), eps0
+    else:
+        lhs, rhs = group_delta(ctx, eps0, delta0, 1), delta0
+    return SmtProblem({"eps0": "real", "delta0": "real", "x": "real"},
+                      (sp.Ge(eps0, 0), sp.Ge(delta0, 0), sp.Le(delta0, 1), sp.Ge(x, 1)),
+                      sp.Eq(exp_as_powers(lhs, eps0, x), rhs, evaluate=False),
+                      ("k = 1", f"part {which}", "x = e^eps0 >= 1 (free) for any e^{c eps0}"))
+
+
+def _group_of_one_fails(ctx: Any, eps0: Any, delta0: Any, **_: Any) -> bool:
+    """Does claim 4 fail at a z3 model's (eps0, delta0), either part (re-evaluated in mpmath)?"""
+    gap = ctx.max(abs(group_eps(ctx, eps0, 1) - eps0), abs(group_delta(ctx, eps0, delta0, 1)
+                                                            - delta0))
+    return bool(gap > ctx.num(Fraction(1, 10**30)))
 
 
 _GROUP_OF_ONE = Box(reals={"eps0": ("0", "10"), "delta0": ("0", "1")})

@@ -31,7 +31,12 @@ from dpverify.theorems.formulas.gaussian import (
 )
 from dpverify.theorems.params import ALPHA, DELTA, EPS, EPS_REAL, SIGMA
 from dpverify.theorems.privacy_loss.common import BW18_V2, FAMILY, GAUSS_REGIMES
-from dpverify.theorems.privacy_loss.mutation_guards import PDF_BOX, pdf_mirror_gap, pdf_peak_scaled
+from dpverify.theorems.privacy_loss.mutation_guards import (
+    PDF_BOX,
+    pdf_mirror_gap,
+    pdf_peak_scaled,
+    pdf_problem,
+)
 from dpverify.theorems.privacy_loss.universal import (
     GAUSS_SQUARE_BOX,
     gauss_square_smt,
@@ -94,8 +99,13 @@ def _pld_gauss_claims() -> tuple[Claim, ...]:
             "The PLD density phi(z; m, s) (formulas.gaussian.normal_pdf, used by the quadrature "
             "routes) is symmetric about its mean, phi(m + d) = phi(m - d), and peaks there at "
             "1/(s sqrt(2 pi)); searched over m in [-5, 5], d in [0, 5], s in [0.1, 10] "
-            "(to 1e-30).",
+            "(to 1e-30); proved by z3 for every real m, d and s > 0 (the density evaluated "
+            "symbolically, pi as a positive variable).",
             (
+                Smt(lambda: pdf_problem("symmetric"), "phi(m + d) - phi(m - d) = 0, m, d real, "
+                    "s > 0", part="symmetric"),
+                Smt(lambda: pdf_problem("peak"), "s sqrt(2 pi) phi(m) = 1, m real, s > 0",
+                    part="peak"),
                 Compare(pdf_mirror_gap, "eq", lambda ctx, **_: ctx.zero, PDF_BOX, "property",
                         Tol.abs("1e-30"), "phi(m + d) - phi(m - d)", "0", part="symmetric"),
                 Compare(pdf_peak_scaled, "eq", lambda ctx, **_: ctx.one, PDF_BOX, "property",

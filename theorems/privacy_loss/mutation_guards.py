@@ -17,8 +17,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from dpverify.theorems.claims import Box
+from dpverify.theorems.claims import Box, SmtProblem
+from dpverify.theorems.ctx import SymCtx
 from dpverify.theorems.formulas.gaussian import normal_pdf
+from dpverify.theorems.symbolic import polynomial_roots
 
 
 def pdf_mirror_gap(ctx: Any, mean: Any, d: Any, sd: Any, **_: Any) -> Any:
@@ -27,6 +29,27 @@ def pdf_mirror_gap(ctx: Any, mean: Any, d: Any, sd: Any, **_: Any) -> Any:
 
 def pdf_peak_scaled(ctx: Any, mean: Any, sd: Any, **_: Any) -> Any:
     return normal_pdf(ctx, mean, mean, sd) * sd * ctx.sqrt(2 * ctx.pi)
+
+
+def pdf_problem(part: str) -> SmtProblem:
+    """STK-PLD-GAUSS claim 4, one part, for every real m, d and s > 0: ``pdf_mirror_gap = 0``
+    (``"symmetric"``) or ``pdf_peak_scaled = 1`` (``"peak"``), the SAME bodies evaluated in the
+    sympy context (sympy cancels ``e^{-(+-d/s)^2/2}`` and ``e^0``), pi written as a free ``P >
+    0`` and each square root as an auxiliary ``r_i >= 0``. A body that leaves an exponential is
+    outside the polynomial fragment (not proved)."""
+    import sympy as sp
+
+    ctx = SymCtx()
+    mean, d = sp.symbols("m d", real=True)
+    sd, pi_ = sp.symbols("s P", positive=True)
+    if part == "symmetric":
+        value, target = pdf_mirror_gap(ctx, mean, d, sd), 0
+    else:
+        value, target = pdf_peak_scaled(ctx, mean, sd), 1
+    hyps, value, roots = polynomial_roots(sp.simplify(value.subs(sp.pi, pi_)))
+    return SmtProblem({str(v): "real" for v in (mean, d, sd, pi_, *roots)},
+                      (sp.Gt(sd, 0), sp.Gt(pi_, 0), *hyps), sp.Eq(value, target, evaluate=False),
+                      ("P = pi > 0 (any positive)", f"part {part}"))
 
 
 PDF_BOX = Box(reals={"mean": ("-5", "5"), "d": ("0", "5"), "sd": ("1/10", "10")},

@@ -207,6 +207,35 @@ def _bs16_le_chernoff_problem() -> SmtProblem:
                        "r0 = the square root of the quoted denominator"))
 
 
+def _bs16_cleared_problem() -> SmtProblem:
+    """BS16-L36 claim 5 for every rho > 0, x >= 0: both arrangements evaluated symbolically from
+    the SAME bodies (``bs16_delta_shift``, ``bs16_delta_cleared``), ``E = e^{-x^2/(4 rho)}`` and
+    ``P = pi`` free positive variables (so every positive value of pi is covered), each square
+    root an auxiliary ``r_i >= 0`` with ``r_i^2`` its radicand."""
+    import sympy as sp
+
+    ctx = SymCtx()
+    rho = sp.Symbol("rho", positive=True)
+    x = sp.Symbol("x", nonnegative=True)
+    e, pi_ = sp.symbols("E P", positive=True)
+    gauss = sp.exp(-(x**2) / (4 * rho))
+    lhs, rhs = (v.subs(gauss, e).subs(sp.pi, pi_)
+                for v in (bs16_delta_shift(ctx, rho, x), bs16_delta_cleared(ctx, rho, x)))
+    hyps_l, lhs, roots_l = polynomial_roots(lhs, "r")
+    hyps_r, rhs, roots_r = polynomial_roots(rhs, "s")
+    return SmtProblem(real_vars(rho, x, e, pi_, *roots_l, *roots_r),
+                      (sp.Gt(rho, 0), sp.Ge(x, 0), sp.Gt(e, 0), sp.Gt(pi_, 0), *hyps_l, *hyps_r),
+                      sp.Eq(lhs, rhs, evaluate=False),
+                      ("x = eps - rho >= 0", "E = e^{-x^2/(4 rho)}", "P = pi > 0 (any positive)",
+                       "r0, s0 = the square roots of the two denominators"))
+
+
+def _bs16_cleared_fails(ctx: Any, rho: Any, x: Any, **_: Any) -> bool:
+    """Does claim 5 fail at a z3 model's (rho, x), with the true e^{-x^2/(4 rho)} and pi?"""
+    lhs, rhs = bs16_delta_shift(ctx, rho, x), bs16_delta_cleared(ctx, rho, x)
+    return bool(abs(lhs - rhs) > abs(rhs) / 10**30)
+
+
 BS16_L36 = Theorem(
     id="BS16-L36",
     title="Refined zCDP to (eps, delta) conversion (Bun–Steinke Lemma 3.6, as quoted)",
@@ -271,12 +300,16 @@ BS16_L36 = Theorem(
         Claim(5, "The quoted delta, 2 e^{-x^2/(4 rho)}/(1 + a + sqrt((1 + a)^2 + 4/(pi rho))) with "
                  "a = x/(2 rho) and x = eps - rho, equals 4 rho e^{-x^2/(4 rho)}/(eps + rho + "
                  "sqrt((eps + rho)^2 + 16 rho/pi)) (numerator and denominator times 2 rho; a "
-                 "mutation guard, theorems/privacy_loss/mutation_guards.py); searched on rho in "
-                 "[1e-4, 50], x in [0, 50] (rel 1e-30).",
-              (Compare(lambda ctx, rho, x, **_: bs16_delta_shift(ctx, rho, x), "eq",
+                 "mutation guard, theorems/privacy_loss/mutation_guards.py): proved by z3 for "
+                 "every rho > 0, x >= 0 (both forms evaluated symbolically; E = e^{-x^2/(4 rho)} "
+                 "and pi as positive variables, each square root as an auxiliary variable); "
+                 "searched on rho in [1e-4, 50], x in [0, 50] (rel 1e-30).",
+              (Smt(_bs16_cleared_problem, "BS16-L36 delta at eps = rho + x = the cleared form, "
+                   "rho > 0, x >= 0", check_model=_bs16_cleared_fails),
+               Compare(lambda ctx, rho, x, **_: bs16_delta_shift(ctx, rho, x), "eq",
                        bs16_delta_cleared, BS16_BOX, "property",
                        Tol(abs_tol=Fraction(1, 10**60), rel_tol=Fraction(1, 10**30)),
-                       "BS16-L36 delta at eps = rho + x", "the cleared form"),)),
+                       "BS16-L36 delta at eps = rho + x", "the cleared form"))),
     ),
     aliases=("BS16-L3.6",),
     notes="Alias BS16-L3.6 (the dot is dropped in the id because '.' separates an id from an "
