@@ -142,12 +142,15 @@ def test_spurious_model_of_a_weak_relaxation_is_inconclusive():
 # never proved without a proof
 
 
-def test_unknown_is_inconclusive_never_proved():
-    # x^3 + y^3 = z^3 has no positive integer solution (Fermat, n = 3): z3 cannot show it
+def _fermat_n3() -> SmtProblem:
+    """x^3 + y^3 = z^3 has no positive integer solution (Fermat, n = 3): z3 cannot show it."""
     a, b, c = sp.symbols("a b c", integer=True)
-    status, summary, ev = run(
-        lambda: SmtProblem({"a": "int", "b": "int", "c": "int"}, (a >= 1, b >= 1, c >= 1),
-                           sp.Ne(a**3 + b**3, c**3)), seconds=0.5)
+    return SmtProblem({"a": "int", "b": "int", "c": "int"}, (a >= 1, b >= 1, c >= 1),
+                      sp.Ne(a**3 + b**3, c**3))
+
+
+def test_unknown_is_inconclusive_never_proved():
+    status, summary, ev = run(_fermat_n3, seconds=0.5)
     assert status is Status.INCONCLUSIVE
     assert "unknown" in summary and ev["reason_unknown"]
 
@@ -330,10 +333,7 @@ def test_restarted_refutation_is_still_a_checked_model(monkeypatch):
 
 def test_the_restarts_end_with_the_budget():
     # every slice, not only the last, is bounded by the wall-clock budget: never a pass
-    a, b, c = sp.symbols("a b c", integer=True)
-    status, _, _ = run(
-        lambda: SmtProblem({"a": "int", "b": "int", "c": "int"}, (a >= 1, b >= 1, c >= 1),
-                           sp.Ne(a**3 + b**3, c**3)), seconds=0.5)
+    status, _, _ = run(_fermat_n3, seconds=0.5)
     assert status is Status.INCONCLUSIVE
 
 
