@@ -1,0 +1,545 @@
+"""Certified PLD composition in the Fourier domain: one forward FFT per part, a pointwise power,
+one inverse FFT, on exponentially tilted masses, with an l1 error budget.
+
+Inputs: the one-step upper (or lower) :class:`~.discrete.DiscretePLD` of every part ``j`` (exact
+masses ``x_i = poly[i] 2^-B`` at losses ``shift_j + i h``, an atom at ``+inf``) and its number of
+steps ``k_j``; ``K = sum_j k_j``. Composition is convolution ([S22] Steinke, arXiv 2210.00597v4,
+Sec. 3); FFT accounting of PLDs follows Koskela, Jalko, Honkela, arXiv 1906.03049 (v1 read).
+Here every step of the float computation carries a proven bound, so the result is an enclosure.
+All indices below are grid indices: the composed index ``I`` has loss ``S0 + I h``,
+``S0 = sum_j k_j shift_j``.
+
+1. **Tilt** by ``lam >= 0`` (any value is rigorous, only the accuracy depends on it):
+   ``y_i = x_i e^{lam h i} s_j`` with a float scale ``s_j ~ 1 / sum_i x_i e^{lam h i}``.
+   Computed: ``x^_i = fl(fl(x_i W_i) s_j)``, ``W_i`` from :func:`.tilted.weights` (relative
+   error ``alpha``, proven in arb), ``x_i`` converted from its integer (relative ``u``). So
+   ``x^_i = y_i (1 + d_i) + e_i``, ``|d_i| <= a_j = (1 + u)^3 (1 + alpha) - 1`` (Higham 2002,
+   Sec. 2.2) and ``|e_i| <= 2^-1074`` (underflow). The vectors are folded modulo the FFT length
+   ``n`` (sums of nonnegative floats: relative ``gamma_r``, ``r`` the number of terms, Higham
+   Sec. 3.1; folding commutes with circular convolution). Every composed coefficient is a
+   polynomial with nonnegative coefficients of degree ``K`` in the inputs, so the exact circular
+   composition ``f^`` of the computed folded vectors satisfies ``fold(g) (1 - a)^K <= f^ <=
+   fold(g) (1 + a)^K`` (``g``: composition of the ``y``), plus an l1 term ``eta_in`` for the
+   ``e_i``: ``||(F + e)^{*} - F^{*}||_1 <= prod_j (||F_j|| + ||e_j||)^{k_j} - prod_j
+   ||F_j||^{k_j}``. The true composed masses are ``c_I = C e^{-lam h I} g_I``, ``C = prod_j
+   s_j^{-k_j}`` (in arb). The ``+inf`` atoms compose separately: ``prod_j T_j^{k_j} - prod_j
+   F_j^{k_j}`` (T total, F finite mass; exact integers, arb).
+2. **Forward FFT** (``numpy.fft.rfft``, pocketfft, length ``n = 2^p``). Higham's proof of
+   Thm 24.2 (Sec. 24.1) writes the computed transform as ``(A_p + dA_p)...(A_1 + dA_1) x`` with
+   ``|dA_l| <= eta |A_l|`` componentwise and ``|A_p|...|A_1|`` the all-ones matrix (up to the
+   bit-reversal permutation), so every coefficient has ``|X^_j - X_j| <= ((1 + eta)^p - 1)
+   ||x||_1 <= e' = e_n ||x||_1`` with ``e_n`` = :func:`.fft.fft_error_factor` (which includes
+   ``SAFETY``): **the same declared assumption about pocketfft as** :mod:`.fft` (weight error
+   ``MU_ULPS u``; the mixed-radix real transform within ``SAFETY`` times the radix-2 bound).
+3. **Power** ``P_j = X_j^{k_j}`` by binary powering with complex products (Higham Lemma 3.5:
+   relative error ``g = sqrt 2 gamma_2`` each, with or without FMA; ``m <= 2 log2 k``
+   products): ``|P^ - X^^k| <= ((1 + g)^m - 1) |X^|^k``; and ``|X^^k - X^k| <= k e'
+   (|X^| + e')^{k-1}``. Subnormal results add at most ``4 2^-1074`` per product, propagated by
+   factors of modulus at most ``G = max(1, max|X^| + e')^k (1 + g)^m``. Parts multiply with
+   the product rule ``|prod P^ - prod P| <= sum_j D_j prod_{l != j} (|P^_l| + D_l)`` plus the
+   rounding of the ``J - 1`` products. Every such bound is evaluated in floats rounded
+   upward (``nextafter`` after every operation; ``|z|`` from ``re^2 + im^2`` and the correctly
+   rounded ``sqrt``; no libm function enters a bound).
+4. **Inverse FFT and the l1 budget**: ``||v - f^||_1 <= sqrt n ||v - f^||_2 <= ||D||_2 + e_n
+   ||Y^||_2`` (``F^-1`` has 2-norm ``n^-1/2``; Higham Thm 24.2 for the inverse transform,
+   same assumption), the norms over the full Hermitian spectrum. The window ``[o, o + n)``
+   (index ``o + t`` read at position ``t``) is centred at the tilted mean; the tilted mass of
+   ``g`` outside it (aliased onto it) is bounded by Chernoff, ``sum_{I >= T} g_I <= prod_j
+   Y_j(e^th)^{k_j} e^{-th T}``, ``th > 0``, and the left side with ``e^{-th}``, each ``Y_j``
+   enclosed from the ``x^`` (weights of :func:`.tilted.weights`, ``gamma_L`` for the sum)
+   and divided by ``(1 - a)^{k_j}``. ``n`` doubles until these tails are below ``TAIL``.
+5. **Queries** without untilting: ``delta(eps) = C sum_I g_I m_I + inf``, ``m_I = e^{-lam h I}
+   (1 - e^{eps - z_I})_+ <= B0 = e^{-lam h I0}``, ``I0`` the first index with ``z_I > eps``.
+   With ``B0`` factored out, ``m'_t = e^{-lam h (t - t0)} (1 - rho e^{-h (t - t0)})`` in
+   ``[0, 1]`` is computed from rigorous weight tables (absolute error ``beta``), the dot
+   product with ``gamma_n`` (Higham Sec. 3.1). Upper: ``C B0 [(dot + beta' ||v||_1 + eta_c)
+   / (1 - a)^K + R] + inf``; lower: ``C B0 [(dot - beta' ||v||_1 - eta_c) / (1 + a)^K - L - R]
+   + inf`` (the aliased mass only ever adds to the window). A query below the window's first
+   loss returns the trivial bound (1 upper, 0 lower), never a wrong number; far from the
+   tilt a bound is legal but loose. ``eps(delta)`` bisects on the certified predicates (the
+   true profile is monotone; the bound need not be).
+
+References: N. J. Higham, *Accuracy and Stability of Numerical Algorithms*, 2nd ed., SIAM 2002,
+Sec. 2.2, 3.1, Lemma 3.5, Sec. 24.1 Thm 24.2 and its proof; A. Koskela, J. Jalko, A. Honkela,
+arXiv 1906.03049 (FFT accounting); [S22] T. Steinke, arXiv 2210.00597v4, Sec. 3.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+import flint
+import numpy as np
+
+from dpverify.theorems.ctx import PrecisionExhausted, arb_precision
+from dpverify.theorems.numerics.pld._arith import (
+    Number,
+    _arb,
+    _dyadic_ceil,
+    _dyadic_floor,
+    _span,
+)
+from dpverify.theorems.numerics.pld.discrete import DiscretePLD
+from dpverify.theorems.numerics.pld.fft import MAX_LENGTH, TINY, FloatPLD, U, fft_error_factor
+from dpverify.theorems.numerics.pld.tilted import saddle_tilt, weights
+
+TAIL = 2.0**-60  # aliased tilted mass allowed outside the window
+WIDTH_SDS = 10.0  # first window: the tilted mean +- this many standard deviations
+EXP_CAP = 600.0  # weight tables up to e^600 (tilted.MAX_EXPONENT)
+DECAY_CUT = 50.0  # query weights below e^-50 count as 0 (an absolute error of the weights)
+_PREC = 128
+
+
+def _gamma(m: int) -> float:
+    return m * U / (1 - m * U)
+
+
+def _up(x: np.ndarray | float) -> np.ndarray | float:
+    return np.nextafter(x, np.inf)
+
+
+def _frac_up(x: Fraction) -> float:
+    f = float(x)
+    return f if Fraction(f) >= x else math.nextafter(f, math.inf)
+
+
+def _rel_up(base: float, power: int) -> float:
+    """``(1 + base)^power - 1`` rounded up (exact rationals for small powers)."""
+    if power <= 64:
+        return _frac_up((1 + Fraction(base)) ** power - 1)
+    with arb_precision(_PREC):
+        return float(((_arb(Fraction(base)) + 1) ** power - 1).upper()) * (1 + 4 * U)
+
+
+def _abs_up(z: np.ndarray) -> np.ndarray:
+    sq = _up(_up(z.real * z.real) + _up(z.imag * z.imag))
+    return _up(np.sqrt(sq))
+
+
+def _pow_up(r: np.ndarray, k: int) -> np.ndarray:
+    """An upper bound of ``r^k`` for ``r >= 0`` (binary powering, each product rounded up)."""
+    out = np.ones_like(r)
+    base = r.copy()
+    while k:
+        if k & 1:
+            out = _up(out * base)
+        k >>= 1
+        if k:
+            base = _up(base * base)
+    return out
+
+
+def _power(z: np.ndarray, k: int) -> tuple[np.ndarray, int]:
+    """``z^k`` by binary powering and the number of complex products."""
+    out, base, m = None, z, 0
+    while True:
+        if k & 1:
+            if out is None:
+                out = base
+            else:
+                out, m = out * base, m + 1
+        k >>= 1
+        if not k:
+            break
+        base, m = base * base, m + 1
+    assert out is not None
+    return out, m
+
+
+def _sum_up(x: np.ndarray) -> float:
+    """An upper bound of ``sum(x)``, ``x >= 0`` (Higham 2002, Sec. 3.1)."""
+    return float(_up(float(np.sum(x)) * (1 + 2 * _gamma(len(x) + 2)) + TINY))
+
+
+def _norm2_up(v: np.ndarray) -> float:
+    """An upper bound of the 2-norm of the full Hermitian spectrum of the half spectrum ``v >=
+    0`` (real rfft length ``n`` even: bins 0 and n/2 once, the others twice)."""
+    sq = _up(v * v)
+    s = _sum_up(sq[1:-1]) * 2 + float(sq[0]) + float(sq[-1])
+    return float(_up(math.sqrt(_up(s * (1 + 4 * U)))))
+
+
+def _decay(c: Fraction, n: int) -> tuple[np.ndarray, float]:
+    """Floats ``E_i ~ e^{-c i}``, ``i < n`` (``c >= 0``), and an absolute error bound; the
+    table stops where ``e^{-c i} < e^{-DECAY_CUT}`` (the rest counts as 0, within the bound)."""
+    if c == 0:
+        return np.ones(n), 0.0
+    t = min(n, int(DECAY_CUT / float(c)) + 1)
+    w, alpha = weights(c, t)
+    err = _frac_up((1 + Fraction(U)) / (1 - Fraction(alpha)) - 1)
+    return 1.0 / w, err + (math.exp(-DECAY_CUT + 1) if t < n else 0.0)
+
+
+@dataclass
+class _Part:
+    """One part, tilted and scaled: ``xh`` (unfolded floats), ``scale`` = ``s_j``, ``a`` its
+    componentwise relative error, ``k`` its steps."""
+
+    xh: np.ndarray
+    scale: float
+    a: float
+    k: int
+    underflow: bool
+
+
+def _tilted_part(one: DiscretePLD, k: int, lam_h: Fraction) -> _Part:
+    if one.B > 1000:
+        raise PrecisionExhausted("mass units below 2^-1000 do not fit float64")
+    x = np.ldexp(np.array([float(int(c)) for c in one.poly.coeffs()], dtype=np.float64), -one.B)
+    if not len(x) or float(np.sum(x)) <= 0:
+        raise PrecisionExhausted("a part has no finite mass")
+    w, alpha = weights(lam_h, len(x))
+    t = x * w
+    s = 1.0 / float(np.sum(t))
+    xh = t * s
+    a = _frac_up((1 + Fraction(U)) ** 3 * (1 + Fraction(alpha)) - 1)
+    under = bool(np.any((x > 0) & (xh < 2.0**-1022)))
+    return _Part(xh, s, a, k, under)
+
+
+def _moments(parts: Sequence[_Part]) -> tuple[float, float]:
+    """Float mean and variance (index units) of the tilted composition (a locator)."""
+    mean = var = 0.0
+    for p in parts:
+        i = np.arange(len(p.xh), dtype=float)
+        tot = float(np.sum(p.xh))
+        m1 = float(np.dot(p.xh, i)) / tot
+        mean += p.k * m1
+        var += p.k * max(float(np.dot(p.xh, (i - m1) ** 2)) / tot, 0.0)
+    return mean, var
+
+
+def _mgf_up(xh: np.ndarray, theta: Fraction) -> float:
+    """An upper bound of ``sum_i xh_i e^{theta i}``."""
+    w, alpha = weights(theta, len(xh))
+    under = len(xh) * TINY * math.exp(EXP_CAP)  # the underflowed e_i of step 1
+    return float(_up(_sum_up(xh * w) * (1 + alpha) * (1 + 2 * U) + under))
+
+
+def _best_theta(parts: Sequence[_Part], at: int, right: bool, theta_max: float) -> float:
+    """The Chernoff exponent minimising the bound (floats, a locator; the bound's logarithm
+    is convex in theta: golden-section search)."""
+    logs = []
+    for p in parts:
+        v = p.xh if right else p.xh[::-1]
+        with np.errstate(divide="ignore"):
+            logs.append((np.log(v), np.arange(len(v), dtype=float), p.k, len(v)))
+
+    def f(th: float) -> float:
+        out = -th * at if right else th * (at - 1)
+        for lv, idx, k, n in logs:
+            e = lv + th * idx
+            top = float(np.max(e))
+            out += k * (top + math.log(float(np.sum(np.exp(e - top))))
+                        - (0.0 if right else th * (n - 1)))
+        return out
+
+    lo, hi = 0.0, theta_max
+    r = (math.sqrt(5) - 1) / 2
+    for _ in range(60):
+        if hi - lo <= 1e-9 * max(hi, 1e-12):
+            break
+        m1, m2 = hi - r * (hi - lo), lo + r * (hi - lo)
+        lo, hi = (lo, m2) if f(m1) <= f(m2) else (m1, hi)
+    return lo
+
+
+def _tail(parts: Sequence[_Part], at: int, right: bool) -> flint.arb:
+    """A Chernoff bound of the mass of ``g`` (the composition of the exact tilted ``y``) at
+    indices ``>= at`` (``right``) or ``< at``, enclosed in arb (step 4)."""
+    span = max(len(p.xh) for p in parts)
+    theta = _dyadic_floor(_best_theta(parts, at, right, EXP_CAP / max(span - 1, 1)), 40)
+    if theta <= 0:
+        return flint.arb(1)
+    with arb_precision(_PREC):
+        log_b = -_arb(theta) * at if right else _arb(theta) * (at - 1)
+        for p in parts:
+            v = p.xh if right else p.xh[::-1]
+            m = _arb(Fraction(_mgf_up(v, theta))).log()
+            if not right:
+                m -= _arb(theta) * (len(p.xh) - 1)
+            log_b += (m - (1 - _arb(Fraction(p.a))).log()) * p.k
+        return log_b.exp()
+
+
+def _window(parts: Sequence[_Part], mean: float, var: float
+            ) -> tuple[int, int, flint.arb, flint.arb]:
+    """``(o, n, left, right)``: the window and the Chernoff tails outside it."""
+    sd = math.sqrt(var)
+    n = 1 << max(6, math.ceil(math.log2(2 * WIDTH_SDS * sd + 64)))
+    total = sum(p.k * (len(p.xh) - 1) for p in parts)
+    while True:
+        n = min(n, 1 << max(6, math.ceil(math.log2(total + 1))))
+        if n > MAX_LENGTH:
+            raise PrecisionExhausted(f"a Fourier window would hold more than {MAX_LENGTH} "
+                                     f"points")
+        o = max(0, min(math.floor(mean - n / 2), total + 1 - n))
+        left = _tail(parts, o, False) if o > 0 else flint.arb(0)
+        right = _tail(parts, o + n, True) if o + n <= total else flint.arb(0)
+        if (left + right).upper() <= TAIL or (o == 0 and o + n > total):
+            return o, n, left, right
+        n *= 2
+
+
+@dataclass
+class FourierPLD:
+    """The composition on the window: ``values[t]`` approximates ``g_{o+t}`` in l1 within
+    ``eta`` (after the relative factor ``(1 +- a)^K``), losses ``start + t h``."""
+
+    kind: str
+    h: Fraction
+    start: Fraction
+    lam_h: Fraction
+    values: np.ndarray
+    log_c: flint.arb  # log C plus -lam h o
+    a: float
+    steps: int
+    eta: float  # l1: FFT, power, inverse, underflow
+    left: flint.arb
+    right: flint.arb
+    inf: flint.arb
+    _tables: tuple[np.ndarray, float, np.ndarray, float, float] | None = None
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+    def _weights(self) -> tuple[np.ndarray, float, np.ndarray, float, float]:
+        """The query weight tables (:func:`_decay`) and an upper bound of ``||values||_1``."""
+        if self._tables is None:
+            e1, b1 = _decay(self.lam_h, len(self.values))
+            e2, b2 = _decay(self.h, len(self.values))
+            self._tables = (e1, b1, e2, b2, _sum_up(np.abs(self.values)))
+        return self._tables
+
+    def delta_at(self, eps: Fraction) -> flint.arb:
+        """A ball whose upper (upper kind) or lower (lower kind) end bounds ``delta(eps)``."""
+        upper = self.kind == "upper"
+        t0 = math.floor((eps - self.start) / self.h) + 1
+        if t0 < 0:
+            return flint.arb(1) if upper else flint.arb(0)
+        n = len(self.values)
+        with arb_precision(_PREC):
+            scale = (self.log_c - _arb(self.lam_h * t0)).exp()
+            dot, spread = 0.0, 0.0
+            if t0 < n:
+                e1, b1, e2, b2, l1 = self._weights()
+                rho_ball = (_arb(eps - self.start - t0 * self.h)).exp()
+                rho = float(rho_ball.mid())
+                rho_err = float((rho_ball - _arb(Fraction(rho))).abs_upper()) * (1 + 4 * U)
+                m_len = min(n - t0, len(e1))  # beyond, the weights count as 0 (in b1)
+                m2 = min(m_len, len(e2))
+                m = e1[:m_len].copy()
+                m[:m2] *= 1.0 - rho * e2[:m2]
+                dot = float(np.dot(self.values[t0:t0 + m_len], np.clip(m, 0.0, 1.0)))
+                beta = b1 + b2 + rho_err + 4 * U
+                spread = (beta + 2 * _gamma(m_len + 2) * (1 + beta)) * l1
+            k = self.steps
+            inner_err = _arb(Fraction(spread)) + _arb(Fraction(self.eta))
+            one_a = _arb(Fraction(self.a))
+            if upper:
+                inner = (_arb(Fraction(dot)) + inner_err) / (1 - one_a) ** k + self.right
+            else:
+                inner = ((_arb(Fraction(dot)) - inner_err) / (1 + one_a) ** k - self.left
+                         - self.right)
+            return scale * inner + self.inf
+
+    def eps_float(self, delta: float) -> float:
+        """The float crossing of the window's profile with ``delta`` (a locator, no bound)."""
+        v = np.maximum(self.values, 0.0)
+        idx = np.arange(len(v), dtype=float)
+        z = float(self.start) + float(self.h) * idx
+        with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+            a = np.log(v) - float(self.lam_h) * idx
+            tail_a = np.append(np.logaddexp.accumulate(a[::-1])[::-1][1:], -np.inf)
+            tail_b = np.append(np.logaddexp.accumulate((a - z)[::-1])[::-1][1:], -np.inf)
+            log_c = float(self.log_c.mid())
+            inf = float(self.inf.mid())
+            prof = np.exp(log_c + tail_a) - np.exp(log_c + z + tail_b) + inf
+            above = np.flatnonzero(prof > delta)
+            if not len(above):
+                return float(self.start)
+            t = int(above[-1])
+            if t >= len(v) - 1:
+                return float(self.start + len(v) * self.h)
+            e = math.log(max(math.exp(log_c + tail_a[t]) + inf - delta, 1e-300)) \
+                - log_c - tail_b[t]
+        return min(max(e, float(z[t])), float(z[t + 1]))
+
+    def delta_bound(self, eps: Number) -> flint.arb:
+        lo, hi = _span(eps)
+        return self.delta_at(lo if self.kind == "upper" else hi)
+
+    def eps_bound(self, delta: Number, lower_limit: Fraction = Fraction(0)) -> Fraction:
+        """As :meth:`.DiscretePLD.eps_bound`: upper kind, a point where the upper profile is
+        certified ``<= delta``; lower kind, one where the lower profile is certified ``>
+        delta``, or ``lower_limit``. Candidates next to the float crossing first, then
+        bisection on the certified predicate (the true profile is monotone; no monotonicity
+        of the bound is needed)."""
+        d_lo, d_hi = _span(delta)
+        top = self.start + len(self.values) * self.h
+        bottom = max(lower_limit, self.start)
+        if self.kind == "upper":
+            def ok(e: Fraction) -> bool:
+                return bool(self.delta_at(e) <= _arb(d_lo))
+
+            if ok(lower_limit):
+                return lower_limit
+            guess, gap = max(self.eps_float(float(d_lo)), float(lower_limit)), 2.0**-40
+            for _ in range(8):
+                cand = max(_dyadic_ceil(guess * (1 + gap) + gap), lower_limit)
+                if cand < top and ok(cand):
+                    return cand
+                gap *= 16
+            if not ok(top):
+                raise PrecisionExhausted("the upper Fourier PLD exceeds delta at its window's "
+                                         "end")
+            return _bisect(ok, bottom, top, keep_true_high=True)
+
+        def ok(e: Fraction) -> bool:
+            return bool(self.delta_at(e) > _arb(d_hi))
+
+        guess, gap = self.eps_float(float(d_hi)), 2.0**-40
+        for _ in range(8):
+            cand = _dyadic_floor(guess * (1 - gap) - gap)
+            if cand <= bottom:
+                break
+            if ok(cand):
+                return cand
+            gap *= 16
+        if not ok(bottom):
+            return lower_limit
+        if ok(top):
+            return top
+        return _bisect(ok, bottom, top, keep_true_high=False)
+
+
+def _bisect(ok: Callable[[Fraction], bool], lo: Fraction, hi: Fraction,
+            keep_true_high: bool) -> Fraction:
+    """Bisection keeping ``ok`` true at ``hi`` (``keep_true_high``) or at ``lo``."""
+    for _ in range(64):
+        mid = _dyadic_floor(float((lo + hi) / 2), 60)
+        if not lo < mid < hi or float(hi - lo) <= 2.0**-48 * max(1.0, abs(float(hi))):
+            break
+        if ok(mid) == keep_true_high:
+            hi = mid
+        else:
+            lo = mid
+    return hi if keep_true_high else lo
+
+
+def _inf_mass(ones: Sequence[tuple[DiscretePLD, int]]) -> flint.arb:
+    with arb_precision(_PREC):
+        total = finite = flint.arb(1)
+        for one, k in ones:
+            unit = flint.arb(2) ** (-one.B)
+            fin = _arb(int(one.poly(1))) * unit
+            total *= (fin + _arb(int(one.inf)) * unit) ** k
+            finite *= fin ** k
+        return total - finite
+
+
+def compose_fourier(ones: Sequence[tuple[DiscretePLD, int]], lam: Fraction) -> FourierPLD:
+    """The composition of the one-step PLDs ``ones`` (``(pld, k)``, one kind and grid)
+    tilted by ``lam`` (per unit of loss, a dyadic >= 0), see the module docstring."""
+    kinds = {(one.kind, one.h) for one, _k in ones}
+    if len(kinds) != 1:
+        raise ValueError("only PLDs of the same kind and grid compose")
+    kind, h = kinds.pop()
+    lam_h = lam * h
+    parts = [_tilted_part(one, k, lam_h) for one, k in ones]
+    mean, var = _moments(parts)
+    o, n, left, right = _window(parts, mean, var)
+    k_all = sum(p.k for p in parts)
+    a = max(p.a for p in parts)
+    g = math.sqrt(2) * _gamma(2)
+    e_n = fft_error_factor(n)
+    spectrum = None
+    pieces = []  # (|P^_j| upper, D_j)
+    with arb_precision(_PREC):
+        eta_in = flint.arb(0)
+        norms_t, norms_f = flint.arb(1), flint.arb(1)
+        for p in parts:
+            rows = -(-len(p.xh) // n)
+            folded = np.zeros(rows * n)
+            folded[:len(p.xh)] = p.xh
+            folded = folded.reshape(rows, n).sum(axis=0) if rows > 1 else folded
+            a = max(a, _frac_up((1 + Fraction(p.a)) * (1 + Fraction(_gamma(rows + 1))) - 1))
+            l1 = _sum_up(folded)
+            under = len(p.xh) * TINY if p.underflow else 0.0
+            norms_t *= _arb(Fraction(l1 + under)) ** p.k
+            norms_f *= _arb(Fraction(l1)) ** p.k
+            x = np.fft.rfft(folded)
+            e1 = e_n * l1
+            pw, m = _power(x, p.k)
+            ax = _abs_up(x)
+            gm = _rel_up(g, m)
+            grow = float(_up(max(1.0, float(np.max(ax)) + e1)))
+            big = float(_up(float(_pow_up(np.array([grow]), p.k)[0]) * (1 + gm)))
+            d = _up(_up(p.k * e1) * _pow_up(_up(ax + e1), p.k - 1))
+            d = _up(d + _up(gm * _pow_up(ax, p.k)) + m * 4 * TINY * big)
+            pieces.append((_abs_up(pw), d))
+            spectrum = pw if spectrum is None else spectrum * pw
+        eta_in = (norms_t - norms_f).upper()
+    assert spectrum is not None
+    total_d = np.zeros(len(spectrum))
+    for j, (_aj, dj) in enumerate(pieces):
+        term = dj
+        for l_, (al, dl) in enumerate(pieces):
+            if l_ != j:
+                term = _up(term * _up(al + dl))
+        total_d = _up(total_d + term)
+    if len(pieces) > 1:
+        prod_a = pieces[0][0]
+        for al, _dl in pieces[1:]:
+            prod_a = _up(prod_a * al)
+        total_d = _up(total_d + _up(_rel_up(g, len(pieces) - 1) * prod_a))
+    values = np.roll(np.fft.irfft(spectrum, n), -(o % n))
+    eta = _norm2_up(total_d) + e_n * _norm2_up(_abs_up(spectrum))
+    eta = float(_up(eta + float(eta_in)))
+    with arb_precision(_PREC):
+        log_c = -_arb(lam_h * o)
+        for p in parts:
+            log_c -= _arb(Fraction(p.scale)).log() * p.k
+    shift = sum((one.shift * k for one, k in ones), Fraction(0))
+    return FourierPLD(kind, h, shift + o * h, lam_h, values, log_c, a, k_all, eta, left,
+                      right, _inf_mass(ones))
+
+
+def _float_parts(ones: Sequence[tuple[DiscretePLD, int]]) -> list[tuple[FloatPLD, int]]:
+    return [(FloatPLD.from_discrete(one), k) for one, k in ones]
+
+
+def chernoff_eps(ones: Sequence[tuple[DiscretePLD, int]], delta: float) -> float:
+    """A float estimate of eps at ``delta`` (a locator, no bound): the minimum over ``lam``
+    of ``(K(lam) - log delta + lam log lam - (lam + 1) log(lam + 1)) / lam``, ``K`` the
+    composed log-MGF of the loss (the RDP-style conversion; pessimistic)."""
+    fl = _float_parts(ones)
+    best = math.inf
+    for lam in np.geomspace(1e-3, 1e3, 121):
+        cgf = 0.0
+        for d, k in fl:
+            z = float(d.shift) + float(d.h) * np.arange(len(d.masses))
+            with np.errstate(divide="ignore"):
+                e = np.log(d.masses) + lam * z
+            top = float(np.max(e))
+            cgf += k * (top + math.log(float(np.sum(np.exp(e - top)))))
+        val = (cgf - math.log(delta) + lam * math.log(lam) - (lam + 1) * math.log1p(lam)) / lam
+        best = min(best, val)
+    return best
+
+
+def fourier_tilt(ones: Sequence[tuple[DiscretePLD, int]], center: float) -> Fraction:
+    """The saddle-point tilt (tilted mean of the composition at ``center``), capped so that the
+    one-step weight tables stay within ``e^{EXP_CAP / 2}``, quantised to 8 significant bits."""
+    span = max((len(one) - 1) * float(one.h) for one, _k in ones)
+    lam = saddle_tilt(_float_parts(ones), center, EXP_CAP / 2 / max(span, 1e-9))
+    if lam <= 0:
+        return Fraction(0)
+    e = math.floor(math.log2(lam)) - 7
+    return Fraction(math.floor(lam / Fraction(2) ** e)) * Fraction(2) ** e
+
+
+__all__ = ["FourierPLD", "chernoff_eps", "compose_fourier", "fourier_tilt"]
