@@ -182,3 +182,13 @@ def test_finer_fourier_enclosures_overlap_coarser_ones(q: Fraction, sigma: Fract
     assert first["lo"] <= float(fine.lo) and float(fine.hi) <= first["hi"]
     assert coarse.lo <= fine.hi and fine.lo <= coarse.hi
     assert fine.hi - fine.lo <= coarse.hi - coarse.lo or fine.rel_width() <= 2e-4
+
+
+def test_driver_falls_back_to_exact_when_fourier_cannot(monkeypatch: pytest.MonkeyPatch) -> None:
+    pairs = pld.sgm_pairs(Fraction(1, 20), Fraction(1))
+    delta, h = Fraction(1, 10**4), Fraction(1, 256)
+    exact = pld.enclose_eps(pairs, 50, delta, h=h, method="exact")
+    monkeypatch.setattr(fourier, "MAX_LENGTH", 16)
+    pld._CACHE.clear()
+    fell_back = pld.enclose_eps(pairs, 50, delta, h=h, method="fourier")
+    assert (fell_back.lo, fell_back.hi) == (exact.lo, exact.hi)

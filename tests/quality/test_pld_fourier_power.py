@@ -35,8 +35,8 @@ def test_unplanted_check_passes() -> None:
 
 @pytest.mark.parametrize("kind", ["upper", "lower"])
 def test_dropped_aliasing_term_is_caught(monkeypatch: pytest.MonkeyPatch, kind: str) -> None:
-    monkeypatch.setattr(fourier, "_tail", lambda *_a, **_k: flint.arb(0))
-    monkeypatch.setattr(fourier, "WIDTH_SDS", 0.25)
+    monkeypatch.setattr(fourier._Chernoff, "tail", lambda *_a, **_k: flint.arb(0))
+    monkeypatch.setattr(fourier, "TAIL", 0.5)
     with pytest.raises(AssertionError):
         check_brackets(one_steps(PAIRS, H, kind), ["1.5", "2", "2.5"], 1e-7)
 

@@ -312,8 +312,8 @@ def _pass_parts(directions: Sequence[Sequence[Part]], at: Number, h: Fraction, a
         if not upper_only:
             for pair, _k in parts:
                 one_step_plds(pair, h, bits, tail, lower=True)  # one discretisation for both
-        upper = composition_pld(parts, h, bits, tail, "upper", method, center, delta)
-        his.append(bound(upper, at)[1])
+        his.append(_one_end(parts, h, bits, tail, "upper", method, center, delta,
+                            lambda pld: bound(pld, at)[1]))
     if not upper_only:
         # the lower end is the maximum over the directions of their lower bounds, each at most
         # its direction's upper bound: a direction whose upper bound does not exceed the best
@@ -321,10 +321,23 @@ def _pass_parts(directions: Sequence[Sequence[Part]], at: Number, h: Fraction, a
         for d in sorted(range(len(directions)), key=lambda i: his[i], reverse=True):
             if his[d] <= lo:
                 continue
-            lower = composition_pld(directions[d], h, bits, tail, "lower", method, center,
-                                    delta)
-            lo = max(lo, bound(lower, at)[0])
+            lo = max(lo, _one_end(directions[d], h, bits, tail, "lower", method, center, delta,
+                                  lambda pld: bound(pld, at)[0]))
     return lo, max(Fraction(0), *his)
+
+
+def _one_end(parts: Sequence[Part], h: Fraction, bits: int, tail: float, kind: str,
+             method: str, center: float | None, delta: Number | None,
+             read: Callable[[Any], Fraction]) -> Fraction:
+    """One end of one direction's enclosure; a "fourier" composition or query that fails
+    (window beyond its size limit, weights out of the float range, window too short for the
+    query) falls back to the exact path, which is rigorous too."""
+    if method == "fourier":
+        try:
+            return read(composition_pld(parts, h, bits, tail, kind, method, center, delta))
+        except _FALLBACK:
+            method = "exact"
+    return read(composition_pld(parts, h, bits, tail, kind, method, center, delta))
 
 
 def _eps_pass_parts(directions: Sequence[Sequence[Part]], delta: Number, h: Fraction,

@@ -86,8 +86,7 @@ from dpverify.theorems.numerics.pld.discrete import DiscretePLD
 from dpverify.theorems.numerics.pld.fft import MAX_LENGTH, TINY, FloatPLD, U, fft_error_factor
 from dpverify.theorems.numerics.pld.tilted import saddle_tilt, weights
 
-TAIL = 2.0**-60  # aliased tilted mass allowed outside the window
-WIDTH_SDS = 10.0  # first window: the tilted mean +- this many standard deviations
+TAIL = 2.0**-45  # aliased tilted mass allowed outside the window (l1, vs masses ~ 1)
 EXP_CAP = 600.0  # weight tables up to e^600 (tilted.MAX_EXPONENT)
 DECAY_CUT = 50.0  # query weights below e^-50 count as 0 (an absolute error of the weights)
 _PREC = 128
@@ -200,16 +199,10 @@ def _tilted_part(one: DiscretePLD, k: int, lam_h: Fraction) -> _Part:
     return _Part(xh, s, a, k, under)
 
 
-def _moments(parts: Sequence[_Part]) -> tuple[float, float]:
-    """Float mean and variance (index units) of the tilted composition (a locator)."""
-    mean = var = 0.0
-    for p in parts:
-        i = np.arange(len(p.xh), dtype=float)
-        tot = float(np.sum(p.xh))
-        m1 = float(np.dot(p.xh, i)) / tot
-        mean += p.k * m1
-        var += p.k * max(float(np.dot(p.xh, (i - m1) ** 2)) / tot, 0.0)
-    return mean, var
+def _mean(parts: Sequence[_Part]) -> float:
+    """The float mean (index units) of the tilted composition (a locator)."""
+    return sum(p.k * float(np.dot(p.xh, np.arange(len(p.xh), dtype=float)))
+               / float(np.sum(p.xh)) for p in parts)
 
 
 def _mgf_up(xh: np.ndarray, theta: Fraction) -> float:
@@ -219,66 +212,78 @@ def _mgf_up(xh: np.ndarray, theta: Fraction) -> float:
     return float(_up(_sum_up(xh * w) * (1 + alpha) * (1 + 2 * U) + under))
 
 
-def _best_theta(parts: Sequence[_Part], at: int, right: bool, theta_max: float) -> float:
-    """The Chernoff exponent minimising the bound (floats, a locator; the bound's logarithm
-    is convex in theta: golden-section search)."""
-    logs = []
-    for p in parts:
-        v = p.xh if right else p.xh[::-1]
-        with np.errstate(divide="ignore"):
-            logs.append((np.log(v), np.arange(len(v), dtype=float), p.k, len(v)))
+class _Chernoff:
+    """Float log-MGFs of the tilted composition on a grid of exponents (a locator for the
+    window and the exponent of each tail bound; the bound itself is :meth:`tail`)."""
 
-    def f(th: float) -> float:
-        out = -th * at if right else th * (at - 1)
-        for lv, idx, k, n in logs:
-            e = lv + th * idx
-            top = float(np.max(e))
-            out += k * (top + math.log(float(np.sum(np.exp(e - top))))
-                        - (0.0 if right else th * (n - 1)))
-        return out
-
-    lo, hi = 0.0, theta_max
-    r = (math.sqrt(5) - 1) / 2
-    for _ in range(60):
-        if hi - lo <= 1e-9 * max(hi, 1e-12):
-            break
-        m1, m2 = hi - r * (hi - lo), lo + r * (hi - lo)
-        lo, hi = (lo, m2) if f(m1) <= f(m2) else (m1, hi)
-    return lo
-
-
-def _tail(parts: Sequence[_Part], at: int, right: bool) -> flint.arb:
-    """A Chernoff bound of the mass of ``g`` (the composition of the exact tilted ``y``) at
-    indices ``>= at`` (``right``) or ``< at``, enclosed in arb (step 4)."""
-    span = max(len(p.xh) for p in parts)
-    theta = _dyadic_floor(_best_theta(parts, at, right, EXP_CAP / max(span - 1, 1)), 40)
-    if theta <= 0:
-        return flint.arb(1)
-    with arb_precision(_PREC):
-        log_b = -_arb(theta) * at if right else _arb(theta) * (at - 1)
+    def __init__(self, parts: Sequence[_Part]) -> None:
+        self.parts = parts
+        span = max(len(p.xh) for p in parts)
+        self.thetas = (EXP_CAP / max(span - 1, 1)) * 2.0 ** (-np.arange(48) / 2)
+        self.right = np.zeros(len(self.thetas))  # log sum_I g_I e^{th I}
+        self.left = np.zeros(len(self.thetas))  # log sum_I g_I e^{-th I}
         for p in parts:
-            v = p.xh if right else p.xh[::-1]
-            m = _arb(Fraction(_mgf_up(v, theta))).log()
-            if not right:
-                m -= _arb(theta) * (len(p.xh) - 1)
-            log_b += (m - (1 - _arb(Fraction(p.a))).log()) * p.k
-        return log_b.exp()
+            idx = np.arange(len(p.xh), dtype=float)
+            with np.errstate(divide="ignore"):
+                lv = np.log(p.xh)
+            for i, th in enumerate(self.thetas.tolist()):
+                for sign, out in ((1.0, self.right), (-1.0, self.left)):
+                    e = lv + sign * th * idx
+                    top = float(np.max(e))
+                    out[i] += p.k * (top + math.log(float(np.sum(np.exp(e - top)))))
+
+    def log_bound(self, at: int, right: bool) -> tuple[float, float]:
+        """The least float log-bound over the grid of the mass at ``>= at`` (``right``) or
+        ``< at``, and its exponent."""
+        vals = self.right - self.thetas * at if right else self.left + self.thetas * (at - 1)
+        i = int(np.argmin(vals))
+        return float(vals[i]), float(self.thetas[i])
+
+    def tail(self, at: int, right: bool) -> flint.arb:
+        """A Chernoff bound of the mass of ``g`` (the composition of the exact tilted ``y``)
+        at indices ``>= at`` (``right``) or ``< at``, enclosed in arb (step 4)."""
+        theta = _dyadic_floor(self.log_bound(at, right)[1], 40)
+        if theta <= 0:
+            return flint.arb(1)
+        with arb_precision(_PREC):
+            log_b = -_arb(theta) * at if right else _arb(theta) * (at - 1)
+            for p in self.parts:
+                v = p.xh if right else p.xh[::-1]
+                m = _arb(Fraction(_mgf_up(v, theta))).log()
+                if not right:
+                    m -= _arb(theta) * (len(p.xh) - 1)
+                log_b += (m - (1 - _arb(Fraction(p.a))).log()) * p.k
+            return log_b.exp()
 
 
-def _window(parts: Sequence[_Part], mean: float, var: float
-            ) -> tuple[int, int, flint.arb, flint.arb]:
-    """``(o, n, left, right)``: the window and the Chernoff tails outside it."""
-    sd = math.sqrt(var)
-    n = 1 << max(6, math.ceil(math.log2(2 * WIDTH_SDS * sd + 64)))
+def _window(parts: Sequence[_Part], mean: float) -> tuple[int, int, flint.arb, flint.arb]:
+    """``(o, n, left, right)``: the window and the Chernoff tails outside it. ``o`` is the
+    highest start whose left tail is within a quarter of ``TAIL`` (the tilted laws are
+    skewed), ``n`` the least power of 2 whose right tail is too (float locator), doubled
+    until the rigorous tails sum to at most ``TAIL``."""
     total = sum(p.k * (len(p.xh) - 1) for p in parts)
+    cap = 1 << max(6, math.ceil(math.log2(total + 1)))
+    ch = _Chernoff(parts)
+    if cap <= 1 << 12:
+        o, n = 0, cap
+    else:
+        goal = math.log(TAIL / 4)
+        lo, hi = 0, max(0, min(math.floor(mean), total))
+        if ch.log_bound(hi, False)[0] <= goal:
+            lo = hi
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            lo, hi = (mid, hi) if ch.log_bound(mid, False)[0] <= goal else (lo, mid)
+        o, n = lo, 64
+        while n < cap and o + n <= total and ch.log_bound(o + n, True)[0] > goal:
+            n *= 2
     while True:
-        n = min(n, 1 << max(6, math.ceil(math.log2(total + 1))))
         if n > MAX_LENGTH:
             raise PrecisionExhausted(f"a Fourier window would hold more than {MAX_LENGTH} "
                                      f"points")
-        o = max(0, min(math.floor(mean - n / 2), total + 1 - n))
-        left = _tail(parts, o, False) if o > 0 else flint.arb(0)
-        right = _tail(parts, o + n, True) if o + n <= total else flint.arb(0)
+        o = max(0, min(o, total + 1 - n))
+        left = ch.tail(o, False) if o > 0 else flint.arb(0)
+        right = ch.tail(o + n, True) if o + n <= total else flint.arb(0)
         if (left + right).upper() <= TAIL or (o == 0 and o + n > total):
             return o, n, left, right
         n *= 2
@@ -310,7 +315,7 @@ class FourierPLD:
         """The query weight tables (:func:`_decay`) and an upper bound of ``||values||_1``."""
         if self._tables is None:
             e1, b1 = _decay(self.lam_h, len(self.values))
-            e2, b2 = _decay(self.h, len(self.values))
+            e2, b2 = _decay(self.h, len(e1))  # beyond e1's table the weights count as 0
             self._tables = (e1, b1, e2, b2, _sum_up(np.abs(self.values)))
         return self._tables
 
@@ -347,26 +352,36 @@ class FourierPLD:
             return scale * inner + self.inf
 
     def eps_float(self, delta: float) -> float:
-        """The float crossing of the window's profile with ``delta`` (a locator, no bound)."""
-        v = np.maximum(self.values, 0.0)
-        idx = np.arange(len(v), dtype=float)
-        z = float(self.start) + float(self.h) * idx
-        with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
-            a = np.log(v) - float(self.lam_h) * idx
-            tail_a = np.append(np.logaddexp.accumulate(a[::-1])[::-1][1:], -np.inf)
-            tail_b = np.append(np.logaddexp.accumulate((a - z)[::-1])[::-1][1:], -np.inf)
-            log_c = float(self.log_c.mid())
-            inf = float(self.inf.mid())
-            prof = np.exp(log_c + tail_a) - np.exp(log_c + z + tail_b) + inf
-            above = np.flatnonzero(prof > delta)
-            if not len(above):
-                return float(self.start)
-            t = int(above[-1])
-            if t >= len(v) - 1:
-                return float(self.start + len(v) * self.h)
-            e = math.log(max(math.exp(log_c + tail_a[t]) + inf - delta, 1e-300)) \
-                - log_c - tail_b[t]
-        return min(max(e, float(z[t])), float(z[t + 1]))
+        """The float crossing of the window's profile with ``delta`` (a locator, no bound),
+        computed within ``e^{+-600}`` of the tilted mode."""
+        v = self.values
+        ref = int(np.argmax(v))
+        c1, c2 = float(self.lam_h), float(self.h)
+        reach = int(600 / (c1 + c2)) + 1
+        a, b = max(0, ref - reach), min(len(v), ref + reach)
+        d = np.arange(a - ref, b - ref, dtype=float)  # s - ref
+        w = np.maximum(v[a:b], 0.0) * np.exp(-c1 * d)
+        tail_a = np.append(np.cumsum(w[::-1])[::-1][1:], 0.0)  # sums over s > t
+        w *= np.exp(-c2 * d)
+        tail_b = np.append(np.cumsum(w[::-1])[::-1][1:], 0.0)
+        del w
+        z_ref = float(self.start + ref * self.h)
+        inf = float(self.inf.mid())
+        try:
+            scale = math.exp(float(self.log_c.mid()) - c1 * ref)
+        except OverflowError:
+            return float(self.start)
+        with np.errstate(over="ignore", invalid="ignore"):
+            prof = scale * (tail_a - np.exp(c2 * d) * tail_b) + inf
+        above = np.flatnonzero(prof > delta)
+        if not len(above):
+            return z_ref + (a - ref) * c2
+        t = int(above[-1])
+        if t >= len(d) - 1:
+            return z_ref + (b - ref) * c2
+        num, den = scale * tail_a[t] + inf - delta, scale * tail_b[t]
+        e = z_ref + math.log(num / den) if num > 0 and den > 0 else z_ref + d[t] * c2
+        return min(max(e, z_ref + d[t] * c2), z_ref + d[t + 1] * c2)
 
     def delta_bound(self, eps: Number) -> flint.arb:
         lo, hi = _span(eps)
@@ -450,8 +465,7 @@ def compose_fourier(ones: Sequence[tuple[DiscretePLD, int]], lam: Fraction) -> F
     kind, h = kinds.pop()
     lam_h = lam * h
     parts = [_tilted_part(one, k, lam_h) for one, k in ones]
-    mean, var = _moments(parts)
-    o, n, left, right = _window(parts, mean, var)
+    o, n, left, right = _window(parts, _mean(parts))
     k_all = sum(p.k for p in parts)
     a = max(p.a for p in parts)
     g = math.sqrt(2) * _gamma(2)
@@ -480,8 +494,10 @@ def compose_fourier(ones: Sequence[tuple[DiscretePLD, int]], lam: Fraction) -> F
             big = float(_up(float(_pow_up(np.array([grow]), p.k)[0]) * (1 + gm)))
             d = _up(_up(p.k * e1) * _pow_up(_up(ax + e1), p.k - 1))
             d = _up(d + _up(gm * _pow_up(ax, p.k)) + m * 4 * TINY * big)
+            del x, ax, folded
             pieces.append((_abs_up(pw), d))
             spectrum = pw if spectrum is None else spectrum * pw
+            del pw
         eta_in = (norms_t - norms_f).upper()
     assert spectrum is not None
     total_d = np.zeros(len(spectrum))
@@ -496,8 +512,9 @@ def compose_fourier(ones: Sequence[tuple[DiscretePLD, int]], lam: Fraction) -> F
         for al, _dl in pieces[1:]:
             prod_a = _up(prod_a * al)
         total_d = _up(total_d + _up(_rel_up(g, len(pieces) - 1) * prod_a))
-    values = np.roll(np.fft.irfft(spectrum, n), -(o % n))
     eta = _norm2_up(total_d) + e_n * _norm2_up(_abs_up(spectrum))
+    del pieces, total_d
+    values = np.roll(np.fft.irfft(spectrum, n), -(o % n))
     eta = float(_up(eta + float(eta_in)))
     with arb_precision(_PREC):
         log_c = -_arb(lam_h * o)
