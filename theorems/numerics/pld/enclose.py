@@ -87,10 +87,14 @@ METHODS = ("exact", "fft", "tilted", "auto", "fourier")
 # "tilted": the FFT on exponentially tilted masses (.tilted), needs the query's location;
 # "auto": in the driver, a tilted pass first, kept when its (rigorous) enclosure meets the
 # target width, else an exact pass on the same (cached) one-step PLDs, intersected; elsewhere
-# "exact". The default stays "exact": measured on bench/bench_pld.py the tilted pass misses
-# the 1e-5 / 1e-4 targets (normwise round-off on subsampled PLDs, see .tilted) and, with its
-# tail cuts, costs about as much as an fmpz_poly pass, so "auto" was slower on every item.
-DEFAULT_METHOD = "exact"
+# "exact". "fourier" (.fourier): one FFT per part, a pointwise power and one inverse FFT on
+# tilted masses with an l1 error budget; the driver's DEFAULT because, measured on
+# bench/bench_pld.py (README, issue 14), it meets every width target of the exact path and
+# costs less CPU on every item (up to 3x less at k = 10^6); a composition or query it cannot
+# do (size limit, float range) falls back to "exact" (:func:`_one_end`). The functions that
+# return composed PLDs for further composition (composed_pld(s), composition_pld) keep
+# "exact" as their default: a Fourier PLD answers queries only.
+DEFAULT_METHOD = "fourier"
 _FALLBACK = (PrecisionExhausted, ValueError, OverflowError, FloatingPointError)
 
 
