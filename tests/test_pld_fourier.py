@@ -192,3 +192,24 @@ def test_driver_falls_back_to_exact_when_fourier_cannot(monkeypatch: pytest.Monk
     pld._CACHE.clear()
     fell_back = pld.enclose_eps(pairs, 50, delta, h=h, method="fourier")
     assert (fell_back.lo, fell_back.hi) == (exact.lo, exact.hi)
+
+
+def test_audit_reference_goes_through_the_default_method(monkeypatch: pytest.MonkeyPatch
+                                                         ) -> None:
+    """Issue 14 item 4: the audit references compose with the engine's default method
+    ("fourier"); their bounds overlap those of the exact path."""
+    from dpverify.verifiers.accountants.reference import Reference
+    from dpverify.verifiers.accountants.scenario import Scenario
+
+    sc = Scenario.from_dict({"neighboring": "add_remove", "events": [
+        {"mechanism": "gaussian", "sigma": 1.0, "count": 40,
+         "sampling": {"scheme": "poisson", "q": 0.05}}]})
+    four = Reference(sc, rel_width=1e-3, max_seconds=20, force_pld=True)
+    b_four = four.epsilon(1e-5)
+    assert {key[3] for key in four._pld_cache} == {"fourier"}
+    monkeypatch.setattr(pld, "DEFAULT_METHOD", "exact")
+    exact = Reference(sc, rel_width=1e-3, max_seconds=20, force_pld=True)
+    b_exact = exact.epsilon(1e-5)
+    assert {key[3] for key in exact._pld_cache} == {"exact"}
+    assert b_four.lo <= b_exact.hi and b_exact.lo <= b_four.hi
+    assert b_four.rel_width() <= 1e-3
