@@ -492,8 +492,10 @@ def compose_fourier(ones: Sequence[tuple[DiscretePLD, int]], lam: Fraction) -> F
             gm = _rel_up(g, m)
             grow = float(_up(max(1.0, float(np.max(ax)) + e1)))
             big = float(_up(float(_pow_up(np.array([grow]), p.k)[0]) * (1 + gm)))
-            d = _up(_up(p.k * e1) * _pow_up(_up(ax + e1), p.k - 1))
-            d = _up(d + _up(gm * _pow_up(ax, p.k)) + m * 4 * TINY * big)
+            near = _pow_up(_up(ax + e1), p.k - 1)  # also bounds |X^|^(k-1)
+            d = _up(_up(p.k * e1) * near)
+            d = _up(d + _up(gm * _up(near * ax)) + m * 4 * TINY * big)
+            del near
             del x, ax, folded
             pieces.append((_abs_up(pw), d))
             spectrum = pw if spectrum is None else spectrum * pw
