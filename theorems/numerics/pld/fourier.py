@@ -84,7 +84,7 @@ from dpverify.theorems.numerics.pld._arith import (
 )
 from dpverify.theorems.numerics.pld.discrete import DiscretePLD
 from dpverify.theorems.numerics.pld.fft import MAX_LENGTH, TINY, FloatPLD, U, fft_error_factor
-from dpverify.theorems.numerics.pld.tilted import saddle_tilt, weights
+from dpverify.theorems.numerics.pld.tilted import weights
 
 TAIL = 2.0**-45  # aliased tilted mass allowed outside the window (l1, vs masses ~ 1)
 EXP_CAP = 600.0  # weight tables up to e^600 (tilted.MAX_EXPONENT)
@@ -551,14 +551,38 @@ def chernoff_eps(ones: Sequence[tuple[DiscretePLD, int]], delta: float) -> float
 
 
 def fourier_tilt(ones: Sequence[tuple[DiscretePLD, int]], center: float) -> Fraction:
-    """The saddle-point tilt (tilted mean of the composition at ``center``), capped so that the
-    one-step weight tables stay within ``e^{EXP_CAP / 2}``, quantised to 8 significant bits."""
+    """The saddle-point tilt: the ``lam`` whose tilted composed law has mean ``center``
+    (``sum_j k_j m_j(lam)``, ``m_j`` the tilted mean of one step, increasing in lam; float
+    bisection, a locator), capped so that the one-step weight tables stay within
+    ``e^{EXP_CAP / 2}``, as a dyadic with 8 significant bits (any value is rigorous)."""
     span = max((len(one) - 1) * float(one.h) for one, _k in ones)
-    lam = saddle_tilt(_float_parts(ones), center, EXP_CAP / 2 / max(span, 1e-9))
-    if lam <= 0:
+    lam_max = EXP_CAP / 2 / max(span, 1e-9)
+    steps = []
+    for d, k in _float_parts(ones):
+        z = float(d.shift) + float(d.h) * np.arange(len(d.masses))
+        with np.errstate(divide="ignore"):
+            steps.append((np.log(d.masses), z, k))
+
+    def mean(lam: float) -> float:
+        out = 0.0
+        for lm, z, k in steps:
+            e = lm + lam * z
+            w = np.exp(e - float(np.max(e)))
+            out += k * float(np.dot(w, z)) / float(np.sum(w))
+        return out
+
+    if not math.isfinite(center) or mean(0.0) >= center:
         return Fraction(0)
-    e = math.floor(math.log2(lam)) - 7
-    return Fraction(math.floor(lam / Fraction(2) ** e)) * Fraction(2) ** e
+    lo, hi = 0.0, lam_max
+    if mean(hi) <= center:
+        lo = hi
+    while hi - lo > 2.0**-10 * hi:
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if mean(mid) < center else (lo, mid)
+    if lo <= 0:
+        return Fraction(0)
+    e = math.floor(math.log2(lo)) - 7
+    return Fraction(math.floor(lo / 2.0**e)) * Fraction(2) ** e
 
 
 __all__ = ["FourierPLD", "chernoff_eps", "compose_fourier", "fourier_tilt"]
