@@ -58,9 +58,9 @@ Main results
 Modules: ``_arith`` (rigorous helpers), ``pairs`` (loss pairs), ``discretize`` (grid, one-step
 PLDs), ``taylor`` (blockwise Taylor bin masses), ``discrete`` (:class:`DiscretePLD`, exact
 composition, certified queries), ``fft`` (:class:`FloatPLD`, FFT composition), ``tilted``
-(:class:`~.tilted.TiltedPLD`, tilted FFT composition), ``fourier``
-(:class:`~.fourier.FourierPLD`, Fourier-domain composition), ``enclose`` (caching, passes, the
-driver).
+(:class:`~.tilted.TiltedPLD`, tilted FFT composition), ``fourier`` (Fourier-domain
+composition), ``fourier_pld`` (:class:`~.fourier_pld.FourierPLD`, its queries), ``enclose``
+(caching, passes, the driver).
 
 References
 ----------
