@@ -428,25 +428,41 @@ class Reference:
         return bits, tail
 
     def _composed(self, h: Fraction, bits: int, tail: float,
-                  directions: dict[str, list[tuple[Any, int]]]) -> list[tuple[Any, Any]]:
-        from dpverify.theorems.numerics.pld import composed_plds
+                  directions: dict[str, list[tuple[Any, int]]], method: str = "exact",
+                  center: float | None = None, delta: Fraction | None = None
+                  ) -> list[tuple[Any, Any]]:
+        """The upper and lower PLDs of every direction, composed by ``method`` (the engine's
+        default for the queries; "fourier" aims at ``center`` or at the eps of ``delta``)."""
+        from dpverify.theorems.numerics.pld import composition_pld, one_step_plds
 
-        key = (h, bits, tail)
+        key = (h, bits, tail, method, center, delta)
         hit = self._pld_cache.get(key)
         if hit is not None:
             return hit
         out = []
         for items in directions.values():
-            up = lo = None
-            for pair, count in items:
-                u, low = composed_plds(pair, count, h, bits, tail)
-                up = u if up is None else up.compose(u)
-                lo = low if lo is None else lo.compose(low)
-            out.append((up, lo))
+            parts = list(items)
+            for pair, _count in parts:
+                one_step_plds(pair, h, bits, tail, lower=True)  # one discretisation for both
+            out.append(tuple(composition_pld(parts, h, bits, tail, kind, method, center, delta)
+                             for kind in ("upper", "lower")))
         if len(self._pld_cache) > 4:
             self._pld_cache.pop(next(iter(self._pld_cache)))
         self._pld_cache[key] = out
         return out
+
+    @staticmethod
+    def _by_default_method(body: Callable[[str], Any]) -> Any:
+        """``body(method)`` with the engine's default method, or with "exact" where that one
+        cannot (size limit, float range; both are rigorous)."""
+        from dpverify.theorems.numerics.pld import DEFAULT_METHOD
+
+        if DEFAULT_METHOD != "exact":
+            try:
+                return body(DEFAULT_METHOD)
+            except (PrecisionExhausted, ValueError, OverflowError, FloatingPointError):
+                pass
+        return body("exact")
 
     def _initial_step(self, directions: dict[str, list[tuple[Any, int]]]) -> Fraction:
         scales = []
@@ -506,35 +522,39 @@ class Reference:
         abs_tol = 2.0 ** (16 * math.floor(math.log2(abs_tol) / 16))
         bits, tail = self._plan(abs_tol, directions)
 
-        def run(h: Fraction) -> tuple[Value, Value]:
+        def ends(h: Fraction, method: str) -> tuple[Value, Value]:
             lo: Value = Fraction(0)
             hi: Value = Fraction(0)
-            for up, low in self._composed(h, bits, tail, directions):
+            for up, low in self._composed(h, bits, tail, directions, method, delta=t):
                 hi = max(hi, up.eps_bound(t))
                 lo = max(lo, low.eps_bound(t))
             return lo, hi
 
-        return self._refine(run, directions)
+        return self._refine(lambda h: self._by_default_method(lambda m: ends(h, m)),
+                            directions)
 
     def _pld_delta(self, eps: Fraction) -> Bound:
         directions = self._directions()
         h0 = self._initial_step(directions) * 4  # a coarse first look at the magnitude
         bits0, tail0 = self._plan(2.0**-60, directions)
-        first = max(span(up.delta_bound(eps))[1]
-                    for up, _ in self._composed(h0, bits0, tail0, directions))
+        center = float(eps)
+        first = self._by_default_method(lambda m: max(
+            span(up.delta_bound(eps))[1]
+            for up, _ in self._composed(h0, bits0, tail0, directions, m, center)))
         abs_tol = max(float(first), 1e-300) * 2.0**-24 if first > 0 else 2.0**-80
         abs_tol = max(2.0 ** (16 * math.floor(math.log2(abs_tol) / 16)), 2.0**-1000)
         bits, tail = self._plan(abs_tol, directions)
 
-        def run(h: Fraction) -> tuple[Value, Value]:
+        def ends(h: Fraction, method: str) -> tuple[Value, Value]:
             lo = hi = Fraction(0)
-            for up, low in self._composed(h, bits, tail, directions):
+            for up, low in self._composed(h, bits, tail, directions, method, center):
                 hi = max(hi, span(up.delta_bound(eps))[1])
                 lo = max(lo, span(low.delta_bound(eps))[0])
             lo, hi = max(lo, Fraction(0)), min(hi, Fraction(1))
             return self._lift(lo, hi)
 
-        return self._refine(run, directions)
+        return self._refine(lambda h: self._by_default_method(lambda m: ends(h, m)),
+                            directions)
 
 
 # ------------------------------------------------------------------------------------------

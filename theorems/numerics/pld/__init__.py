@@ -49,14 +49,18 @@ Main results
   outward (:mod:`.fft`, error analysis there); ``method="tilted"`` does the same on
   exponentially tilted masses aimed at the query (:mod:`.tilted`), so the bound is relative
   there; ``method="auto"`` runs a tilted pass and keeps it when its rigorous enclosure meets
-  the target width, else also the exact ``fmpz_poly`` pass (intersected). The default is
-  "exact" (measured: the tilted pass does not pay at the bench targets, see :mod:`.enclose`).
+  the target width, else also the exact ``fmpz_poly`` pass (intersected);
+  ``method="fourier"`` (:mod:`.fourier`) composes every part by one forward FFT, a pointwise
+  power and one inverse FFT on tilted masses with an l1 error budget (queries only). The
+  drivers' default is "fourier" (measured in :mod:`.enclose`, falling back to "exact" where it
+  cannot); functions returning composed PLDs for further composition default to "exact".
 
 Modules: ``_arith`` (rigorous helpers), ``pairs`` (loss pairs), ``discretize`` (grid, one-step
 PLDs), ``taylor`` (blockwise Taylor bin masses), ``discrete`` (:class:`DiscretePLD`, exact
 composition, certified queries), ``fft`` (:class:`FloatPLD`, FFT composition), ``tilted``
-(:class:`~.tilted.TiltedPLD`, tilted FFT composition), ``enclose`` (caching, passes, the
-driver).
+(:class:`~.tilted.TiltedPLD`, tilted FFT composition), ``fourier`` (Fourier-domain
+composition), ``fourier_pld`` (:class:`~.fourier_pld.FourierPLD`, its queries), ``enclose``
+(caching, passes, the driver).
 
 References
 ----------

@@ -1,0 +1,215 @@
+"""Tests of the Fourier-domain composition of the PLD engine (theorems/numerics/pld/fourier.py)
+and of ``method="fourier"`` in the driver.
+
+References: the exact composition of the same one-step PLDs (``fmpz_poly`` powers without any
+rescaling or trimming, evaluated in arb), the Gaussian profile in its rho form (q = 1) at 40
+digits, exact binomial enumeration of k-fold randomized response.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import flint
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dpverify.theorems.numerics import pld
+from dpverify.theorems.numerics.pld import fourier
+from tests.test_pld import contains, gauss_eps, kfold_rr_delta, mp
+
+
+def exact_composition(ones: list[tuple[pld.DiscretePLD, int]]) -> pld.DiscretePLD:
+    """The exact composition of the one-step PLDs: integer polynomial powers in units
+    ``2^-(B K)``, no rescaling, no trimming."""
+    poly, shift, total, finite, b_all, steps = flint.fmpz_poly([1]), Fraction(0), 1, 1, 0, 0
+    for one, k in ones:
+        poly *= one.poly**k
+        shift += one.shift * k
+        fin = int(one.poly(1))
+        total *= (fin + one.inf) ** k
+        finite *= fin**k
+        b_all += one.B * k
+        steps += k
+    return pld.DiscretePLD(ones[0][0].kind, ones[0][0].h, shift, poly, total - finite, b_all,
+                           0, steps)
+
+
+def one_steps(pairs: list[tuple[pld.LossPair, int]], h: Fraction, kind: str
+              ) -> list[tuple[pld.DiscretePLD, int]]:
+    bits, tail = pld._plan(sum(k for _p, k in pairs), 1e-14)
+    out = []
+    for pair, k in pairs:
+        up, lo = pld.one_step_plds(pair, h, bits, tail, lower=True)
+        out.append((up if kind == "upper" else lo, k))
+    return out
+
+
+def check_brackets(ones: list[tuple[pld.DiscretePLD, int]], eps_list: list[str],
+                   digits: float = 1e-8) -> None:
+    """The Fourier bound is on the right side of the exact value at every eps, and close."""
+    exact = exact_composition(ones)
+    upper = ones[0][0].kind == "upper"
+    for e in eps_list:
+        eps = Fraction(e)
+        lam = fourier.fourier_tilt(ones, float(eps))
+        four = fourier.compose_fourier(ones, lam)
+        ex = exact.delta_at(eps)
+        got = four.delta_bound(eps)
+        if upper:
+            assert got.upper() >= ex.upper(), (e, got, ex)
+            assert float(got.upper() - ex.lower()) <= digits * float(ex.lower()) + 1e-20, \
+                (e, got, ex)
+        else:
+            assert got.lower() <= ex.lower(), (e, got, ex)
+            assert float(ex.upper() - got.lower()) <= digits * float(ex.upper()) + 1e-20, \
+                (e, got, ex)
+
+
+CASES = [
+    ([(pld.SubsampledGaussian(Fraction(1, 20), Fraction(1), "add"), 6)], Fraction(1, 128),
+     ["0.2", "0.5", "1", "2"]),
+    ([(pld.SubsampledGaussian(Fraction(1, 10), Fraction(4, 5), "remove"), 5)],
+     Fraction(1, 128), ["0.3", "1", "2.5"]),
+    ([(pld.SubsampledGaussian(Fraction(1), Fraction(2), "add"), 4)], Fraction(1, 256),
+     ["0.1", "0.5", "1.5"]),
+    ([(pld.Laplace(Fraction(1)), 5)], Fraction(1, 64), ["0.5", "2", "4"]),
+    ([(pld.RandomizedResponse(Fraction(1, 2)), 9)], Fraction(1, 8), ["0.5", "1.5"]),
+    ([(pld.SubsampledGaussian(Fraction(1, 20), Fraction(1), "add"), 3),
+      (pld.SubsampledGaussian(Fraction(1, 8), Fraction(3, 2), "add"), 4)], Fraction(1, 128),
+     ["0.3", "1", "2"]),
+]
+
+
+@pytest.mark.parametrize(("pairs", "h", "eps_list"), CASES)
+@pytest.mark.parametrize("kind", ["upper", "lower"])
+def test_fourier_brackets_the_exact_composition(pairs: list, h: Fraction, eps_list: list[str],
+                                                kind: str) -> None:
+    check_brackets(one_steps(pairs, h, kind), eps_list)
+
+
+def test_fourier_window_with_aliasing_accounted() -> None:
+    """k large enough that the window is shorter than the composition (Chernoff tails
+    counted): still on the right side of the exact value, both kinds."""
+    pairs = [(pld.SubsampledGaussian(Fraction(1, 10), Fraction(1), "add"), 60)]
+    ups = one_steps(pairs, Fraction(1, 64), "upper")
+    four = fourier.compose_fourier(ups, fourier.fourier_tilt(ups, 2.0))
+    assert len(four) < 60 * (len(ups[0][0]) - 1) + 1  # a window, not the whole composition
+    assert four.right.upper() > 0  # a right tail outside it is counted
+    check_brackets(ups, ["1.5", "2", "2.5"], 1e-7)
+    check_brackets(one_steps(pairs, Fraction(1, 64), "lower"), ["1.5", "2", "2.5"], 1e-7)
+
+
+def test_fourier_eps_bounds_bracket_the_exact_ones() -> None:
+    pairs = [(pld.SubsampledGaussian(Fraction(1, 20), Fraction(1), "add"), 8)]
+    delta = Fraction(1, 10**4)
+    for kind in ("upper", "lower"):
+        ones = one_steps(pairs, Fraction(1, 128), kind)
+        exact = exact_composition(ones)
+        four = fourier.compose_fourier(ones, fourier.fourier_tilt(ones, 1.0))
+        eps = four.eps_bound(delta)
+        if kind == "upper":
+            assert exact.delta_at(eps) <= pld._arb(delta)
+        else:
+            assert exact.delta_at(eps) > pld._arb(delta)
+
+
+def test_query_below_the_window_is_trivial() -> None:
+    pairs = [(pld.SubsampledGaussian(Fraction(1, 10), Fraction(1), "add"), 60)]
+    for kind, trivial in (("upper", 1), ("lower", 0)):
+        ones = one_steps(pairs, Fraction(1, 64), kind)
+        four = fourier.compose_fourier(ones, fourier.fourier_tilt(ones, 2.5))
+        below = four.start - 1
+        assert four.delta_bound(below) == trivial
+
+
+def test_fourier_enclosure_contains_the_gaussian_value() -> None:
+    sigma, delta = Fraction(2), Fraction(1, 1000)
+    for k in (1, 3, 8):
+        enc = pld.enclose_eps(pld.sgm_pairs(Fraction(1), sigma), k, delta, rel_width=1e-4,
+                              method="fourier")
+        assert contains(enc, gauss_eps(mp.mpf(2) / mp.sqrt(k), mp.mpf(1) / 1000))
+        assert enc.rel_width() <= 1e-4
+
+
+def test_fourier_delta_encloses_randomized_response() -> None:
+    for eps in ("1", "3"):
+        enc = pld.enclose_delta([pld.RandomizedResponse(Fraction(1, 2))], 40, Fraction(eps),
+                                h=Fraction(1, 64), method="fourier")
+        assert contains(enc, kfold_rr_delta(mp.mpf("0.5"), 40, mp.mpf(eps)))
+
+
+def test_fourier_heterogeneous_gaussians_match_the_gaussian_formula() -> None:
+    parts = [(Fraction(1), Fraction(2), 3), (Fraction(1), Fraction(3), 5)]
+    enc = pld.enclose_eps_composition(pld.sgm_composition(parts), Fraction(1, 10**4),
+                                      rel_width=1e-4, method="fourier")
+    s_eff = 1 / mp.sqrt(mp.mpf(3) / 4 + mp.mpf(5) / 9)
+    assert contains(enc, gauss_eps(s_eff, mp.mpf(1) / 10**4))
+
+
+def test_fourier_and_exact_enclosures_intersect() -> None:
+    pairs = pld.sgm_pairs(Fraction(1, 50), Fraction(1))
+    delta = Fraction(1, 10**5)
+    exact = pld.enclose_eps(pairs, 300, delta, rel_width=1e-4, method="exact")
+    four = pld.enclose_eps(pairs, 300, delta, rel_width=1e-4, method="fourier")
+    assert four.lo <= exact.hi and exact.lo <= four.hi
+    assert four.rel_width() <= 1e-4
+
+
+def test_fourier_window_has_an_up_front_size_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(fourier, "MAX_LENGTH", 64)
+    ones = one_steps([(pld.SubsampledGaussian(Fraction(1, 10), Fraction(1), "add"), 60)],
+                     Fraction(1, 64), "upper")
+    with pytest.raises(pld.PrecisionExhausted):
+        fourier.compose_fourier(ones, Fraction(1))
+
+
+@settings(max_examples=5, deadline=None)
+@given(q=st.sampled_from([Fraction(1, 50), Fraction(1, 10)]),
+       sigma=st.sampled_from([Fraction(4, 5), Fraction(1), Fraction(3, 2)]),
+       k=st.integers(1, 200))
+def test_finer_fourier_enclosures_overlap_coarser_ones(q: Fraction, sigma: Fraction,
+                                                       k: int) -> None:
+    """Not containment by construction (grids of different steps do not nest; the driver
+    intersects its own passes): the finer target's enclosure lies inside its first pass,
+    overlaps the coarser enclosure, and is no wider unless it met its target."""
+    pairs = pld.sgm_pairs(q, sigma)
+    delta = Fraction(1, 10**5)
+    coarse = pld.enclose_eps(pairs, k, delta, rel_width=1e-2, method="fourier")
+    fine = pld.enclose_eps(pairs, k, delta, rel_width=2e-4, method="fourier")
+    first = fine.passes[0]
+    assert first["lo"] <= float(fine.lo) and float(fine.hi) <= first["hi"]
+    assert coarse.lo <= fine.hi and fine.lo <= coarse.hi
+    assert fine.hi - fine.lo <= coarse.hi - coarse.lo or fine.rel_width() <= 2e-4
+
+
+def test_driver_falls_back_to_exact_when_fourier_cannot(monkeypatch: pytest.MonkeyPatch) -> None:
+    pairs = pld.sgm_pairs(Fraction(1, 20), Fraction(1))
+    delta, h = Fraction(1, 10**4), Fraction(1, 256)
+    exact = pld.enclose_eps(pairs, 50, delta, h=h, method="exact")
+    monkeypatch.setattr(fourier, "MAX_LENGTH", 16)
+    pld._CACHE.clear()
+    fell_back = pld.enclose_eps(pairs, 50, delta, h=h, method="fourier")
+    assert (fell_back.lo, fell_back.hi) == (exact.lo, exact.hi)
+
+
+def test_audit_reference_goes_through_the_default_method(monkeypatch: pytest.MonkeyPatch
+                                                         ) -> None:
+    """Issue 14 item 4: the audit references compose with the engine's default method
+    ("fourier"); their bounds overlap those of the exact path."""
+    from dpverify.verifiers.accountants.reference import Reference
+    from dpverify.verifiers.accountants.scenario import Scenario
+
+    sc = Scenario.from_dict({"neighboring": "add_remove", "events": [
+        {"mechanism": "gaussian", "sigma": 1.0, "count": 40,
+         "sampling": {"scheme": "poisson", "q": 0.05}}]})
+    four = Reference(sc, rel_width=1e-3, max_seconds=20, force_pld=True)
+    b_four = four.epsilon(1e-5)
+    assert {key[3] for key in four._pld_cache} == {"fourier"}
+    monkeypatch.setattr(pld, "DEFAULT_METHOD", "exact")
+    exact = Reference(sc, rel_width=1e-3, max_seconds=20, force_pld=True)
+    b_exact = exact.epsilon(1e-5)
+    assert {key[3] for key in exact._pld_cache} == {"exact"}
+    assert b_four.lo <= b_exact.hi and b_exact.lo <= b_four.hi
+    assert b_four.rel_width() <= 1e-3

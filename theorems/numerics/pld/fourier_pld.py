@@ -1,0 +1,217 @@
+"""Certified queries of a PLD composed in the Fourier domain (:func:`.fourier.compose_fourier`):
+``delta(eps)`` and ``eps(delta)`` read off the tilted window without untilting it. The error
+analysis (step 5 and the l1 budget they consume) is in :mod:`.fourier`; the helpers here round
+every float bound upward (Higham, *Accuracy and Stability of Numerical Algorithms*, 2nd ed.,
+SIAM 2002, Sec. 2.2 and 3.1)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+
+import flint
+import numpy as np
+
+from dpverify.theorems.ctx import PrecisionExhausted, arb_precision
+from dpverify.theorems.numerics.pld._arith import (
+    Number,
+    _arb,
+    _dyadic_ceil,
+    _dyadic_floor,
+    _span,
+)
+from dpverify.theorems.numerics.pld.fft import TINY, U
+from dpverify.theorems.numerics.pld.tilted import weights
+
+DECAY_CUT = 50.0  # query weights below e^-50 count as 0 (an absolute error of the weights)
+_PREC = 128
+
+
+def _gamma(m: int) -> float:
+    return m * U / (1 - m * U)
+
+
+def _up(x: np.ndarray | float) -> np.ndarray | float:
+    return np.nextafter(x, np.inf)
+
+
+def _frac_up(x: Fraction) -> float:
+    f = float(x)
+    return f if Fraction(f) >= x else math.nextafter(f, math.inf)
+
+
+def _sum_up(x: np.ndarray) -> float:
+    """An upper bound of ``sum(x)``, ``x >= 0`` (Higham 2002, Sec. 3.1)."""
+    return float(_up(float(np.sum(x)) * (1 + 2 * _gamma(len(x) + 2)) + TINY))
+
+
+def _decay(c: Fraction, n: int) -> tuple[np.ndarray, float]:
+    """Floats ``E_i ~ e^{-c i}``, ``i < n`` (``c >= 0``), and an absolute error bound; the
+    table stops where ``e^{-c i} < e^{-DECAY_CUT}`` (the rest counts as 0, within the bound)."""
+    if c == 0:
+        return np.ones(n), 0.0
+    t = min(n, int(DECAY_CUT / float(c)) + 1)
+    w, alpha = weights(c, t)
+    err = _frac_up((1 + Fraction(U)) / (1 - Fraction(alpha)) - 1)
+    return 1.0 / w, err + (math.exp(-DECAY_CUT + 1) if t < n else 0.0)
+
+
+@dataclass
+class FourierPLD:
+    """The composition on the window: ``values[t]`` approximates ``g_{o+t}`` in l1 within
+    ``eta`` (after the relative factor ``(1 +- a)^K``), losses ``start + t h``."""
+
+    kind: str
+    h: Fraction
+    start: Fraction
+    lam_h: Fraction
+    values: np.ndarray
+    log_c: flint.arb  # log C plus -lam h o
+    a: float
+    steps: int
+    eta: float  # l1: FFT, power, inverse, underflow
+    left: flint.arb
+    right: flint.arb
+    inf: flint.arb
+    _tables: tuple[np.ndarray, float, np.ndarray, float, float] | None = None
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+    def _weights(self) -> tuple[np.ndarray, float, np.ndarray, float, float]:
+        """The query weight tables (:func:`_decay`) and an upper bound of ``||values||_1``."""
+        if self._tables is None:
+            e1, b1 = _decay(self.lam_h, len(self.values))
+            e2, b2 = _decay(self.h, len(e1))  # beyond e1's table the weights count as 0
+            self._tables = (e1, b1, e2, b2, _sum_up(np.abs(self.values)))
+        return self._tables
+
+    def delta_at(self, eps: Fraction) -> flint.arb:
+        """A ball whose upper (upper kind) or lower (lower kind) end bounds ``delta(eps)``."""
+        upper = self.kind == "upper"
+        t0 = math.floor((eps - self.start) / self.h) + 1
+        if t0 < 0:
+            return flint.arb(1) if upper else flint.arb(0)
+        n = len(self.values)
+        with arb_precision(_PREC):
+            scale = (self.log_c - _arb(self.lam_h * t0)).exp()
+            dot, spread = 0.0, 0.0
+            if t0 < n:
+                e1, b1, e2, b2, l1 = self._weights()
+                rho_ball = (_arb(eps - self.start - t0 * self.h)).exp()
+                rho = float(rho_ball.mid())
+                rho_err = float((rho_ball - _arb(Fraction(rho))).abs_upper()) * (1 + 4 * U)
+                m_len = min(n - t0, len(e1))  # beyond, the weights count as 0 (in b1)
+                m2 = min(m_len, len(e2))
+                m = e1[:m_len].copy()
+                m[:m2] *= 1.0 - rho * e2[:m2]
+                dot = float(np.dot(self.values[t0:t0 + m_len], np.clip(m, 0.0, 1.0)))
+                beta = b1 + b2 + rho_err + 4 * U
+                spread = (beta + 2 * _gamma(m_len + 2) * (1 + beta)) * l1
+            k = self.steps
+            inner_err = _arb(Fraction(spread)) + _arb(Fraction(self.eta))
+            one_a = _arb(Fraction(self.a))
+            if upper:
+                inner = (_arb(Fraction(dot)) + inner_err) / (1 - one_a) ** k + self.right
+            else:
+                inner = ((_arb(Fraction(dot)) - inner_err) / (1 + one_a) ** k - self.left
+                         - self.right)
+            return scale * inner + self.inf
+
+    def eps_float(self, delta: float) -> float:
+        """The float crossing of the window's profile with ``delta`` (a locator, no bound),
+        computed within ``e^{+-600}`` of the tilted mode."""
+        v = self.values
+        ref = int(np.argmax(v))
+        c1, c2 = float(self.lam_h), float(self.h)
+        reach = int(600 / (c1 + c2)) + 1
+        a, b = max(0, ref - reach), min(len(v), ref + reach)
+        d = np.arange(a - ref, b - ref, dtype=float)  # s - ref
+        w = np.maximum(v[a:b], 0.0) * np.exp(-c1 * d)
+        tail_a = np.append(np.cumsum(w[::-1])[::-1][1:], 0.0)  # sums over s > t
+        w *= np.exp(-c2 * d)
+        tail_b = np.append(np.cumsum(w[::-1])[::-1][1:], 0.0)
+        del w
+        z_ref = float(self.start + ref * self.h)
+        inf = float(self.inf.mid())
+        try:
+            scale = math.exp(float(self.log_c.mid()) - c1 * ref)
+        except OverflowError:
+            return float(self.start)
+        with np.errstate(over="ignore", invalid="ignore"):
+            prof = scale * (tail_a - np.exp(c2 * d) * tail_b) + inf
+        above = np.flatnonzero(prof > delta)
+        if not len(above):
+            return z_ref + (a - ref) * c2
+        t = int(above[-1])
+        if t >= len(d) - 1:
+            return z_ref + (b - ref) * c2
+        num, den = scale * tail_a[t] + inf - delta, scale * tail_b[t]
+        e = z_ref + math.log(num / den) if num > 0 and den > 0 else z_ref + d[t] * c2
+        return min(max(e, z_ref + d[t] * c2), z_ref + d[t + 1] * c2)
+
+    def delta_bound(self, eps: Number) -> flint.arb:
+        lo, hi = _span(eps)
+        return self.delta_at(lo if self.kind == "upper" else hi)
+
+    def eps_bound(self, delta: Number, lower_limit: Fraction = Fraction(0)) -> Fraction:
+        """As :meth:`.DiscretePLD.eps_bound`: upper kind, a point where the upper profile is
+        certified ``<= delta``; lower kind, one where the lower profile is certified ``>
+        delta``, or ``lower_limit``. Candidates next to the float crossing first, then
+        bisection on the certified predicate (the true profile is monotone; no monotonicity
+        of the bound is needed)."""
+        d_lo, d_hi = _span(delta)
+        top = self.start + len(self.values) * self.h
+        bottom = max(lower_limit, self.start)
+        if self.kind == "upper":
+            def ok(e: Fraction) -> bool:
+                return bool(self.delta_at(e) <= _arb(d_lo))
+
+            if ok(lower_limit):
+                return lower_limit
+            guess, gap = max(self.eps_float(float(d_lo)), float(lower_limit)), 2.0**-40
+            for _ in range(8):
+                cand = max(_dyadic_ceil(guess * (1 + gap) + gap), lower_limit)
+                if cand < top and ok(cand):
+                    return cand
+                gap *= 16
+            if not ok(top):
+                raise PrecisionExhausted("the upper Fourier PLD exceeds delta at its window's "
+                                         "end")
+            return _bisect(ok, bottom, top, keep_true_high=True)
+
+        def ok(e: Fraction) -> bool:
+            return bool(self.delta_at(e) > _arb(d_hi))
+
+        guess, gap = self.eps_float(float(d_hi)), 2.0**-40
+        for _ in range(8):
+            cand = _dyadic_floor(guess * (1 - gap) - gap)
+            if cand <= bottom:
+                break
+            if ok(cand):
+                return cand
+            gap *= 16
+        if not ok(bottom):
+            return lower_limit
+        if ok(top):
+            return top
+        return _bisect(ok, bottom, top, keep_true_high=False)
+
+
+def _bisect(ok: Callable[[Fraction], bool], lo: Fraction, hi: Fraction,
+            keep_true_high: bool) -> Fraction:
+    """Bisection keeping ``ok`` true at ``hi`` (``keep_true_high``) or at ``lo``."""
+    for _ in range(64):
+        mid = _dyadic_floor(float((lo + hi) / 2), 60)
+        if not lo < mid < hi or float(hi - lo) <= 2.0**-48 * max(1.0, abs(float(hi))):
+            break
+        if ok(mid) == keep_true_high:
+            hi = mid
+        else:
+            lo = mid
+    return hi if keep_true_high else lo
+
+
+__all__ = ["FourierPLD"]
