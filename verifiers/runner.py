@@ -310,20 +310,10 @@ def assemble(tasks: list[Task], verdicts: list[Verdict], profile: Profile, comma
             vs = by_claim.get((th.id, c.number))
             if vs is None:
                 continue
-            head = headline([v.status for v in vs], [c.checks[v.check].part for v in vs])
-            oc = outcome(c.expected, head)
-            counts[oc.value] += 1
-            status_counts[head.value] += 1
-            claims.append({
-                "number": c.number,
-                "text": c.text,
-                "expected": c.expected,
-                "scope": c.scope,
-                "routes": list(c.routes()),
-                "headline": head.value,
-                "outcome": oc.value,
-                "verdicts": [v.to_dict() for v in vs],
-            })
+            entry = claim_entry(c, vs)
+            counts[entry["outcome"]] += 1
+            status_counts[entry["headline"]] += 1
+            claims.append(entry)
         out_theorems.append({
             "id": th.id,
             "title": th.title,
@@ -356,6 +346,22 @@ def assemble(tasks: list[Task], verdicts: list[Verdict], profile: Profile, comma
         doc["executor"] = executor
     doc["exit_code"] = exit_code(doc)
     return doc
+
+
+def claim_entry(claim: Any, verdicts: list[Verdict]) -> dict[str, Any]:
+    """A claim of the run document: its verdicts, headline (the weakest part) and outcome."""
+    head = headline([v.status for v in verdicts],
+                    [claim.checks[v.check].part for v in verdicts])
+    return {
+        "number": claim.number,
+        "text": claim.text,
+        "expected": claim.expected,
+        "scope": claim.scope,
+        "routes": list(claim.routes()),
+        "headline": head.value,
+        "outcome": outcome(claim.expected, head).value,
+        "verdicts": [v.to_dict() for v in verdicts],
+    }
 
 
 def exit_code(doc: dict[str, Any]) -> int:
