@@ -84,3 +84,18 @@ def test_plots_the_process_did_not_draw_are_drawn_after():
         ahead.feed(verdicts[-1])
         page = render(doc, drawn=ahead.collect(doc))
     assert page == render(doc)
+
+
+def test_notes_drawn_ahead_are_logged_once_when_collected(caplog):
+    from dpverify.reports.html.ahead import plots_ahead
+
+    doc = _snapshot_part({"DRS-DUALITY"})  # claim 5: its check is not a comparison
+    verdicts = _verdicts(doc)
+    with plots_ahead([(v.theorem, v.claim, v.check) for v in verdicts], True) as ahead:
+        for v in verdicts:
+            ahead.feed(v)
+        caplog.clear()
+        drawn = ahead.collect(doc)
+    logged = [r.getMessage() for r in caplog.records if "plot skipped" in r.getMessage()]
+    assert drawn.notes and len(logged) == len(drawn.notes)
+    assert all(n in m for n, m in zip(drawn.notes, logged, strict=True))

@@ -27,7 +27,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from dpverify.reports import html
-from dpverify.reports.html.figures import Plots, _renumber
+from dpverify.reports.html.figures import LOG, Plots, _renumber
 from dpverify.theorems import get
 from dpverify.verifiers.limited import die_with_parent
 from dpverify.verifiers.runner import claim_entry
@@ -75,17 +75,19 @@ class PlotsAhead:
         if fixed is None:
             return html._draw_plots(doc, deadline)
         drawn = Plots()
-        _take(drawn, fixed)
+        _take(drawn, fixed, log=True)
         for th in doc["theorems"]:
             for c in th["claims"]:
                 if not html._wants_margin(c):
                     continue
                 key = (th["id"], c["number"])
                 part = per_claim.get(key) if self.sent.get(key) == c else None
-                if part is None:
+                if part is None:  # drawn here: its notes are logged as they are made
                     part = Plots()
                     html._claim_figure(th["id"], c, part, deadline)
-                _take(drawn, part)
+                    _take(drawn, part, log=False)
+                else:
+                    _take(drawn, part, log=True)
         return drawn
 
     def _answer(self) -> tuple[Plots | None, dict[_Key, Plots]]:
@@ -119,18 +121,25 @@ def plots_ahead(tasks: Iterable[tuple[str, int, int]], enabled: bool) -> Iterato
             ahead.close()
 
 
-def _take(drawn: Plots, part: Plots) -> None:
-    """Append ``part``'s figures (renumbered to their place), anchors and notes to ``drawn``."""
+def _take(drawn: Plots, part: Plots, log: bool) -> None:
+    """Append ``part``'s figures (renumbered to their place), anchors and notes to ``drawn``;
+    ``log``: the notes were made in the plotting process, whose log is silent (a warning amid
+    the run's progress line), and are logged now, when ``render`` would have logged them."""
     for index, fig in enumerate(part.figures):
         fig.svg = _renumber(fig.svg, index, len(drawn.figures))
         drawn.figures.append(fig)
     drawn.margin_anchor.update(part.margin_anchor)
-    drawn.notes.extend(part.notes)
+    for text in part.notes:
+        if log:
+            drawn.note(text)
+        else:
+            drawn.notes.append(text)
 
 
 def _draw_ahead(conn: Connection, ids: set[str]) -> None:
     """The plotting process: the fixed figures, then one claim per message until ``end``."""
     die_with_parent()
+    LOG.disabled = True  # the parent logs the notes when it collects them
     spent = 0.0  # seconds spent drawing: the plots' time limit counts these
     fixed = Plots()
     per_claim: dict[_Key, Plots] = {}
