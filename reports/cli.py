@@ -158,6 +158,7 @@ def _limit_text(p: Any) -> str:
 def cmd_run(args: argparse.Namespace) -> int:
     from dpverify.reports import html, markdown
     from dpverify.reports.baseline import weakenings
+    from dpverify.reports.html.ahead import plots_ahead
     from dpverify.reports.io import check_report_folder, dump_json, load_run, publish_set
     from dpverify.theorems import get
     from dpverify.verifiers.dispatch import PROFILES
@@ -187,15 +188,24 @@ def cmd_run(args: argparse.Namespace) -> int:
                                f"{', '.join(args.route or [])} matches none)")
     progress = Progress(len(tasks))
     started = time.monotonic()
-    with open_executor(args.executor, args.workers, args.scheduler, args.jobs) as backend:
-        verdicts = execute(tasks, profile, seed=args.seed, on_result=progress.update,
+    with open_executor(args.executor, args.workers, args.scheduler, args.jobs) as backend, \
+            plots_ahead([(t.theorem, t.claim, t.check) for t in tasks],
+                        backend.name == "local" and backend.workers > 1) as ahead:
+
+        def on_result(v: Any) -> None:
+            progress.update(v)
+            if ahead is not None:
+                ahead.feed(v)
+
+        verdicts = execute(tasks, profile, seed=args.seed, on_result=on_result,
                            task_seconds=args.timeout, executor=backend.executor)
-    command = "dpverify " + " ".join(sys.argv[1:]) if args.argv is None else args.argv
-    doc = assemble(tasks, verdicts, profile, command, time.monotonic() - started, ids,
-                   executor=backend.describe())
+        command = "dpverify " + " ".join(sys.argv[1:]) if args.argv is None else args.argv
+        doc = assemble(tasks, verdicts, profile, command, time.monotonic() - started, ids,
+                       executor=backend.describe())
+        drawn = ahead.collect(doc) if ahead is not None else None
     # render everything before writing anything: a failure leaves the previous set intact
     texts = {"latest.json": dump_json(doc), "latest.md": markdown.render(doc),
-             "latest.html": html.render(doc)}
+             "latest.html": html.render(doc, drawn=drawn)}
     publish_set(out, texts)
     try:
         if args.format == "json":

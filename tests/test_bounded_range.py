@@ -15,6 +15,8 @@ from fractions import Fraction as F
 
 import mpmath
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from dpverify.theorems import get
 from dpverify.theorems.claims import Compare, Points
@@ -479,3 +481,22 @@ def test_mp_context_gives_the_same_t3() -> None:
     v = MpCtx(120).run(t3_delta, eps0=F("0.1"), k=120, eps=F(1))
     a = ArbCtx(120).run(t3_delta, eps0=F("0.1"), k=120, eps=F(1))
     assert a.contains(mpmath.mpf(v)) or abs(float(a.mid()) - float(v)) < 1e-30
+
+
+@settings(max_examples=300, deadline=None, database=None)
+@given(k=st.integers(1, 14), eps0=st.fractions(0, 4, max_denominator=24),
+       eps=st.fractions(-3, 6, max_denominator=24), a=st.fractions(0, 4, max_denominator=24),
+       width=st.fractions(0, 1, max_denominator=24))
+def test_loss_signs_cut_the_indices_where_the_term_by_term_test_does(k, eps0, eps, a, width):
+    from dpverify.theorems.formulas.ddr_composition import loss_signs
+
+    b = a + width
+    pos, und, neg = [], [], []
+    for i in range(k + 1):  # the definition, index by index
+        if k * a - i * eps0 > eps:
+            pos.append(i)
+        elif k * b - i * eps0 < eps:
+            neg.append(i)
+        else:
+            und.append(i)
+    assert loss_signs(k, eps0, eps, a, b) == (pos, und, neg)

@@ -404,3 +404,23 @@ def test_html_plot_failures_become_notes(planted, run_file, monkeypatch):
     page = html.render(json.loads(run_file.read_text()))
     assert "plot engine down (planted)" in page
     assert "PLANTED-WRONG" in page and "<svg" not in page
+
+
+def test_a_pool_run_draws_its_plots_ahead_into_the_same_page(planted, tmp_path, monkeypatch,
+                                                             capsys):
+    from dpverify.reports import html
+
+    drawn_here = []
+    claim_figure = html._claim_figure
+
+    def counted(*a, **kw):  # a forked plotting process counts in its own copy
+        drawn_here.append(a[0])
+        return claim_figure(*a, **kw)
+
+    monkeypatch.setattr(html, "_claim_figure", counted)
+    assert main(["run", "PLANTED-OK", "PLANTED-WRONG", "--jobs", "2", "--out",
+                 str(tmp_path)]) == 1
+    assert drawn_here == []  # both margin plots came from the plotting process
+    page = (tmp_path / "latest.html").read_text()
+    assert "id='plot-margin-PLANTED-OK-2'" in page and "id='plot-margin-PLANTED-WRONG-1'" in page
+    assert page == html.render(json.loads((tmp_path / "latest.json").read_text()))

@@ -22,7 +22,7 @@ import pytest
 from dpverify.reports.cli import main
 from dpverify.theorems import get
 from dpverify.theorems.core import InvalidParameter, bind
-from dpverify.theorems.ctx import ArbCtx
+from dpverify.theorems.ctx import ArbCtx, MpCtx
 from dpverify.theorems.formulas.kov_mv import MV_MAX_ENUM_K, mv_delta_pure
 from dpverify.theorems.numerics.mv_lattice import lattice_delta
 from dpverify.verifiers.evaluation import evaluate
@@ -326,6 +326,27 @@ def test_mv_lattice_algorithm_equals_enumeration():
         got = _ev("MV-OPT.delta_pure", 30, eps_list=",".join(["0.1"] * 12 + ["0.25"] * 12),
                   eps="1")
         assert _close(got, ref, 28)
+
+
+def test_memoised_half_weights_are_the_values_of_their_own_precision():
+    from dpverify.theorems.numerics import mv_lattice
+
+    eps_list = tuple(Fraction(n, 7) for n in (1, 3, 4, 2, 5))
+    eps = Fraction(1, 2)
+    mv_lattice._HALF_WEIGHTS.clear()
+    for bits in (60, 200, 60):  # a hit at 60 bits after 200 bits must keep 60 bits' balls
+        ctx = ArbCtx(bits)
+        got = ctx.run(mv_delta_pure, eps_list=eps_list, eps=eps)
+        fresh = dict(mv_lattice._HALF_WEIGHTS)
+        mv_lattice._HALF_WEIGHTS.clear()
+        ref = ctx.run(mv_delta_pure, eps_list=eps_list, eps=eps)
+        assert got.mid() == ref.mid() and got.rad() == ref.rad()
+        mv_lattice._HALF_WEIGHTS.update(fresh)
+    assert len(mv_lattice._HALF_WEIGHTS) == 4  # two halves at each of two precisions
+    with mpmath.workdps(DPS):
+        assert _close(MpCtx(200).run(mv_delta_pure, eps_list=eps_list, eps=eps),
+                      mv_bruteforce([mpmath.mpf(e.numerator) / e.denominator for e in eps_list],
+                                    mpmath.mpf(eps.numerator) / eps.denominator), 50)
 
 
 def test_mv_opt_refuses_large_off_lattice_input():

@@ -462,3 +462,18 @@ def test_rr_list_vertices_order_losses_below_a_float_ulp_exactly() -> None:
     slopes = [(b1 - b0) / (a1 - a0) for (a0, b0), (a1, b1) in itertools.pairwise(verts)
               if a1 != a0]
     assert all(s1 - s0 >= -1e-40 for s0, s1 in itertools.pairwise(slopes))
+
+
+def test_mu_of_vertices_computes_each_quantile_once_with_the_same_result(monkeypatch):
+    import dpverify.theorems.formulas.tradeoff_composition as tc
+    from dpverify.theorems.ctx import MpCtx
+
+    ctx = MpCtx(96)
+    vertices = tc.rr_hom_vertices(ctx, ctx.num(F(1, 10)), 40, with_complements=True)
+    inner = [v for v in vertices if v[0] > 0 and v[1] > 0]
+    each_time = max(-tc.ninv_of(ctx, a, ca) - tc.ninv_of(ctx, b, cb) for a, b, ca, cb in inner)
+    calls = []
+    ninv_of = tc.ninv_of
+    monkeypatch.setattr(tc, "ninv_of", lambda c, p, cp: calls.append(p) or ninv_of(c, p, cp))
+    assert tc.mu_of_vertices(ctx, vertices) == each_time  # bit for bit
+    assert len(calls) == len(inner)  # b_t = a_{k+1-t}: 2 * 40 quantiles, 40 distinct

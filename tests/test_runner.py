@@ -62,6 +62,58 @@ def test_a_task_over_its_time_budget_is_killed_and_inconclusive(monkeypatch):
     assert "killed" in verdicts[0].summary
 
 
+def test_a_task_budget_counts_cpu_seconds_with_a_wall_clock_backstop(monkeypatch):
+    import dpverify.verifiers.runner as runner
+
+    real = runner.run_check
+
+    def waits_then_checks(*args, **kwargs):  # 1.5 s of wall clock, no CPU: a loaded machine
+        time.sleep(1.5)
+        return real(*args, **kwargs)
+
+    def busy(*args, **kwargs):
+        while True:
+            pass
+
+    monkeypatch.setattr(runner, "KILL_GRACE_SECONDS", 0.0)
+    task = Task("BW-ANALYTIC-GAUSS", 2, 0, "numeric")
+    monkeypatch.setattr(runner, "run_check", waits_then_checks)
+    waited = list(_execute_pool([task], PROFILES["quick"], 2, None, 1.0))
+    assert waited[0].status is real(task.theorem, 2, 0, PROFILES["quick"]).status
+    assert "killed" not in waited[0].summary
+    monkeypatch.setattr(runner, "run_check", busy)
+    monkeypatch.setattr(runner, "WALL_BACKSTOP_FACTOR", 20.0)  # CPU first even at load 10
+    burnt = list(_execute_pool([task], PROFILES["quick"], 2, None, 1.0))
+    assert burnt[0].status is Status.INCONCLUSIVE and "CPU seconds" in burnt[0].summary
+    assert burnt[0].evidence["clock"] == "cpu"
+    monkeypatch.setattr(runner, "WALL_BACKSTOP_FACTOR", 4.0)
+    monkeypatch.setattr(runner, "run_check", lambda *a, **k: time.sleep(60))
+    hung = list(_execute_pool([task], PROFILES["quick"], 2, None, 1.0))
+    assert hung[0].status is Status.INCONCLUSIVE and "backstop of 4 s" in hung[0].summary
+
+
+def test_a_cpu_budget_expires_on_cpu_or_at_the_backstop_and_travels_as_wall_clock():
+    import pickle
+
+    from dpverify.verifiers.verdict import WALL_BACKSTOP_FACTOR, Budget
+
+    b = Budget(seconds=0.2, clock="cpu")
+    time.sleep(0.3)
+    assert not b.expired() and b.remaining() > 0
+    end = time.process_time() + 0.25
+    while time.process_time() < end:
+        pass
+    assert b.expired() and b.remaining() == 0
+    short = Budget(seconds=0.05, clock="cpu")
+    time.sleep(0.05 * WALL_BACKSTOP_FACTOR + 0.05)
+    assert short.expired()
+    fresh = Budget(seconds=10, clock="cpu")
+    sent = pickle.loads(pickle.dumps(fresh))
+    assert sent.clock == "wall" and 9 < sent.seconds <= 10
+    wall = Budget(seconds=10)
+    assert pickle.loads(pickle.dumps(wall)).started == wall.started
+
+
 def test_a_worker_crash_is_an_error(monkeypatch):
     import os
 
@@ -108,6 +160,7 @@ def test_the_tasks_of_a_theorem_after_a_killed_or_crashed_one_still_run(monkeypa
 
     monkeypatch.setattr(runner, "run_check", first_hangs_second_dies)
     monkeypatch.setattr(runner, "KILL_GRACE_SECONDS", 0.0)
+    monkeypatch.setattr(runner, "WALL_BACKSTOP_FACTOR", 1.0)  # the sleeper: killed at 3 s
     tasks = [t for t in plan(["DEF-DP"]) if t.claim == 1][:3]
     assert [t.check for t in tasks] == [0, 1, 2]
     verdicts = list(_execute_pool(tasks, PROFILES["quick"], 2, None, 3.0))

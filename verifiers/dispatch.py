@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import hashlib
 import importlib
-import os
 import time
 import traceback
 from dataclasses import dataclass
@@ -28,7 +27,7 @@ from dpverify.verifiers.interval import verify_box
 from dpverify.verifiers.numeric import verify_points
 from dpverify.verifiers.oracle import verify_generated
 from dpverify.verifiers.property import verify_box as search_box
-from dpverify.verifiers.verdict import Budget, Status, Verdict
+from dpverify.verifiers.verdict import Budget, Status, Verdict, task_cpu_seconds
 
 # The runner forks one worker per task: the verifiers and their heavy libraries are imported
 # here, once, in the parent, rather than again in every worker (sympy alone is ~0.25 s CPU a
@@ -94,9 +93,11 @@ def run_claim_check(theorem: Theorem, claim: Claim | int, check_index: int, prof
     check = claim.checks[check_index]
     tid = task_id(th.id, claim_number, check_index)
     seed = task_seed(tid) if seed is None else seed
+    # the smt route's limits are z3's wall-clock timeouts in its solver process: wall clock
     budget = Budget(seconds=budget_seconds or profile.seconds,
-                    examples=profile.property_examples, boxes=profile.boxes)
-    started, cpu_started = time.monotonic(), _cpu_seconds()
+                    examples=profile.property_examples, boxes=profile.boxes,
+                    clock=budget_clock(check.route))
+    started, cpu_started = time.monotonic(), task_cpu_seconds()
     try:
         status, summary, evidence = _dispatch(check, budget, seed, profile)
     except Unsupported as exc:  # no context can evaluate a term (e.g. an entry not encoded yet)
@@ -109,15 +110,13 @@ def run_claim_check(theorem: Theorem, claim: Claim | int, check_index: int, prof
         evidence["reproduce"] = reproduce_command(th.id, claim_number, profile.name, seed)
     return Verdict(th.id, claim_number, check_index, check.route, status, summary, evidence,
                    time.monotonic() - started, seed,
-                   _cpu_seconds() - cpu_started + evidence.get("solver_cpu_seconds", 0.0))
+                   task_cpu_seconds() - cpu_started + evidence.get("solver_cpu_seconds", 0.0))
 
 
-def _cpu_seconds() -> float:
-    """CPU seconds of this process and of its children that ended (a solver process killed at
-    its hard limit; the smt route reports the solver's CPU of each problem in its evidence,
-    ``solver_cpu_seconds``: verifiers/smt/server.py)."""
-    t = os.times()
-    return time.process_time() + t.children_user + t.children_system
+def budget_clock(route: str) -> str:
+    """What a task's time budget counts: CPU seconds of the checking process, except on the smt
+    route, whose z3 runs in a solver process under wall-clock timeouts (:class:`Budget`)."""
+    return "wall" if route == "smt" else "cpu"
 
 
 def _dispatch(check: Compare | Predicate | Smt, budget: Budget, seed: int,

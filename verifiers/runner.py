@@ -2,8 +2,12 @@
 
 A run is a plan of independent tasks — one per check of a claim — with seeds derived from task
 ids, executed serially (``jobs=1``, for debugging) or on a local pool of forked workers. Each
-worker has a hard time budget: a task still running at its limit is killed and recorded as
-``inconclusive``, never ``passed``. The run is one versioned JSON document (schema
+task has a hard time budget: a task still running at its limit is killed and recorded as
+``inconclusive``, never ``passed``. The budget counts what the route's own budget counts
+(:func:`~dpverify.verifiers.dispatch.budget_clock`): CPU seconds of the worker (read from
+``/proc``), with a wall-clock backstop of ``WALL_BACKSTOP_FACTOR`` times the budget, so that a
+loaded machine does not weaken a verdict; wall-clock seconds for the smt route (z3's timeouts)
+and where ``/proc`` is missing. The run is one versioned JSON document (schema
 ``reports/schema/run-v1.schema.json``) from which every report is rendered.
 
 Main results
@@ -31,9 +35,16 @@ from pathlib import Path
 from typing import Any
 
 from dpverify.theorems import all_theorems, get
-from dpverify.verifiers.dispatch import Profile, run_check, task_id
+from dpverify.verifiers.dispatch import Profile, budget_clock, run_check, task_id
 from dpverify.verifiers.limited import die_with_parent
-from dpverify.verifiers.verdict import Outcome, Status, Verdict, headline, outcome
+from dpverify.verifiers.verdict import (
+    WALL_BACKSTOP_FACTOR,
+    Outcome,
+    Status,
+    Verdict,
+    headline,
+    outcome,
+)
 from dpverify.verifiers.warmup import warm_up
 
 SCHEMA = "dpverify-run/2"
@@ -207,7 +218,9 @@ def _worker(conn: Connection, tasks: list[Task], profile: Profile, seed: int | N
         conn.close()
 
 
-_Running = dict[Any, tuple[list[Task], Any, Connection, float]]
+# per worker: its tasks (the first one running), process, pipe, and the wall-clock time and
+# the worker's CPU seconds when that task started
+_Running = dict[Any, tuple[list[Task], Any, Connection, float, float]]
 
 
 def _execute_pool(tasks: list[Task], profile: Profile, jobs: int, seed: int | None,
@@ -222,7 +235,7 @@ def _execute_pool(tasks: list[Task], profile: Profile, jobs: int, seed: int | No
     try:
         yield from _pool_loop(ctx, pending, running, profile, jobs, seed, seconds)
     finally:  # normal end, an exception, Ctrl-C, a closed generator: no worker survives
-        for _tasks, proc, recv, _started in running.values():
+        for _tasks, proc, recv, _started, _cpu in running.values():
             _kill_group(proc)
             recv.close()
 
@@ -237,16 +250,17 @@ def _pool_loop(ctx: Any, pending: list[list[Task]], running: _Running, profile: 
                                daemon=True)
             proc.start()
             send.close()
-            running[recv] = (run, proc, recv, time.monotonic())
+            running[recv] = (run, proc, recv, time.monotonic(), 0.0)  # a fresh process
         ready = wait(list(running), timeout=0.5)
         for conn in ready:
-            run, proc, recv, _ = running.pop(conn)
+            run, proc, recv, _, _ = running.pop(conn)
             try:
                 data = recv.recv()
             except EOFError:
                 data = None
             if data is not None and len(run) > 1:  # the worker's next task starts now
-                running[conn] = (run[1:], proc, recv, time.monotonic())
+                running[conn] = (run[1:], proc, recv, time.monotonic(),
+                                 _process_cpu(proc.pid) or 0.0)
                 yield Verdict.from_dict(data)
                 continue
             recv.close()
@@ -255,18 +269,47 @@ def _pool_loop(ctx: Any, pending: list[list[Task]], running: _Running, profile: 
                 pending.append(run[1:])
             yield _crashed(run[0], proc.exitcode) if data is None else Verdict.from_dict(data)
         now = time.monotonic()
-        for conn, (run, proc, _recv, started) in list(running.items()):
-            if now - started > seconds + KILL_GRACE_SECONDS:
-                _kill_group(proc)
-                running.pop(conn)
-                conn.close()
-                if len(run) > 1:
-                    pending.append(run[1:])
-                task = run[0]
-                yield Verdict(task.theorem, task.claim, task.check, task.route,
-                              Status.INCONCLUSIVE,
-                              f"killed at the time budget of {seconds:.0f} s",
-                              {"timeout_seconds": seconds}, now - started)
+        for conn, (run, proc, _recv, started, cpu) in list(running.items()):
+            task = run[0]
+            why = _over_budget(task.route, proc.pid, now - started, cpu, seconds)
+            if why is None:
+                continue
+            _kill_group(proc)
+            running.pop(conn)
+            conn.close()
+            if len(run) > 1:
+                pending.append(run[1:])
+            yield Verdict(task.theorem, task.claim, task.check, task.route,
+                          Status.INCONCLUSIVE, f"killed at {why}",
+                          {"timeout_seconds": seconds, "clock": budget_clock(task.route)},
+                          now - started)
+
+
+def _over_budget(route: str, pid: int | None, wall: float, cpu_started: float,
+                 seconds: float) -> str | None:
+    """Why a running task is to be killed (None: it is not): its budget counts what the
+    route's :class:`~dpverify.verifiers.verdict.Budget` counts (``budget_clock``), plus
+    ``KILL_GRACE_SECONDS`` for the route to stop by itself; a CPU budget also has the
+    wall-clock backstop; without ``/proc`` every budget is wall-clock time."""
+    cpu = _process_cpu(pid) if budget_clock(route) == "cpu" else None
+    if cpu is None:
+        return (f"the time budget of {seconds:.0f} s" if wall > seconds + KILL_GRACE_SECONDS
+                else None)
+    if cpu - cpu_started > seconds + KILL_GRACE_SECONDS:
+        return f"the time budget of {seconds:.0f} s (CPU seconds)"
+    if wall > seconds * WALL_BACKSTOP_FACTOR + KILL_GRACE_SECONDS:
+        return f"the wall-clock backstop of {seconds * WALL_BACKSTOP_FACTOR:.0f} s"
+    return None
+
+
+def _process_cpu(pid: int | None) -> float | None:
+    """CPU seconds of a process and of its children that ended (Linux ``/proc``), None when
+    unknown."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return sum(int(f) for f in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def _crashed(task: Task, exitcode: int | None) -> Verdict:
@@ -310,20 +353,10 @@ def assemble(tasks: list[Task], verdicts: list[Verdict], profile: Profile, comma
             vs = by_claim.get((th.id, c.number))
             if vs is None:
                 continue
-            head = headline([v.status for v in vs], [c.checks[v.check].part for v in vs])
-            oc = outcome(c.expected, head)
-            counts[oc.value] += 1
-            status_counts[head.value] += 1
-            claims.append({
-                "number": c.number,
-                "text": c.text,
-                "expected": c.expected,
-                "scope": c.scope,
-                "routes": list(c.routes()),
-                "headline": head.value,
-                "outcome": oc.value,
-                "verdicts": [v.to_dict() for v in vs],
-            })
+            entry = claim_entry(c, vs)
+            counts[entry["outcome"]] += 1
+            status_counts[entry["headline"]] += 1
+            claims.append(entry)
         out_theorems.append({
             "id": th.id,
             "title": th.title,
@@ -356,6 +389,22 @@ def assemble(tasks: list[Task], verdicts: list[Verdict], profile: Profile, comma
         doc["executor"] = executor
     doc["exit_code"] = exit_code(doc)
     return doc
+
+
+def claim_entry(claim: Any, verdicts: list[Verdict]) -> dict[str, Any]:
+    """A claim of the run document: its verdicts, headline (the weakest part) and outcome."""
+    head = headline([v.status for v in verdicts],
+                    [claim.checks[v.check].part for v in verdicts])
+    return {
+        "number": claim.number,
+        "text": claim.text,
+        "expected": claim.expected,
+        "scope": claim.scope,
+        "routes": list(claim.routes()),
+        "headline": head.value,
+        "outcome": outcome(claim.expected, head).value,
+        "verdicts": [v.to_dict() for v in verdicts],
+    }
 
 
 def exit_code(doc: dict[str, Any]) -> int:

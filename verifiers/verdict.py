@@ -16,6 +16,7 @@ Main results
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -136,20 +137,55 @@ def outcome(expected: str, status: Status) -> Outcome:
     return Outcome.AS_EXPECTED if refuted == (expected == "refuted") else Outcome.UNEXPECTED
 
 
+# A task whose budget counts CPU seconds is also stopped after this many times its seconds of
+# wall-clock time: a task that waits (for a lock, a child, the disk) cannot hang the run.
+WALL_BACKSTOP_FACTOR = 4.0
+
+
+def task_cpu_seconds() -> float:
+    """CPU seconds of this process and of its children that ended (a solver process killed at
+    its hard limit; the smt route reports the solver's CPU of each problem in its evidence,
+    ``solver_cpu_seconds``: verifiers/smt/server.py)."""
+    t = os.times()
+    return time.process_time() + t.children_user + t.children_system
+
+
 @dataclass(frozen=True)
 class Budget:
-    """Limits of one task: wall time, examples for sampling routes, precision ceiling."""
+    """Limits of one task: time, examples for sampling routes, precision ceiling.
+
+    ``clock="wall"``: ``seconds`` of wall-clock time. ``clock="cpu"``: ``seconds`` of this
+    process's CPU time (:func:`task_cpu_seconds`), so that a loaded machine does not turn a
+    check inconclusive, with a wall-clock backstop of ``WALL_BACKSTOP_FACTOR * seconds``; what
+    :meth:`remaining` returns is wall-clock seconds that cannot exceed either limit. Sent to
+    another process (pickled), a CPU budget becomes a wall-clock budget of what remains: the
+    receiving process's CPU clock is not this one's."""
 
     seconds: float = 60.0
     examples: int = 100
     max_bits: int = 4096
     boxes: int = 20000
     started: float = field(default_factory=time.monotonic)
+    clock: str = "wall"
+    cpu_started: float = field(default_factory=task_cpu_seconds)
 
     def expired(self) -> bool:
-        return time.monotonic() - self.started > self.seconds
+        wall = time.monotonic() - self.started
+        if self.clock == "cpu":
+            return (task_cpu_seconds() - self.cpu_started > self.seconds
+                    or wall > self.seconds * WALL_BACKSTOP_FACTOR)
+        return wall > self.seconds
 
     def remaining(self) -> float:
-        return max(0.0, self.seconds - (time.monotonic() - self.started))
+        wall = time.monotonic() - self.started
+        if self.clock == "cpu":
+            cpu = task_cpu_seconds() - self.cpu_started
+            return max(0.0, min(self.seconds - cpu, self.seconds * WALL_BACKSTOP_FACTOR - wall))
+        return max(0.0, self.seconds - wall)
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        if self.clock == "cpu":
+            return (Budget, (self.remaining(), self.examples, self.max_bits, self.boxes))
+        return (Budget, (self.seconds, self.examples, self.max_bits, self.boxes, self.started))
 
 

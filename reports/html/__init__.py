@@ -21,9 +21,10 @@ warning on the ``dpverify.reports`` logger; it never breaks the report.
 
 Modules: :mod:`.page` (the HTML of tables and evidence), :mod:`.figures` (figures as inline
 SVG), :mod:`.curves` (privacy curves and the catalogue's figures), :mod:`.margin` (margin plots
-of refuted claims). :func:`render` and :func:`_draw_plots` live here and call the plot makers
-through this module's namespace, so that ``from dpverify.reports import html`` and
-``html.render(doc)`` keep working and a test can replace one plot maker on ``html``.
+of refuted claims), :mod:`.ahead` (the same plots drawn while a run's checks run).
+:func:`render` and :func:`_draw_plots` live here and call the plot makers through this
+module's namespace, so that ``from dpverify.reports import html`` and ``html.render(doc)``
+keep working and a test can replace one plot maker on ``html``.
 """
 
 from __future__ import annotations
@@ -57,9 +58,12 @@ MARGIN_PLOT_SECONDS = 6.0  # one margin plot
 ROUTE_PREFERENCE = {"numeric": 0, "oracle": 1, "property": 2, "interval": 3, "smt": 4}
 
 
-def render(doc: dict[str, Any], plots: bool = True, plot_seconds: float = PLOT_SECONDS) -> str:
-    """The HTML page of a run document (``plots=False``: tables and evidence only)."""
-    drawn = _draw_plots(doc, time.monotonic() + plot_seconds) if plots else Plots()
+def render(doc: dict[str, Any], plots: bool = True, plot_seconds: float = PLOT_SECONDS,
+           drawn: Plots | None = None) -> str:
+    """The HTML page of a run document (``plots=False``: tables and evidence only;
+    ``drawn``: the plots already drawn for ``doc``, by :mod:`.ahead`)."""
+    if drawn is None:
+        drawn = _draw_plots(doc, time.monotonic() + plot_seconds) if plots else Plots()
     e = html.escape
     status = status_line(doc).replace("**", "")
     parts = [
@@ -94,16 +98,32 @@ def render(doc: dict[str, Any], plots: bool = True, plot_seconds: float = PLOT_S
 
 def _draw_plots(doc: dict[str, Any], deadline: float) -> Plots:
     drawn = Plots()
+    if not _matplotlib(drawn):
+        return drawn
+    _fixed_figures({th["id"] for th in doc["theorems"] if th["claims"]}, drawn)
+    for th in doc["theorems"]:
+        for c in th["claims"]:
+            if _wants_margin(c):
+                _claim_figure(th["id"], c, drawn, deadline)
+    return drawn
+
+
+def _matplotlib(drawn: Plots) -> bool:
     try:
         import matplotlib  # noqa: F401  (lazy: only when a page with plots is rendered)
     except ImportError as exc:
         drawn.note(f"matplotlib is not available ({exc}); no plots")
-        return drawn
+        return False
+    return True
+
+
+def _fixed_figures(ids: set[str], drawn: Plots) -> None:
+    """The figures that do not depend on the verdicts: the privacy curves, and the catalogue
+    figures of the theorems ``ids`` (those with a claim in the run)."""
     try:
         drawn.figures.append(_privacy_curves(drawn))
     except Exception as exc:
         drawn.note(f"privacy curves: {type(exc).__name__}: {exc}")
-    ids = {th["id"] for th in doc["theorems"] if th["claims"]}
     for needed, draw, what in ((("GCE-PARCMP", "GCE-V1"), _hospital_figure, "hospital example"),
                                (("DDR-FIG1",), _figure1_figure, "Figure 1")):
         if not ids.intersection(needed):
@@ -112,31 +132,35 @@ def _draw_plots(doc: dict[str, Any], deadline: float) -> Plots:
             drawn.figures.append(draw(len(drawn.figures)))
         except Exception as exc:
             drawn.note(f"{what}: {type(exc).__name__}: {exc}")
-    for th in doc["theorems"]:
-        for c in th["claims"]:
-            if not (c["expected"] == "refuted" or c["headline"] == "failed"):
-                continue
-            label = f"{th['id']} claim {c['number']}"
-            failed = sorted((v for v in c["verdicts"] if v["status"] == "failed"
-                             and isinstance(v.get("evidence", {}).get("counterexample"), dict)),
-                            key=lambda v: ROUTE_PREFERENCE.get(v["route"], 9))
-            if not failed:
-                drawn.note(f"{label}: no counterexample with named parameters in the run "
-                           f"(headline {c['headline']}); no margin plot")
-                continue
-            if time.monotonic() > deadline:
-                drawn.note(f"{label}: the time for plots ran out; no margin plot")
-                continue
-            try:
-                fig = _margin_figure(th["id"], c, failed[0],
-                                     min(deadline, time.monotonic() + MARGIN_PLOT_SECONDS),
-                                     len(drawn.figures))
-            except _Skip as exc:
-                drawn.note(f"{label}: {exc}")
-                continue
-            except Exception as exc:
-                drawn.note(f"{label}: margin plot failed: {type(exc).__name__}: {exc}")
-                continue
-            drawn.figures.append(fig)
-            drawn.margin_anchor[(th["id"], c["number"])] = fig.anchor
-    return drawn
+
+
+def _wants_margin(c: dict[str, Any]) -> bool:
+    """A claim of the run document that gets a margin plot (or a note saying why not)."""
+    return bool(c["expected"] == "refuted" or c["headline"] == "failed")
+
+
+def _claim_figure(tid: str, c: dict[str, Any], drawn: Plots, deadline: float) -> None:
+    """The margin plot of one claim (:func:`_wants_margin`) added to ``drawn``, or a note."""
+    label = f"{tid} claim {c['number']}"
+    failed = sorted((v for v in c["verdicts"] if v["status"] == "failed"
+                     and isinstance(v.get("evidence", {}).get("counterexample"), dict)),
+                    key=lambda v: ROUTE_PREFERENCE.get(v["route"], 9))
+    if not failed:
+        drawn.note(f"{label}: no counterexample with named parameters in the run "
+                   f"(headline {c['headline']}); no margin plot")
+        return
+    if time.monotonic() > deadline:
+        drawn.note(f"{label}: the time for plots ran out; no margin plot")
+        return
+    try:
+        fig = _margin_figure(tid, c, failed[0],
+                             min(deadline, time.monotonic() + MARGIN_PLOT_SECONDS),
+                             len(drawn.figures))
+    except _Skip as exc:
+        drawn.note(f"{label}: {exc}")
+        return
+    except Exception as exc:
+        drawn.note(f"{label}: margin plot failed: {type(exc).__name__}: {exc}")
+        return
+    drawn.figures.append(fig)
+    drawn.margin_anchor[(tid, c["number"])] = fig.anchor

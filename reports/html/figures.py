@@ -57,10 +57,21 @@ def _svg(fig: Any, index: int) -> str:
     text = buf.getvalue()
     text = text[text.index("<svg"):]
     text = re.sub(r"<metadata>.*?</metadata>\s*", "", text, flags=re.S)
-    prefix = f"f{index}-"
-    text = re.sub(r'\bid="([^"]+)"', lambda m: f'id="{prefix}{m.group(1)}"', text)
-    text = re.sub(r"url\(#([^)]+)\)", lambda m: f"url(#{prefix}{m.group(1)})", text)
-    return re.sub(r'href="#([^"]+)"', lambda m: f'href="#{prefix}{m.group(1)}"', text)
+    return _prefix_ids(text, "", f"f{index}-")
+
+
+def _prefix_ids(svg: str, old: str, new: str) -> str:
+    """The SVG's element ids (and the references to them) with prefix ``old`` changed to
+    ``new``."""
+    o = re.escape(old)
+    svg = re.sub(rf'\bid="{o}([^"]+)"', lambda m: f'id="{new}{m.group(1)}"', svg)
+    svg = re.sub(rf"url\(#{o}([^)]+)\)", lambda m: f"url(#{new}{m.group(1)})", svg)
+    return re.sub(rf'href="#{o}([^"]+)"', lambda m: f'href="#{new}{m.group(1)}"', svg)
+
+
+def _renumber(svg: str, old: int, new: int) -> str:
+    """An SVG drawn as the page's figure ``old`` (:func:`_svg`) as its figure ``new``."""
+    return svg if old == new else _prefix_ids(svg, f"f{old}-", f"f{new}-")
 
 
 def _new_figure(width: float = 7.0, height: float = 3.6) -> Any:

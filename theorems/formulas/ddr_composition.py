@@ -156,6 +156,28 @@ def t3_t_opt(ctx: Any, eps0: Any, k: int, eps: Any) -> Any:
     return ctx.num(min(max(t, Fraction(0)), e))
 
 
+def loss_signs(k: int, eps0: Fraction, eps: Fraction, a: Fraction, b: Fraction
+               ) -> tuple[list[int], list[int], list[int]]:
+    """The indices i in 0..k with ``k a - i eps0 > eps`` (positive on ``t in [a, b]``), else
+    with ``k b - i eps0 < eps`` (negative), else undecided: three runs of consecutive indices,
+    cut exactly at ``(k a - eps)/eps0`` and ``(k b - eps)/eps0`` when ``eps0 > 0``."""
+    if eps0 <= 0:
+        pos, und, neg = [], [], []
+        for i in range(k + 1):
+            if k * a - i * eps0 > eps:
+                pos.append(i)
+            elif k * b - i * eps0 < eps:
+                neg.append(i)
+            else:
+                und.append(i)
+        return pos, und, neg
+    # i eps0 < k a - eps  <=>  i < (k a - eps)/eps0  <=>  i <= ceil(.) - 1
+    m = min(k + 1, max(0, math.ceil((k * a - eps) / eps0)))
+    # i eps0 > k b - eps  <=>  i >= floor((k b - eps)/eps0) + 1
+    n = min(k + 1, max(m, math.floor((k * b - eps) / eps0) + 1))
+    return list(range(m)), list(range(m, n)), list(range(n, k + 1))
+
+
 def _lemma31_objective(ctx: Any, eps0: Fraction, k: int, eps: Fraction
                        ) -> tuple[Callable[[Fraction], Any], Enclose, Callable[[Fraction], Any]]:
     """The Lemma 3.1 objective with equal t, ``F(t) = sum_i (T_i(t))_+``, ``T_i = C(k,i)
@@ -176,15 +198,7 @@ def _lemma31_objective(ctx: Any, eps0: Fraction, k: int, eps: Fraction
     zero = flint.arb(0)
 
     def signs(a: Fraction, b: Fraction) -> tuple[list[int], list[int], list[int]]:
-        pos, und, neg = [], [], []
-        for i in range(k + 1):
-            if k * a - i * eps0 > eps:
-                pos.append(i)
-            elif k * b - i * eps0 < eps:
-                neg.append(i)
-            else:
-                und.append(i)
-        return pos, und, neg
+        return loss_signs(k, eps0, eps, a, b)
 
     def table(x: Any) -> list[Any]:
         out = [flint.arb(1)]

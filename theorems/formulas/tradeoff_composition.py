@@ -192,12 +192,24 @@ def mu_of_vertices(ctx: Any, vertices: list[tuple[Any, ...]]) -> Any:
     """``sup_a [Phi^{-1}(1 - a) - Phi^{-1}(f(a))]`` of a piecewise-linear f: attained at a vertex
     with ``0 < a``, ``0 < f(a)`` (G_mu is convex, so it lies below a segment iff below both
     ends; FDP-PLD-CONV, derived). ``1 - a`` is taken from ``sum`` of the complementary masses by
-    each vertex as ``(a, b, 1 - a, 1 - b)``."""
+    each vertex as ``(a, b, 1 - a, 1 - b)``. In a context whose numbers compare and hash
+    exactly (mp, fp), a quantile is computed once per pair ``(p, 1 - p)``: the vertices of a
+    symmetric curve (``rr_hom_vertices``) repeat their masses, ``b_t = a_{k+1-t}`` bit for bit."""
+    known: dict[tuple[Any, Any], Any] = {}
+    exact = ctx.name in ("mp", "fp")
+
+    def quantile(p: Any, cp: Any) -> Any:
+        if not exact:
+            return ninv_of(ctx, p, cp)
+        if (p, cp) not in known:
+            known[p, cp] = ninv_of(ctx, p, cp)
+        return known[p, cp]
+
     best = None
     for a, b, ca, cb in vertices:
         if ctx.le(a, ctx.zero) is True or ctx.le(b, ctx.zero) is True:
             continue
-        val = -ninv_of(ctx, a, ca) - ninv_of(ctx, b, cb)
+        val = -quantile(a, ca) - quantile(b, cb)
         best = val if best is None else ctx.max(best, val)
     return best
 

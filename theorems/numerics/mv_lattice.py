@@ -15,6 +15,8 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
+import flint
+
 from dpverify.theorems.core import InvalidParameter
 from dpverify.theorems.numerics.binomial import log1pexp
 from dpverify.theorems.values import approx_float, float_bounds
@@ -41,9 +43,29 @@ def _half_atoms(eps_half: Sequence[Fraction]) -> dict[Fraction, int]:
     return atoms
 
 
+# _half_weights by context type, precision (flint's working precision for arb) and half: an
+# eps search (MV-OPT.eps, Comp.eps of GCE-D4) evaluates the same eps_list ~30 times per point
+_HALF_WEIGHTS: dict[tuple[Any, ...], list[tuple[Fraction, Any, Any]]] = {}
+_HALF_WEIGHTS_ENTRIES = 64
+
+
 def _half_weights(ctx: Any, eps_half: Sequence[Fraction]) -> list[tuple[Fraction, Any, Any]]:
     """``(L, w(L), w(L) e^-L)`` sorted by L, ``w(L) = count(L) e^{(L + E)/2}/prod(1 + e^eps_i)``
-    (the P-probability of the loss L within the half; ``w e^-L`` is its Q-probability)."""
+    (the P-probability of the loss L within the half; ``w e^-L`` is its Q-probability).
+    Memoised (:data:`_HALF_WEIGHTS`): the values are immutable numbers of the context, the
+    same ones a new computation at the same precision returns."""
+    key = (type(ctx), getattr(ctx, "prec", None),
+           flint.ctx.prec if ctx.name == "arb" else None, tuple(eps_half))
+    out = _HALF_WEIGHTS.get(key)
+    if out is None:
+        if len(_HALF_WEIGHTS) >= _HALF_WEIGHTS_ENTRIES:
+            _HALF_WEIGHTS.clear()
+        out = _HALF_WEIGHTS[key] = _compute_half_weights(ctx, eps_half)
+    return out
+
+
+def _compute_half_weights(ctx: Any, eps_half: Sequence[Fraction]) -> list[tuple[Fraction, Any,
+                                                                                  Any]]:
     atoms = _half_atoms(eps_half)
     big_e = sum(eps_half, Fraction(0))
     log_norm = ctx.fsum(log1pexp(ctx, ctx.num(e)) for e in eps_half) if eps_half else ctx.zero

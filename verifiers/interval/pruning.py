@@ -257,7 +257,7 @@ class _Pruner:
     engines: dict[tuple[tuple[str, int], ...], Any] = field(default_factory=dict)
     simplify_seconds: float = 0.0
     # symbolic allowances count this process's CPU time, not wall time: on a loaded machine the
-    # same check must reach the same verdict (the task's overall budget stays wall time)
+    # same check must reach the same verdict (so does the task budget: Budget(clock="cpu"))
     sympy_deadline: float = field(default_factory=lambda: time.process_time() + SYMPY_SECONDS)
 
     def allowance(self) -> float:
