@@ -56,7 +56,8 @@ import flint
 import numpy as np
 
 from dpverify.theorems.ctx import PrecisionExhausted, arb_precision
-from dpverify.theorems.numerics.pld._arith import PREC, _arb
+from dpverify.theorems.numerics.pld._arith import PREC, UnitAccumulator, _arb, down, up
+from dpverify.theorems.numerics.pld.lower import Bins
 
 TERMS = 20  # N: Taylor terms per block (the remainder is the term of degree N)
 MAX_BLOCK = 1024  # half-steps per block at most
@@ -248,7 +249,7 @@ def _evaluate(blocks: Sequence[tuple[int, int, np.ndarray, np.ndarray]], h: floa
 
 class FineTable:
     """The fine bins of :func:`fine_bins` as the discretisation uses them: upper units of the
-    step-h bins, lower (P, Q) balls of the bins made of one or two half steps."""
+    step-h bins, lower (P, Q) float enclosures of the bins made of one or two half steps."""
 
     def __init__(self, runs: Sequence[FineBins] = ()) -> None:
         self.runs = list(runs)
@@ -264,42 +265,36 @@ class FineTable:
         """Whether the cell ``[a, b]`` (grid indices) lies in one run."""
         return self._run(a, b) is not None
 
-    def add_upper(self, up: list[int], ilo: int, bits: int) -> None:
+    def add_upper(self, acc: UnitAccumulator, ilo: int) -> None:
         """Add the units of every step-h bin of the runs (ceil of the upper ends, clipped at
-        0) to ``up`` (indexed from grid point ``ilo``)."""
-        scale = 2.0**bits  # exact: a power of two, the products below are exact
+        0) to ``acc`` (indexed from grid point ``ilo``)."""
+        scale = 2.0**acc.bits  # exact: a power of two, the products below are exact
         for run in self.runs:
             for name, shift in (("p_lo", 0), ("p_hi", 1)):
                 x = run.hi[name][::2] * scale
                 if not np.all(np.isfinite(x)):
                     raise PrecisionExhausted("a fine bin's enclosure is not finite")
-                units = np.maximum(np.ceil(x), 0.0).tolist()
                 base = run.start - ilo + shift
-                for i, u in enumerate(units):
-                    if u:
-                        up[base + i] += int(u)
+                acc.add_floats(np.arange(base, base + len(x)), np.maximum(np.ceil(x), 0.0))
 
-    def lower_cell(self, a: Fraction, b: Fraction
-                   ) -> tuple[list[flint.arb], list[flint.arb]] | None:
-        """The (P, Q) balls of the lower bins of the fine cell ``[a, b]``: ``[a, a + 1/2]``,
-        the steps ``[a + 1/2 + t, a + 3/2 + t]`` (two half steps each) and ``[b - 1/2, b]``;
-        None if the cell is not in a run."""
+    def lower_bins(self, a: Fraction, b: Fraction, ilo: int) -> Bins:
+        """The lower bins of the fine cells ``[a, b]`` (in one run): ``[a, a + 1/2]``, the
+        centred steps ``[a + 1/2 + t, a + 3/2 + t]`` (two half steps each, summed with outward
+        rounding) and ``[b - 1/2, b]``; grid indices relative to ``ilo``."""
         run = self._run(a, b)
         if run is None:
-            return None
+            raise ValueError(f"the cells [{a}, {b}] are not in one run")
         c0, c1 = int(2 * (a - run.start)), int(2 * (b - run.start))
         out = []
         for name in ("p_half", "q_half"):
             lo, hi = run.lo[name][c0:c1], run.hi[name][c0:c1]
-            b_lo = np.concatenate([lo[:1], np.nextafter(lo[1:-1:2] + lo[2:-1:2], -np.inf),
-                                   lo[-1:]])
-            b_hi = np.concatenate([hi[:1], np.nextafter(hi[1:-1:2] + hi[2:-1:2], np.inf),
-                                   hi[-1:]])
+            b_lo = np.concatenate([lo[:1], down(lo[1:-1:2] + lo[2:-1:2]), lo[-1:]])
+            b_hi = np.concatenate([hi[:1], up(hi[1:-1:2] + hi[2:-1:2]), hi[-1:]])
             if not (np.all(np.isfinite(b_lo)) and np.all(np.isfinite(b_hi))):
                 raise PrecisionExhausted("a fine bin's enclosure is not finite")
-            mid = b_lo / 2 + b_hi / 2
-            rad = np.nextafter(np.maximum(b_hi - mid, mid - b_lo), np.inf)
-            # arb(mid, rad): the float mid exactly, the radius rounded up
-            out.append([flint.arb(m, r) for m, r in zip(mid.tolist(), rad.tolist(),
-                                                         strict=True)])
-        return out[0], out[1]
+            out += [np.maximum(b_lo, 0.0), b_hi]
+        steps = int(b - a)
+        left = float(a) - ilo + np.arange(steps + 1) - 0.5
+        left[0] = float(a) - ilo
+        right = left + np.concatenate([[0.5], np.ones(steps - 1), [0.5]])
+        return Bins(*out, left, right)
