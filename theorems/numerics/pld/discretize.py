@@ -127,8 +127,12 @@ def discretize(pair: LossPair, grid: Grid, bits: int, tail: float,
 
         # coarse cells; fine ones are resolved at step h (upper) and h/2 (lower)
         cuts = list(range(ilo, ihi + 1, COARSE))
-        cells = [(Fraction(a), Fraction(b), float(masses(Fraction(a), Fraction(b))[0].mid())
-                  > max(FINE_MASS, tail)) for a, b in itertools.pairwise(cuts)]
+        cell_mass = _cell_masses(pair, grid, cuts)
+        if cell_mass is None:
+            cell_mass = [float(masses(Fraction(a), Fraction(b))[0].mid())
+                         for a, b in itertools.pairwise(cuts)]
+        cells = [(Fraction(a), Fraction(b), m > max(FINE_MASS, tail))
+                 for (a, b), m in zip(itertools.pairwise(cuts), cell_mass, strict=True)]
 
         ez_cache: dict[int, flint.arb] = {}
 
@@ -232,6 +236,18 @@ def _poured(pair: LossPair, bins: Bins, ez: Callable[[int], flint.arb], n: int, 
     ezs = [ez(i) for i in range(n)]
     cands = [_lower_masses(p, q, ezs, bits, z0, h, downward=d) for d in _pourings(pair)]
     return max(cands, key=lambda c: sum(v * (i + 1) for i, v in enumerate(c)))
+
+
+def _cell_masses(pair: LossPair, grid: Grid, cuts: Sequence[int]) -> list[float] | None:
+    """Float estimates of the P-masses of the coarse cells between the cuts (which cells are
+    resolved at step h: accuracy only), from the pair's float CDFs if it has them: the
+    difference of the smaller side, CDF below the median, survival above."""
+    z = np.array([float(grid.z(c)) for c in cuts])
+    got = pair.cdf_sf_float(z)
+    if got is None:
+        return None
+    cdf, sf = got
+    return np.where(cdf[1:] <= 0.5, cdf[1:] - cdf[:-1], sf[:-1] - sf[1:]).tolist()
 
 
 def _pourings(pair: LossPair) -> tuple[bool, ...]:

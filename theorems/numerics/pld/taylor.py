@@ -25,22 +25,26 @@ most of the discretisation's time. Here a block of consecutive grid points aroun
    ``e_i = |c_i - c~_i|`` (computed in arb), which adds ``sum_i e_i r^i``;
 4. the polynomial with float coefficients ``c~_i`` is evaluated by Horner's rule in float64 at
    the exact float abscissae ``t`` (multiples of ``h/2``, dyadic); its rounding error is at
-   most ``gamma_{2N} sum_i |c~_i| |t|^i`` with ``gamma_n = n u / (1 - n u)``, ``u = 2^-53``
-   (N. J. Higham, *Accuracy and Stability of Numerical Algorithms*, 2nd ed., SIAM 2002, Sec.
-   5.1, eq. (5.3) / Thm 5.1 (Horner's rule), valid without underflow). The sum itself is
-   evaluated by Horner in float64 (at most ``gamma_{2N}`` relative error, so it is multiplied
-   by ``1 + 2 gamma_{2N}``); ``2^-1000`` is added per point against underflow (no point value
+   most ``gamma_{2N} S(|t|)``, ``S(x) = sum_i |c~_i| x^i``, with ``gamma_n = n u / (1 - n u)``,
+   ``u = 2^-53`` (N. J. Higham, *Accuracy and Stability of Numerical Algorithms*, 2nd ed.,
+   SIAM 2002, Sec. 5.1, eq. (5.3) / Thm 5.1 (Horner's rule), valid without underflow), and
+   ``S(|t|) <= S(r)`` (one value per block: S is increasing). ``S(r)`` itself is evaluated by
+   Horner in float64 (at most ``gamma_{2N}`` relative error, so it is multiplied by ``1 + 2
+   gamma_{2N}``); ``2^-1000`` is added per point against underflow (no point value
    needs to be resolved below ``2^-(bits+4)``), and the final ``v +- err`` is widened by
    ``2^-51 |v| + 2^-40 err`` so that its own rounding stays outward.
 
-So each enclosure is ``v +- (gamma'' S(t) + sum_i e_i r^i + |c_N(X)| r^N + 2^-1000)``. The
+So each enclosure is ``v +- (gamma'' S(r) + sum_i e_i r^i + |c_N(X)| r^N + 2^-1000)``. The
 quantities are differences of CDFs computed in arb before any float enters, so there is no
 cancellation in float: the float error is relative to the bin's own mass (~2^-50), which is all
 the composition needs (a relative error rho per bin moves a k-fold composition's delta by a
-relative ``(1 + rho)^k - 1``, ~1e-11 at k = 14062; measured on scenario C's one-step PLDs:
-the fast upper PLD's total mass exceeds the point-by-point one's by 1.5e-15). The block radius
-adapts: a block is halved when its remainder exceeds ``2^-52 |c_0| + 2^-(bits+4)`` (accuracy,
-not soundness: any accepted bound is rigorous), doubled after a success; below ``MIN_BLOCK``
+relative ``(1 + rho)^k - 1``, ~1e-11 at k = 14062 for rho = 2^-50; measured on scenario C's
+one-step PLDs: the fast upper PLD's total mass exceeds the point-by-point one's by 1.5e-15).
+The block radius adapts: a block is halved when its remainder exceeds ``REL_TOL |c_0| +
+2^-(bits+4)`` (``REL_TOL = 2^-44``: a relative error of at most ~2^-43 per bin, ~1e-9 in the
+delta of 14062 steps, far below the widths of the discretisation; accuracy, not soundness: any
+accepted bound is rigorous); after a success the next radius is predicted from the ratio of
+the remainder to its tolerance (``r^N`` growth, at most doubled); below ``MIN_BLOCK``
 half steps the point-by-point route takes over for a stretch that grows with each failure.
 The abscissae ``t`` must be exact floats: the route is used only for dyadic steps h with at
 most 40 significant bits (:func:`taylor_exact_step`).
@@ -60,8 +64,10 @@ from dpverify.theorems.numerics.pld._arith import PREC, UnitAccumulator, _arb, d
 from dpverify.theorems.numerics.pld.lower import Bins
 
 TERMS = 20  # N: Taylor terms per block (the remainder is the term of degree N)
-MAX_BLOCK = 1024  # half-steps per block at most
+MAX_BLOCK = 2048  # half-steps per block at most
 MIN_BLOCK = 16  # half steps: below this the point-by-point route is cheaper
+SAFETY = 0.25  # aimed remainder / tolerance of the next block
+REL_TOL = 2.0**-44  # remainder tolerance relative to the value (accuracy, not soundness)
 _U = 2.0**-53
 _GAMMA = 2 * TERMS * _U / (1 - 2 * TERMS * _U)
 _HORNER = _GAMMA * (1 + 2 * _GAMMA) * (1 + 2.0**-40)
@@ -119,28 +125,36 @@ def _series(cdf: SeriesCdf, x0: flint.arb, h: flint.arb) -> list[list[flint.arb]
 
 
 def _block(cdf: SeriesCdf, off: flint.arb, hb: flint.arb, center: int, half_r: int,
-           bits: int) -> tuple[np.ndarray, np.ndarray] | None:
+           bits: int) -> tuple[np.ndarray, np.ndarray, float] | None:
     """The float coefficients (4 x N) and the per-quantity constant error of the block centred
-    at half-step index ``center`` with radius ``half_r`` half-steps; None if not accurate."""
+    at half-step index ``center`` with radius ``half_r`` half-steps, and the largest ratio of a
+    remainder to its tolerance (a float estimate, for the choice of the next block); None if
+    not accurate."""
     x0 = off + _arb(Fraction(center, 2)) * hb
     r = _arb(Fraction(half_r, 2)) * hb
     if not r < 4:  # keeps the underflow term 2^-1000 above its worst propagation
         return None
     ru = r.upper()
     # the remainders first: a block that fails costs one series evaluation, not two
-    rems = [abs(cb[TERMS]) * ru**TERMS
-            for cb in _series(cdf, x0 + r * flint.arb(0, 1), hb)]
+    on_ball = _series(cdf, x0 + r * flint.arb(0, 1), hb)
+    rems = [abs(cb[TERMS]) * ru**TERMS for cb in on_ball]
     if not all(rem.is_finite() for rem in rems):
         return None
+    floor = flint.arb(2) ** (-bits - 4)
+    for cb, rem in zip(on_ball, rems, strict=True):  # |c_0(x0)| <= upper |c_0(X)|: a filter
+        if not rem < abs(cb[0]).upper() * REL_TOL + floor:
+            return None
+    ratio = 0.0
     at_point = _series(cdf, x0, hb)
     coeffs = np.empty((len(QUANTITIES), TERMS))
     const = np.empty(len(QUANTITIES))
     for qi, (cs, rem) in enumerate(zip(at_point, rems, strict=True)):
         if not all(c.is_finite() for c in cs[:TERMS]):
             return None
-        tol = abs(cs[0]).lower() * 2.0**-52 + flint.arb(2) ** (-bits - 4)
+        tol = abs(cs[0]).lower() * REL_TOL + floor
         if not rem < tol:
             return None
+        ratio = max(ratio, float(rem.upper()) / float(tol.lower()))
         err = rem
         rp = flint.arb(1)
         for i in range(TERMS):
@@ -152,7 +166,7 @@ def _block(cdf: SeriesCdf, off: flint.arb, hb: flint.arb, center: int, half_r: i
             rp *= ru
         e = float(err.upper())
         const[qi] = np.nextafter(e, np.inf) + _TINY
-    return coeffs, const
+    return coeffs, const, ratio
 
 
 def fine_bins(cdf: SeriesCdf, offset: Fraction, h: Fraction, runs: Sequence[tuple[int, int]],
@@ -180,7 +194,8 @@ def _fine_bins(cdf: SeriesCdf, off: flint.arb, hb: flint.arb, h: float,
 
 def _run_bins(cdf: SeriesCdf, off: flint.arb, hb: flint.arb, h: float, a: int, b: int,
               bits: int, slow: Callable[[int], Sequence[flint.arb]]) -> FineBins:
-    """One run: blocks grown while accurate (doubling), halved when not; below ``MIN_BLOCK``
+    """One run: blocks grown while accurate (:func:`_next_size`), halved when not; below
+    ``MIN_BLOCK``
     half steps go point by point, more of them after each further failure (a block costs
     about as much as ``MIN_BLOCK`` points of the point-by-point route, so hopeless stretches,
     e.g. coarse grids or the edge of the support, cost at most a small fraction more)."""
@@ -197,7 +212,7 @@ def _run_bins(cdf: SeriesCdf, off: flint.arb, hb: flint.arb, h: float, a: int, b
             if got is not None:
                 blocks.append((m, size, got[0], got[1]))
                 m += size
-                size, fails = min(2 * size, MAX_BLOCK), 0
+                size, fails = _next_size(size, got[2]), 0
                 continue
             if size >= 2 * MIN_BLOCK:
                 size //= 2
@@ -216,6 +231,14 @@ def _run_bins(cdf: SeriesCdf, off: flint.arb, hb: flint.arb, h: float, a: int, b
     return FineBins(a, lo, hi)
 
 
+def _next_size(size: int, ratio: float) -> int:
+    """The next block after an accepted one whose largest remainder was ``ratio`` times its
+    tolerance: the remainder grows like ``r^N``, so the radius is scaled by ``(SAFETY /
+    ratio)^(1/N)``, at most doubled (accuracy only: every block is checked)."""
+    grow = 2.0 if ratio <= 0 else min(2.0, (SAFETY / ratio) ** (1 / TERMS))
+    return max(MIN_BLOCK, min(MAX_BLOCK, int(size * grow)))
+
+
 def _slow_into(slow: Callable[[int], Sequence[flint.arb]], m: int, j: int,
                lo: dict[str, np.ndarray], hi: dict[str, np.ndarray]) -> None:
     for name, v in zip(QUANTITIES, slow(m), strict=True):
@@ -226,25 +249,28 @@ def _slow_into(slow: Callable[[int], Sequence[flint.arb]], m: int, j: int,
 def _evaluate(blocks: Sequence[tuple[int, int, np.ndarray, np.ndarray]], h: float,
               lo: dict[str, np.ndarray], hi: dict[str, np.ndarray]) -> None:
     """Horner in float64 at every half-step of every block, with the error bound of the module
-    docstring."""
-    idx = np.concatenate([np.arange(m, m + s) for m, s, _c, _e in blocks])
-    which = np.concatenate([np.full(s, k) for k, (_m, s, _c, _e) in enumerate(blocks)])
-    centers = np.array([m + (s + 1) // 2 for m, s, _c, _e in blocks])
-    t = (idx - centers[which]) * (h / 2)  # exact: small integers times a dyadic step
-    at = np.abs(t)
-    coeffs = np.stack([c for _m, _s, c, _e in blocks])  # blocks x quantities x N
-    const = np.stack([e for _m, _s, _c, e in blocks])  # blocks x quantities
-    for qi, name in enumerate(QUANTITIES):
-        c = coeffs[which, qi, :]
-        v = c[:, -1].copy()
-        s = np.abs(v)
+    docstring; the blocks of one size share their abscissae (broadcast, no gather), and the
+    rounding term uses ``S(r) >= S(|t|)`` per block."""
+    by_size: dict[int, list[int]] = {}
+    for k, (_m, s, _c, _e) in enumerate(blocks):
+        by_size.setdefault(s, []).append(k)
+    for s, ks in by_size.items():
+        half_r = (s + 1) // 2
+        t = (np.arange(s) - half_r) * (h / 2)  # exact: small integers times a dyadic step
+        r = half_r * (h / 2)  # >= |t| (exact)
+        coeffs = np.stack([blocks[k][2] for k in ks])  # blocks x quantities x N
+        const = np.stack([blocks[k][3] for k in ks])  # blocks x quantities
+        v = np.repeat(coeffs[:, :, -1:], s, axis=2)
+        sr = np.abs(coeffs[:, :, -1])
         for i in range(TERMS - 2, -1, -1):
-            v = v * t + c[:, i]
-            s = s * at + np.abs(c[:, i])
-        err = _HORNER * s + const[which, qi] + _TINY
+            v = v * t + coeffs[:, :, i:i + 1]
+            sr = sr * r + np.abs(coeffs[:, :, i])
+        err = (_HORNER * sr + const + _TINY)[:, :, None]
         err = err * (1 + 2.0**-40) + np.abs(v) * 2.0**-51
-        lo[name][idx] = v - err
-        hi[name][idx] = v + err
+        idx = np.array([blocks[k][0] for k in ks])[:, None] + np.arange(s)
+        for qi, name in enumerate(QUANTITIES):
+            lo[name][idx] = v[:, qi, :] - err[:, qi, :]
+            hi[name][idx] = v[:, qi, :] + err[:, qi, :]
 
 
 class FineTable:
