@@ -168,8 +168,8 @@ def discretize(pair: LossPair, grid: Grid, bits: int, tail: float,
             if pour:
                 lo = flint.fmpz_poly(_poured(pair, bins, ez, n, bits, grid.z(ilo), h))
             else:
-                e_lo, e_hi = exp_grid(z_of(Fraction(ilo)), hb, n)
-                t, mass = lower_atoms(bins, e_lo, e_hi, float(grid.z(ilo)), float(h))
+                _e_lo, e_hi = exp_grid(z_of(Fraction(ilo)), hb, n)
+                t, mass = lower_atoms(bins, e_hi, float(grid.z(ilo)), float(h))
                 acc = UnitAccumulator(n, bits)
                 acc.add_floats(t, np.floor(mass * 2.0**bits))
                 lo = acc.poly()

@@ -152,14 +152,34 @@ def _merge_down(bins: Bins, stuck: np.ndarray) -> Bins:
                 merged(bins.q_hi, up), a[keep], bins.b[keep])
 
 
-def lower_atoms(bins: Bins, e_lo: np.ndarray, e_hi: np.ndarray, z0: float, h: float
-                ) -> tuple[np.ndarray, np.ndarray]:
-    """The atoms of the lower PLD: grid indices and lower bounds of their P-masses (floats;
-    module docstring). A deficit bin that cannot borrow from the bin above is first merged
-    with the bin below (up to ``MERGE_ROUNDS`` times: e.g. the top bin at an upper edge of the
-    support, whose loss is below its grid point; the merged bin sits above its grid point and
-    takes from below), then falls back to a lower grid point."""
-    n = len(e_lo)
+@dataclass
+class Plan:
+    """Atom j (one per bin of ``bins``, kept if ``keep[j]``) is the share ``share[j]`` of bin
+    j, the fraction ``f[j]`` of bin j+1 and ``g[j]`` of bin j-1 (exact floats), placed at grid
+    point ``t[j]`` with P-mass at least ``mass[j]``."""
+
+    bins: Bins
+    t: np.ndarray
+    f: np.ndarray
+    g: np.ndarray
+    share: np.ndarray
+    keep: np.ndarray
+    mass: np.ndarray
+
+
+def _share(f: np.ndarray, g: np.ndarray) -> np.ndarray:
+    """What bin j keeps for its own atom: ``1 - f_{j-1} - g_{j+1}`` (rounded down, >= 0)."""
+    return np.maximum(down(down(1.0 - _shifted(f, -1)) - _shifted(g, 1)), 0.0)
+
+
+def exchange_plan(bins: Bins, e_hi: np.ndarray, z0: float, h: float) -> Plan:
+    """The randomised merge of the module docstring (the bins after merging, every atom's
+    target, fractions and share, and a lower bound of its P-mass). A deficit bin that cannot
+    borrow from the bin above is first merged with the bin below (up to ``MERGE_ROUNDS``
+    times: e.g. the top bin at an upper edge of the support, whose loss is below its grid
+    point; the merged bin sits above its grid point and takes from below), then falls back to
+    a lower grid point."""
+    n = len(e_hi)
     bins = Bins(np.maximum(bins.p_lo, 0.0), bins.p_hi, np.maximum(bins.q_lo, 0.0),
                 bins.q_hi, bins.a, bins.b)
     for _ in range(MERGE_ROUNDS + 1):
@@ -192,8 +212,15 @@ def lower_atoms(bins: Bins, e_lo: np.ndarray, e_hi: np.ndarray, z0: float, h: fl
         omega = down(down(1.0 - _shifted(f, -1)) - _shifted(g0, 1))
         g = np.where(lend & (omega > 0), np.minimum(cap, down(down(omega * x) / c_prev)), 0.0)
     g = np.maximum(g, 0.0)
-    share = np.maximum(down(down(1.0 - _shifted(f, -1)) - _shifted(g, 1)), 0.0)
+    share = _share(f, g)
     mass = down(down(down(share * p_lo) + down(f * _shifted(p_lo, 1)))
                 + down(g * _shifted(p_lo, -1)))
     mass = np.where(keep, np.maximum(mass, 0.0), 0.0)
-    return t, mass
+    return Plan(bins, t, f, g, share, keep, mass)
+
+
+def lower_atoms(bins: Bins, e_hi: np.ndarray, z0: float, h: float
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """The atoms of the lower PLD: grid indices and lower bounds of their P-masses (floats)."""
+    plan = exchange_plan(bins, e_hi, z0, h)
+    return plan.t, plan.mass
