@@ -103,18 +103,18 @@ def discretize(pair: LossPair, grid: Grid, bits: int, tail: float,
     with arb_precision(PREC):
         off, hb = _arb(grid.offset), _arb(h)
 
-        def z_of(j: Fraction) -> flint.arb:  # grid index j (integer or half-integer), exact
+        def z_of(j: Fraction | int) -> flint.arb:  # grid index j (integer or half-integer), exact
             return off + _arb(j) * hb
 
-        cache: dict[Fraction, tuple[flint.arb, ...]] = {}
+        cache: dict[Fraction | int, tuple[flint.arb, ...]] = {}
 
-        def cdf(j: Fraction) -> tuple[flint.arb, ...]:
+        def cdf(j: Fraction | int) -> tuple[flint.arb, ...]:
             hit = cache.get(j)
             if hit is None:
                 hit = cache[j] = pair.cdf_sf(z_of(j))
             return hit
 
-        def masses(a: Fraction, b: Fraction) -> tuple[flint.arb, flint.arb]:
+        def masses(a: Fraction | int, b: Fraction | int) -> tuple[flint.arb, flint.arb]:
             """P- and Q-mass of the losses in (z_a, z_b]: both CDF and survival differences
             enclose them; the intersection keeps the accurate one (small numbers)."""
             fa, fb = cdf(a), cdf(b)
@@ -129,9 +129,9 @@ def discretize(pair: LossPair, grid: Grid, bits: int, tail: float,
         cuts = list(range(ilo, ihi + 1, COARSE))
         cell_mass = _cell_masses(pair, grid, cuts)
         if cell_mass is None:
-            cell_mass = [float(masses(Fraction(a), Fraction(b))[0].mid())
+            cell_mass = [float(masses(a, b)[0].mid())
                          for a, b in itertools.pairwise(cuts)]
-        cells = [(Fraction(a), Fraction(b), m > max(FINE_MASS, tail))
+        cells = [(a, b, m > max(FINE_MASS, tail))
                  for (a, b), m in zip(itertools.pairwise(cuts), cell_mass, strict=True)]
 
         ez_cache: dict[int, flint.arb] = {}
@@ -181,8 +181,8 @@ def discretize(pair: LossPair, grid: Grid, bits: int, tail: float,
     return upper_pld, lower_pld
 
 
-def _lower_bins(cells: Sequence[tuple[Fraction, Fraction, bool]], fast: FineTable,
-                masses: Callable[[Fraction, Fraction], tuple[flint.arb, flint.arb]],
+def _lower_bins(cells: Sequence[tuple[int, int, bool]], fast: FineTable,
+                masses: Callable[[Fraction | int, Fraction | int], tuple[flint.arb, flint.arb]],
                 ilo: int) -> Bins:
     """The bins of the lower PLD in increasing loss order: in a maximal run ``[a, b]`` of
     adjacent fine cells ``[a, a + 1/2]``, the centred steps ``[t - 1/2, t + 1/2]`` and ``[b -
@@ -242,7 +242,7 @@ def _cell_masses(pair: LossPair, grid: Grid, cuts: Sequence[int]) -> list[float]
     """Float estimates of the P-masses of the coarse cells between the cuts (which cells are
     resolved at step h: accuracy only), from the pair's float CDFs if it has them: the
     difference of the smaller side, CDF below the median, survival above."""
-    z = np.array([float(grid.z(c)) for c in cuts])
+    z = float(grid.offset) + np.array(cuts, dtype=float) * float(grid.h)
     got = pair.cdf_sf_float(z)
     if got is None:
         return None
@@ -261,8 +261,8 @@ def _pourings(pair: LossPair) -> tuple[bool, ...]:
 
 
 def _fast_fine_bins(pair: LossPair, grid: Grid, ilo: int,
-                    cells: Sequence[tuple[Fraction, Fraction, bool]], bits: int,
-                    masses: Callable[[Fraction, Fraction], tuple[flint.arb, flint.arb]],
+                    cells: Sequence[tuple[int, int, bool]], bits: int,
+                    masses: Callable[[Fraction | int, Fraction | int], tuple[flint.arb, flint.arb]],
                     ez: Callable[[int], flint.arb]) -> FineTable:
     """The fine bins by blockwise Taylor expansion (:mod:`.taylor`) if the pair has a series
     form of its CDFs; an empty table (every bin point by point) otherwise."""

@@ -32,9 +32,13 @@ most of the discretisation's time. Here a block of consecutive grid points aroun
    Horner in float64 (at most ``gamma_{2N}`` relative error, so it is multiplied by ``1 + 2
    gamma_{2N}``); ``2^-1000`` is added per point against underflow (no point value
    needs to be resolved below ``2^-(bits+4)``), and the final ``v +- err`` is widened by
-   ``2^-51 |v| + 2^-40 err`` so that its own rounding stays outward.
+   ``2^-51 |v| + 2^-40 err`` so that its own rounding stays outward;
+5. the terms of degree ``>= d`` are not evaluated when ``T_d = sum_{i>=d} |c~_i| r^i`` (in arb)
+   is below the remainder's tolerance (below; for all four quantities, one d per block): they
+   add at most
+   ``T_d`` at every ``|t| <= r``, which joins the constant error.
 
-So each enclosure is ``v +- (gamma'' S(r) + sum_i e_i r^i + |c_N(X)| r^N + 2^-1000)``. The
+So each enclosure is ``v +- (gamma'' S(r) + T_d + sum_i e_i r^i + |c_N(X)| r^N + 2^-1000)``. The
 quantities are differences of CDFs computed in arb before any float enters, so there is no
 cancellation in float: the float error is relative to the bin's own mass (~2^-50), which is all
 the composition needs (a relative error rho per bin moves a k-fold composition's delta by a
@@ -125,11 +129,13 @@ def _series(cdf: SeriesCdf, x0: flint.arb, h: flint.arb) -> list[list[flint.arb]
 
 
 def _block(cdf: SeriesCdf, off: flint.arb, hb: flint.arb, center: int, half_r: int,
-           bits: int) -> tuple[np.ndarray, np.ndarray, float] | None:
-    """The float coefficients (4 x N) and the per-quantity constant error of the block centred
-    at half-step index ``center`` with radius ``half_r`` half-steps, and the largest ratio of a
-    remainder to its tolerance (a float estimate, for the choice of the next block); None if
-    not accurate."""
+           bits: int) -> tuple[np.ndarray, np.ndarray, float, int] | None:
+    """The float coefficients (4 x N, zero from the degree on) and the per-quantity constant
+    error of the block centred at half-step index ``center`` with radius ``half_r`` half-steps,
+    the largest ratio of a remainder to its tolerance (a float estimate, for the choice of the
+    next block) and the degree d evaluated; None if not accurate. The terms of degree >= d are
+    dropped when their bound ``sum_{i>=d} |c~_i| r^i`` is below the tolerance; that bound
+    joins the constant error."""
     x0 = off + _arb(Fraction(center, 2)) * hb
     r = _arb(Fraction(half_r, 2)) * hb
     if not r < 4:  # keeps the underflow term 2^-1000 above its worst propagation
@@ -147,7 +153,9 @@ def _block(cdf: SeriesCdf, off: flint.arb, hb: flint.arb, center: int, half_r: i
     ratio = 0.0
     at_point = _series(cdf, x0, hb)
     coeffs = np.empty((len(QUANTITIES), TERMS))
-    const = np.empty(len(QUANTITIES))
+    errs: list[flint.arb] = []
+    tails: list[list[flint.arb]] = []  # per quantity: bounds of sum_{i>=d} |c~_i| r^i
+    degree = 1
     for qi, (cs, rem) in enumerate(zip(at_point, rems, strict=True)):
         if not all(c.is_finite() for c in cs[:TERMS]):
             return None
@@ -157,16 +165,27 @@ def _block(cdf: SeriesCdf, off: flint.arb, hb: flint.arb, center: int, half_r: i
         ratio = max(ratio, float(rem.upper()) / float(tol.lower()))
         err = rem
         rp = flint.arb(1)
+        terms = []
         for i in range(TERMS):
             ci = float(cs[i].mid())
             if not abs(ci) < 1e250:  # no overflow in Horner (|t| < 4, N terms)
                 return None
             coeffs[qi, i] = ci
             err += abs(cs[i] - _exact(ci)) * rp
+            terms.append(abs(_exact(ci)) * rp)
             rp *= ru
-        e = float(err.upper())
-        const[qi] = np.nextafter(e, np.inf) + _TINY
-    return coeffs, const, ratio
+        tail = [flint.arb(0)] * (TERMS + 1)
+        for i in range(TERMS - 1, -1, -1):
+            tail[i] = tail[i + 1] + terms[i]
+        d = next(d for d in range(1, TERMS + 1) if tail[d] < tol)
+        degree = max(degree, d)
+        errs.append(err)
+        tails.append(tail)
+    const = np.empty(len(QUANTITIES))
+    for qi in range(len(QUANTITIES)):
+        const[qi] = np.nextafter(float((errs[qi] + tails[qi][degree]).upper()), np.inf) + _TINY
+    coeffs[:, degree:] = 0.0
+    return coeffs, const, ratio, degree
 
 
 def fine_bins(cdf: SeriesCdf, offset: Fraction, h: Fraction, runs: Sequence[tuple[int, int]],
@@ -195,14 +214,14 @@ def _fine_bins(cdf: SeriesCdf, off: flint.arb, hb: flint.arb, h: float,
 def _run_bins(cdf: SeriesCdf, off: flint.arb, hb: flint.arb, h: float, a: int, b: int,
               bits: int, slow: Callable[[int], Sequence[flint.arb]]) -> FineBins:
     """One run: blocks grown while accurate (:func:`_next_size`), halved when not; below
-    ``MIN_BLOCK``
-    half steps go point by point, more of them after each further failure (a block costs
+    ``MIN_BLOCK`` half steps go point by point, more of them after each further failure (a
+    block costs
     about as much as ``MIN_BLOCK`` points of the point-by-point route, so hopeless stretches,
     e.g. coarse grids or the edge of the support, cost at most a small fraction more)."""
     n_half = 2 * (b - a)
     lo = {name: np.full(n_half, np.nan) for name in QUANTITIES}
     hi = {name: np.full(n_half, np.nan) for name in QUANTITIES}
-    blocks: list[tuple[int, int, np.ndarray, np.ndarray]] = []
+    blocks: list[tuple[int, int, np.ndarray, np.ndarray, int]] = []
     m, size, fails = 0, MIN_BLOCK, 0
     while m < n_half:
         size = min(size, n_half - m)
@@ -210,7 +229,7 @@ def _run_bins(cdf: SeriesCdf, off: flint.arb, hb: flint.arb, h: float, a: int, b
             half_r = (size + 1) // 2
             got = _block(cdf, off, hb, 2 * a + m + half_r, half_r, bits)
             if got is not None:
-                blocks.append((m, size, got[0], got[1]))
+                blocks.append((m, size, got[0], got[1], got[3]))
                 m += size
                 size, fails = _next_size(size, got[2]), 0
                 continue
@@ -246,23 +265,23 @@ def _slow_into(slow: Callable[[int], Sequence[flint.arb]], m: int, j: int,
         hi[name][j] = np.nextafter(float(v.upper()), np.inf)
 
 
-def _evaluate(blocks: Sequence[tuple[int, int, np.ndarray, np.ndarray]], h: float,
+def _evaluate(blocks: Sequence[tuple[int, int, np.ndarray, np.ndarray, int]], h: float,
               lo: dict[str, np.ndarray], hi: dict[str, np.ndarray]) -> None:
-    """Horner in float64 at every half-step of every block, with the error bound of the module
-    docstring; the blocks of one size share their abscissae (broadcast, no gather), and the
-    rounding term uses ``S(r) >= S(|t|)`` per block."""
-    by_size: dict[int, list[int]] = {}
-    for k, (_m, s, _c, _e) in enumerate(blocks):
-        by_size.setdefault(s, []).append(k)
-    for s, ks in by_size.items():
+    """Horner in float64 at every half-step of every block (up to its degree), with the error
+    bound of the module docstring; the blocks of one size and degree share their abscissae
+    (broadcast, no gather), and the rounding term uses ``S(r) >= S(|t|)`` per block."""
+    groups: dict[tuple[int, int], list[int]] = {}
+    for k, (_m, s, _c, _e, d) in enumerate(blocks):
+        groups.setdefault((s, d), []).append(k)
+    for (s, d), ks in groups.items():
         half_r = (s + 1) // 2
         t = (np.arange(s) - half_r) * (h / 2)  # exact: small integers times a dyadic step
         r = half_r * (h / 2)  # >= |t| (exact)
         coeffs = np.stack([blocks[k][2] for k in ks])  # blocks x quantities x N
         const = np.stack([blocks[k][3] for k in ks])  # blocks x quantities
-        v = np.repeat(coeffs[:, :, -1:], s, axis=2)
-        sr = np.abs(coeffs[:, :, -1])
-        for i in range(TERMS - 2, -1, -1):
+        v = np.repeat(coeffs[:, :, d - 1:d], s, axis=2)
+        sr = np.abs(coeffs[:, :, d - 1])
+        for i in range(d - 2, -1, -1):
             v = v * t + coeffs[:, :, i:i + 1]
             sr = sr * r + np.abs(coeffs[:, :, i])
         err = (_HORNER * sr + const + _TINY)[:, :, None]
@@ -281,13 +300,13 @@ class FineTable:
         self.runs = list(runs)
         self._spans = [(r.start, r.start + len(r.lo["p_lo"]) // 2) for r in self.runs]
 
-    def _run(self, a: Fraction, b: Fraction) -> FineBins | None:
+    def _run(self, a: Fraction | int, b: Fraction | int) -> FineBins | None:
         for (s, e), run in zip(self._spans, self.runs, strict=True):
             if s <= a and b <= e:
                 return run
         return None
 
-    def covers(self, a: Fraction, b: Fraction) -> bool:
+    def covers(self, a: Fraction | int, b: Fraction | int) -> bool:
         """Whether the cell ``[a, b]`` (grid indices) lies in one run."""
         return self._run(a, b) is not None
 
@@ -303,7 +322,7 @@ class FineTable:
                 base = run.start - ilo + shift
                 acc.add_floats(np.arange(base, base + len(x)), np.maximum(np.ceil(x), 0.0))
 
-    def lower_bins(self, a: Fraction, b: Fraction, ilo: int) -> Bins:
+    def lower_bins(self, a: Fraction | int, b: Fraction | int, ilo: int) -> Bins:
         """The lower bins of the fine cells ``[a, b]`` (in one run): ``[a, a + 1/2]``, the
         centred steps ``[a + 1/2 + t, a + 3/2 + t]`` (two half steps each, summed with outward
         rounding) and ``[b - 1/2, b]``; grid indices relative to ``ilo``."""
