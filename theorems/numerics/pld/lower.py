@@ -72,6 +72,13 @@ class Bins:
         return Bins(*(np.concatenate([getattr(p, f) for p in parts]) for f in
                       ("p_lo", "p_hi", "q_lo", "q_hi", "a", "b")))
 
+    def part(self, start: int, stop: int) -> Bins:
+        return Bins(*(getattr(self, f)[start:stop] for f in
+                      ("p_lo", "p_hi", "q_lo", "q_hi", "a", "b")))
+
+    def __len__(self) -> int:
+        return len(self.p_lo)
+
 
 def exp_grid(z0: flint.arb, h: flint.arb, n: int) -> tuple[np.ndarray, np.ndarray]:
     """Floats enclosing ``e^{z0 + i h}``, ``i < n``: ``e^{z0 + k B h} e^{i h}`` with both factors
@@ -167,6 +174,43 @@ class Plan:
     mass: np.ndarray
 
 
+def _stuck(bins: Bins, surplus: np.ndarray, f: np.ndarray) -> np.ndarray:
+    """Deficit bins with mass that cannot borrow from the bin above."""
+    return ~surplus & ~(f <= 1) & (bins.p_hi > 0)
+
+
+def _merge_stuck(bins: Bins, stuck: np.ndarray, e_hi: np.ndarray, z0: float, h: float
+                 ) -> Bins:
+    """Up to ``MERGE_ROUNDS`` rounds of :func:`_merge_down`, each on short stretches around the
+    stuck bins only (they are rare: an edge of the support, the ends of the window); a stretch
+    carries one more bin above it, never merged, so that its top bin sees its true neighbour."""
+    n, nb = len(e_hi), len(bins)
+    cuts: list[tuple[int, int]] = []
+    for j in np.flatnonzero(stuck[1:]).tolist():
+        lo_, hi_ = max(0, j + 1 - MERGE_ROUNDS - 1), min(nb, j + 3)
+        if cuts and lo_ <= cuts[-1][1]:
+            cuts[-1] = (cuts[-1][0], hi_)
+        else:
+            cuts.append((lo_, hi_))
+    parts, at = [], 0
+    for lo_, hi_ in cuts:
+        parts.append(bins.part(at, lo_))
+        sub = bins.part(lo_, hi_)
+        for _ in range(MERGE_ROUNDS):
+            t = _targets(sub, n, z0, h)
+            _x, surplus, f = _borrowing(sub, t, e_hi)
+            st = _stuck(sub, surplus, f)
+            if hi_ < nb:
+                st[-1] = False  # the extra bin above: its own neighbour is not in the stretch
+            if not st[1:].any():
+                break
+            sub = _merge_down(sub, st)
+        parts.append(sub)
+        at = hi_
+    parts.append(bins.part(at, nb))
+    return Bins.concat(parts)
+
+
 def _share(f: np.ndarray, g: np.ndarray) -> np.ndarray:
     """What bin j keeps for its own atom: ``1 - f_{j-1} - g_{j+1}`` (rounded down, >= 0)."""
     return np.maximum(down(down(1.0 - _shifted(f, -1)) - _shifted(g, 1)), 0.0)
@@ -182,13 +226,22 @@ def exchange_plan(bins: Bins, e_hi: np.ndarray, z0: float, h: float) -> Plan:
     n = len(e_hi)
     bins = Bins(np.maximum(bins.p_lo, 0.0), bins.p_hi, np.maximum(bins.q_lo, 0.0),
                 bins.q_hi, bins.a, bins.b)
-    for _ in range(MERGE_ROUNDS + 1):
+    t = _targets(bins, n, z0, h)
+    x, surplus, f = _borrowing(bins, t, e_hi)
+    stuck = _stuck(bins, surplus, f)
+    if stuck[1:].any():
+        bins = _merge_stuck(bins, stuck, e_hi, z0, h)
         t = _targets(bins, n, z0, h)
         x, surplus, f = _borrowing(bins, t, e_hi)
-        stuck = ~surplus & ~(f <= 1) & (bins.p_hi > 0)
-        if not stuck[1:].any() or _ == MERGE_ROUNDS:
-            break
-        bins = _merge_down(bins, stuck)
+    # promotion: a surplus bin whose surplus the whole bin below cannot absorb (e.g. at a lower
+    # edge of the support) targets the next grid point and borrows from the bin above
+    c_below = up(up(e_hi[t] * _shifted(bins.q_hi, -1)) - _shifted(bins.p_lo, -1))
+    t_up = np.minimum(t + 1, n - 1)
+    _x, surplus_up, f_up = _borrowing(bins, t_up, e_hi)
+    promote = surplus & (x > c_below) & ~surplus_up & (f_up <= 1) & (t + 1 < n)
+    if promote.any():
+        t = np.where(promote, t_up, t)
+        x, surplus, f = _borrowing(bins, t, e_hi)
     p_lo, q_hi = bins.p_lo, bins.q_hi
     et = e_hi[t]
     borrow = ~surplus & (f <= 1)
