@@ -22,7 +22,8 @@ most of the discretisation's time. Here a block of consecutive grid points aroun
    reaches the edge of the support of the loss, gives a non-finite bound and the block is
    split, down to single bins that go back to the point-by-point arb route);
 3. the floats ``c~_i`` nearest the midpoints differ from the ``c_i`` by at most
-   ``e_i = |c_i - c~_i|`` (computed in arb), which adds ``sum_i e_i r^i``;
+   ``e_i = |c_i - c~_i| <= rad(c_i) + |c~_i| 2^-52 + 2^-1074``, which adds ``sum_i e_i r^i``
+   (these sums are bounded in float64 with outward rounding, :func:`_block_errors`);
 4. the polynomial with float coefficients ``c~_i`` is evaluated by Horner's rule in float64 at
    the exact float abscissae ``t`` (multiples of ``h/2``, dyadic); its rounding error is at
    most ``gamma_{2N} S(|t|)``, ``S(x) = sum_i |c~_i| x^i``, with ``gamma_n = n u / (1 - n u)``,
@@ -104,10 +105,6 @@ def taylor_exact_step(h: Fraction) -> bool:
     return h > 0 and den & (den - 1) == 0 and num < 2**40 and den < 2**900
 
 
-def _exact(x: float) -> flint.arb:
-    return flint.arb(x)  # exact: a float's binary value (the working precision >= 53 bits)
-
-
 def _series(cdf: SeriesCdf, x0: flint.arb, h: flint.arb) -> list[list[flint.arb]]:
     """Coefficients of the four quantities at ``z = x0 + t`` (x0 a point or a ball)."""
     if flint.ctx.cap < TERMS + 1:
@@ -151,42 +148,48 @@ def _block(cdf: SeriesCdf, off: flint.arb, hb: flint.arb, center: int, half_r: i
     for cb, rem in zip(on_ball, rems, strict=True):  # |c_0(x0)| <= upper |c_0(X)|: a filter
         if not rem < abs(cb[0]).upper() * REL_TOL + floor:
             return None
-    ratio = 0.0
     at_point = _series(cdf, x0, hb)
-    coeffs = np.empty((len(QUANTITIES), TERMS))
-    errs: list[flint.arb] = []
-    tails: list[list[flint.arb]] = []  # per quantity: bounds of sum_{i>=d} |c~_i| r^i
-    degree = 1
+    nq = len(QUANTITIES)
+    mids, rads = np.empty((nq, TERMS)), np.empty((nq, TERMS))
+    rem_f, tol_f = np.empty(nq), np.empty(nq)
     for qi, (cs, rem) in enumerate(zip(at_point, rems, strict=True)):
         if not all(c.is_finite() for c in cs[:TERMS]):
             return None
         tol = abs(cs[0]).lower() * REL_TOL + floor
         if not rem < tol:
             return None
-        ratio = max(ratio, float(rem.upper()) / float(tol.lower()))
-        err = rem
-        rp = flint.arb(1)
-        terms = []
-        for i in range(TERMS):
-            ci = float(cs[i].mid())
-            if not abs(ci) < 1e250:  # no overflow in Horner (|t| < 4, N terms)
-                return None
-            coeffs[qi, i] = ci
-            err += abs(cs[i] - _exact(ci)) * rp
-            terms.append(abs(_exact(ci)) * rp)
-            rp *= ru
-        tail = [flint.arb(0)] * (TERMS + 1)
-        for i in range(TERMS - 1, -1, -1):
-            tail[i] = tail[i + 1] + terms[i]
-        d = next(d for d in range(1, TERMS + 1) if tail[d] < tol)
-        degree = max(degree, d)
-        errs.append(err)
-        tails.append(tail)
-    const = np.empty(len(QUANTITIES))
-    for qi in range(len(QUANTITIES)):
-        const[qi] = np.nextafter(float((errs[qi] + tails[qi][degree]).upper()), np.inf) + _TINY
-    coeffs[:, degree:] = 0.0
-    return coeffs, const, ratio, degree
+        rem_f[qi], tol_f[qi] = float(rem.upper()), float(tol.lower())
+        mids[qi] = [float(c.mid()) for c in cs[:TERMS]]
+        rads[qi] = [float(c.rad()) for c in cs[:TERMS]]
+    if not np.all(np.abs(mids) < 1e250):  # no overflow in Horner (|t| < 4, N terms)
+        return None
+    return _block_errors(mids, rads, rem_f, tol_f, float(ru))
+
+
+def _block_errors(coeffs: np.ndarray, rads: np.ndarray, rem_f: np.ndarray, tol_f: np.ndarray,
+                  r: float) -> tuple[np.ndarray, np.ndarray, float, int]:
+    """The degree and constant errors of a block (float64, rounded outward; Higham 2002, Sec.
+    2.2 and eq. (4.4): a sum of n positive floats in any order is at most its computed value
+    times ``1 + 2 n u``): ``c~_i`` is the nearest float of the ball's midpoint, so ``e_i <=
+    rad_i + |c~_i| 2^-52 + 2^-1074``; the powers ``r^i``, the terms and the sums are bounded
+    above step by step; the remainder ``rem_f`` (the nearest float of its arb upper end) is
+    rounded up."""
+    grow = 1 + 2 * (TERMS + 1) * _U
+    rp = np.empty(TERMS)
+    rp[0] = 1.0
+    for i in range(1, TERMS):
+        rp[i] = up(rp[i - 1] * up(r))
+    e = up(up(up(rads) + np.abs(coeffs) * 2.0**-52) + 2.0**-1074)
+    err = up(np.sum(up(e * rp), axis=1) * grow)
+    terms = up(np.abs(coeffs) * rp)
+    tails = up(np.cumsum(terms[:, ::-1], axis=1)[:, ::-1] * grow)  # [:, d]: sum over i >= d
+    tails = np.concatenate([tails, np.zeros((len(tails), 1))], axis=1)
+    fits = np.all(tails < tol_f[:, None], axis=0)
+    degree = int(np.argmax(fits[1:])) + 1  # the smallest d >= 1 (d = TERMS always fits)
+    const = up(up(up(err + tails[:, degree]) + up(rem_f)) + _TINY)
+    out = coeffs.copy()
+    out[:, degree:] = 0.0
+    return out, const, float(np.max(rem_f / tol_f)), degree
 
 
 def fine_bins(cdf: SeriesCdf, offset: Fraction, h: Fraction, runs: Sequence[tuple[int, int]],
