@@ -57,6 +57,7 @@ most 40 significant bits (:func:`taylor_exact_step`).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -175,10 +176,12 @@ def _block_errors(coeffs: np.ndarray, rads: np.ndarray, rem_f: np.ndarray, tol_f
     above step by step; the remainder ``rem_f`` (the nearest float of its arb upper end) is
     rounded up."""
     grow = 1 + 2 * (TERMS + 1) * _U
-    rp = np.empty(TERMS)
-    rp[0] = 1.0
-    for i in range(1, TERMS):
-        rp[i] = up(rp[i - 1] * up(r))
+    r_up, power = math.nextafter(r, math.inf), 1.0
+    powers = [power]
+    for _ in range(1, TERMS):
+        power = math.nextafter(power * r_up, math.inf)
+        powers.append(power)
+    rp = np.array(powers)
     e = up(up(up(rads) + np.abs(coeffs) * 2.0**-52) + 2.0**-1074)
     err = up(np.sum(up(e * rp), axis=1) * grow)
     terms = up(np.abs(coeffs) * rp)
