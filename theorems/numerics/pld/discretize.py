@@ -1,5 +1,7 @@
 """Discretisation of one step: the grid, the upper ("connect the dots") and the lower
-(post-processing, poured atoms) one-step PLDs (see the package docstring)."""
+(post-processing: neighbour exchange of :mod:`.lower`, on coarse grids also the pouring of
+:mod:`.pour`) one-step PLDs (see the package docstring). Integer units are accumulated in numpy
+(:class:`._arith.UnitAccumulator`); the fine bins come from :mod:`.taylor`."""
 
 from __future__ import annotations
 

@@ -33,11 +33,16 @@ bound of the exact expression of the true values: ``x_j >= down(p_lo - up(E_hi q
 P-mass ``>= down(down(a p_lo) + ...)``; the fractions f, g themselves are exact floats (the
 merge uses exactly them). ``e^{z_t}`` is enclosed by :func:`exp_grid` (arb at block starts and
 offsets, one outward float product). The enclosures of the masses are relative to each bin's
-own mass (~2^-50, :mod:`.taylor`), so the construction is as sharp as the pouring it replaces
-(measured in the report of branch ``disc``: identical to 1e-9 relative in delta at scenario C).
+own mass (~2^-43, :mod:`.taylor`), far below the discretisation's own error.
 
 Both ways of moving mass keep every atom's loss within ``O(h^2)`` of its grid point from above,
-so (like the pouring) the construction keeps the mean of the loss to second order.
+so (like the pouring of :mod:`.pour` it replaces) the construction keeps the mean of the loss to
+second order. Measured on scenario C (q = 256/60000, sigma = 1.1, k = 14062; delta at eps =
+2.381 of the add pair by a float FFT of the composed PLDs, against a grid 8 times finer): at h =
+1/32768 the exchange lies 3.6e-10 below the true 1.00415e-5 where the pouring lay 6.3e-10 below
+(the upper PLD: 6.0e-10 above), so the enclosure's width drops by ~22 %; on coarse grids (h =
+3/4096) the pouring's long-range merges sit higher, which is why :mod:`.discretize` also pours
+up to ``POUR_MAX_BINS`` bins and keeps the higher lower PLD.
 """
 
 from __future__ import annotations
