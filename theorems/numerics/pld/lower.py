@@ -13,6 +13,11 @@ bin) and one atom of the lower PLD is built at each target, as a randomised merg
   ``f_j = d_j / s_{j+1}`` with ``d_j >= e^{z_t} q_j - p_j`` and ``s_{j+1} <= p_{j+1} - e^{z_t}
   q_{j+1}``; if that is not possible (``s <= 0`` or ``f > 1``) the whole bin goes to the highest
   of the 4 grid points below the target that is certified below its loss, or is dropped;
+- targets are adjusted first: a deficit bin that cannot borrow is merged with the bin below
+  (:func:`_merge_stuck`, e.g. the top bin at an upper edge of the support), and a surplus bin
+  whose surplus even the whole bin below cannot absorb (e.g. at a lower edge) targets the next
+  grid point up, where it borrows (promotion); soundness needs neither, only the two rules
+  above at the final targets;
 - bin j keeps the share ``a_j = 1 - f_{j-1} - g_{j+1}`` for its own atom: the fractions of every
   bin sum to 1 (``g_{j+1}`` is capped at ``1 - f_{j-1}``), so the atoms are a partition of the
   outcomes, split at random.
