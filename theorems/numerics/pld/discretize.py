@@ -67,7 +67,8 @@ def grid_for(pair: LossPair, h: Fraction) -> Grid:
 
 TAYLOR_MIN_STEPS = 2048  # fewer fine grid steps: the point-by-point route (measured: on coarse
 #                          grids the blocks mostly fail and their attempts cost more than they save)
-COARSE = 32  # grid steps per coarse cell in the tails
+COARSE = 32  # grid steps per cell
+MAX_COARSE = 256  # grid steps per merged coarse cell in the tails at most
 FINE_MASS = 2.0**-60  # a coarse cell with more P-mass than this (or than the tail budget)
 #                        is resolved at step h
 
@@ -137,8 +138,7 @@ def discretize(pair: LossPair, grid: Grid, bits: int, tail: float,
         if cell_mass is None:
             cell_mass = [float(masses(a, b)[0].mid())
                          for a, b in itertools.pairwise(cuts)]
-        cells = [(a, b, m > max(FINE_MASS, tail))
-                 for (a, b), m in zip(itertools.pairwise(cuts), cell_mass, strict=True)]
+        cells = _merge_coarse(list(itertools.pairwise(cuts)), cell_mass, max(FINE_MASS, tail))
 
         ez_cache: dict[int, flint.arb] = {}
 
@@ -251,6 +251,27 @@ def _poured(pair: LossPair, bins: Bins, ez: Callable[[int], flint.arb], n: int, 
     ezs = [ez(i) for i in range(n)]
     cands = [_lower_masses(p, q, ezs, bits, z0, h, downward=d) for d in _pourings(pair)]
     return max(cands, key=lambda c: sum(v * (i + 1) for i, v in enumerate(c)))
+
+
+def _merge_coarse(cuts: Sequence[tuple[int, int]], mass: Sequence[float], fine_mass: float
+                  ) -> list[tuple[int, int, bool]]:
+    """The cells ``(a, b, fine)``: fine when their P-mass exceeds ``fine_mass``; adjacent coarse
+    ones merged while their summed mass stays below it, up to ``MAX_COARSE`` steps (accuracy
+    only: both constructions are sound for any cells with ends on the grid; a coarse cell of
+    mass m moves the bounds by about m times its width per step, and the summed mass of the
+    coarse cells is unchanged by merging)."""
+    cells: list[tuple[int, int, bool]] = []
+    acc = 0.0
+    for (a, b), m in zip(cuts, mass, strict=True):
+        fine = m > fine_mass
+        if not fine and cells and not cells[-1][2] and acc + m <= fine_mass \
+                and b - cells[-1][0] <= MAX_COARSE:
+            cells[-1] = (cells[-1][0], b, False)
+            acc += m
+            continue
+        cells.append((a, b, fine))
+        acc = m
+    return cells
 
 
 def _cell_masses(pair: LossPair, grid: Grid, cuts: Sequence[int]) -> list[float] | None:
