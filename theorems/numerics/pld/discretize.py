@@ -175,8 +175,8 @@ def discretize(pair: LossPair, grid: Grid, bits: int, tail: float,
                 lo = flint.fmpz_poly(_poured(pair, bins, ez, n, bits, grid.z(ilo), h))
             else:
                 _e_lo, e_hi = exp_grid(z_of(Fraction(ilo)), hb, n)
-                t, mass = lower_atoms(bins, e_hi, float(grid.z(ilo)), float(h))
                 acc = UnitAccumulator(n, bits)
+                t, mass = lower_atoms(bins, e_hi, float(grid.z(ilo)), float(h))
                 acc.add_floats(t, np.floor(mass * 2.0**bits))
                 lo = acc.poly()
                 if len(bins) <= POUR_MAX_BINS:  # coarse grids: the pouring may sit higher
@@ -240,6 +240,21 @@ def _mass_position(poly: flint.fmpz_poly) -> int:
     return sum(int(c) * (i + 1) for i, c in enumerate(poly.coeffs()))
 
 
+class _LazyExp(Sequence[flint.arb]):
+    """``e^{z_i}`` for ``i < n``, computed when first read."""
+
+    def __init__(self, ez: Callable[[int], flint.arb], n: int) -> None:
+        self.ez, self.n = ez, n
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __getitem__(self, i):  # type: ignore[no-untyped-def]
+        if isinstance(i, slice):
+            return [self.ez(j) for j in range(*i.indices(self.n))]
+        return self.ez(i if i >= 0 else self.n + i)
+
+
 def _poured(pair: LossPair, bins: Bins, ez: Callable[[int], flint.arb], n: int, bits: int,
             z0: Fraction, h: Fraction) -> list[int]:
     """The previous construction (:mod:`.pour`) on the same bins: the reference route."""
@@ -248,7 +263,7 @@ def _poured(pair: LossPair, bins: Bins, ez: Callable[[int], flint.arb], n: int, 
 
     p = [ball(x, y) for x, y in zip(bins.p_lo.tolist(), bins.p_hi.tolist(), strict=True)]
     q = [ball(x, y) for x, y in zip(bins.q_lo.tolist(), bins.q_hi.tolist(), strict=True)]
-    ezs = [ez(i) for i in range(n)]
+    ezs = _LazyExp(ez, n)
     cands = [_lower_masses(p, q, ezs, bits, z0, h, downward=d) for d in _pourings(pair)]
     return max(cands, key=lambda c: sum(v * (i + 1) for i, v in enumerate(c)))
 
