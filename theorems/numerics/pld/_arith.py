@@ -8,6 +8,7 @@ from fractions import Fraction
 from typing import Any
 
 import flint
+import numpy as np
 
 from dpverify.theorems.ctx import PrecisionExhausted, arb_to_fraction
 
@@ -75,3 +76,82 @@ def _span(x: Number) -> tuple[Fraction, Fraction]:
     mid, rad = arb_to_fraction(b.mid()), arb_to_fraction(b.rad())
     return mid - rad, mid + rad
 
+
+
+# --- float64 with outward rounding (the vectorised one-step constructions) ---
+# Every IEEE operation (+, -, *, /) is correctly rounded to nearest (Higham 2002, Sec. 2.2, the
+# standard model fl(x op y) = (x op y)(1 + d), |d| <= u = 2^-53, also with gradual underflow up
+# to an absolute 2^-1075); the float one step towards -inf (+inf) of a correctly rounded result
+# is therefore at most (at least) the exact one: the rounding error is at most half a spacing
+# on the side of the exact value, one step is a whole spacing.
+
+
+def down(x: np.ndarray) -> np.ndarray:
+    """One float step towards -inf: a lower bound of the exact value of a rounded operation."""
+    return np.nextafter(x, -np.inf)
+
+
+def up(x: np.ndarray) -> np.ndarray:
+    """One float step towards +inf: an upper bound of the exact value of a rounded operation."""
+    return np.nextafter(x, np.inf)
+
+
+def float_bounds(x: flint.arb) -> tuple[float, float]:
+    """Floats ``lo <= x <= hi`` for every value of the ball (one step outward of the nearest
+    floats of its ends)."""
+    return (float(np.nextafter(float(x.lower()), -np.inf)),
+            float(np.nextafter(float(x.upper()), np.inf)))
+
+
+class UnitAccumulator:
+    """Exact integer masses (units of ``2^-bits``) at ``n`` grid points, added from float arrays
+    of exact nonnegative integers (vectorised) or from Python ints.
+
+    A float unit count ``u`` is split exactly into ``hi 2^s + lo`` (``s = max(32, bits - 60)``,
+    ``hi = floor(u 2^-s)``, ``lo = u - hi 2^s``: scaling by a power of two and the subtraction of
+    the float's own leading part are exact) and both parts are summed in int64: the total mass of
+    a one-step PLD is at most ``4`` (checked), so the ``hi`` sums stay below ``2^62`` and the
+    ``lo`` sums below ``n 2^s``. Beyond ``bits = 94`` the ``lo`` sums could overflow: the floats
+    are then added one by one as Python ints."""
+
+    def __init__(self, n: int, bits: int) -> None:
+        self.n, self.bits = n, bits
+        self.shift = max(32, bits - 60)
+        self.vectorised = bits <= 94
+        self.hi = np.zeros(n, dtype=np.int64)
+        self.lo = np.zeros(n, dtype=np.int64)
+        self.extra: dict[int, int] = {}
+        self.total = 0.0
+
+    def add_floats(self, idx: np.ndarray, units: np.ndarray) -> None:
+        if units.size == 0:
+            return
+        if not (np.all(np.isfinite(units)) and np.all(units >= 0)):
+            raise PrecisionExhausted("a mass in units is not a finite nonnegative number")
+        self.total += float(np.sum(units)) * 2.0**-self.bits
+        if self.total > 4:
+            raise PrecisionExhausted(f"the one-step masses sum to {self.total} > 4")
+        if not self.vectorised:
+            for i, u in zip(idx.tolist(), units.tolist(), strict=True):
+                if u:
+                    self.add_int(i, int(u))
+            return
+        scale = 2.0**self.shift
+        hi = np.floor(units / scale)
+        lo = units - hi * scale
+        np.add.at(self.hi, idx, hi.astype(np.int64))
+        np.add.at(self.lo, idx, lo.astype(np.int64))
+
+    def add_int(self, i: int, v: int) -> None:
+        if v:
+            self.extra[i] = self.extra.get(i, 0) + v
+
+    def poly(self) -> flint.fmpz_poly:
+        out = flint.fmpz_poly(self.hi.tolist()) * (1 << self.shift) \
+            + flint.fmpz_poly(self.lo.tolist())
+        if self.extra:
+            coeffs = [0] * self.n
+            for i, v in self.extra.items():
+                coeffs[i] = v
+            out += flint.fmpz_poly(coeffs)
+        return out

@@ -1,5 +1,7 @@
 """Discretisation of one step: the grid, the upper ("connect the dots") and the lower
-(post-processing, poured atoms) one-step PLDs (see the package docstring)."""
+(post-processing: neighbour exchange of :mod:`.lower`, on coarse grids also the pouring of
+:mod:`.pour`) one-step PLDs (see the package docstring). Integer units are accumulated in numpy
+(:class:`._arith.UnitAccumulator`); the fine bins come from :mod:`.taylor`."""
 
 from __future__ import annotations
 
@@ -10,23 +12,29 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import flint
+import numpy as np
 
 from dpverify.theorems.ctx import PrecisionExhausted, arb_precision
 from dpverify.theorems.numerics.pld._arith import (
     HALF,
     PREC,
+    UnitAccumulator,
     _arb,
-    _certain_le,
-    _certain_lt,
     _dyadic_ceil,
     _dyadic_floor,
     _units,
+    float_bounds,
 )
 from dpverify.theorems.numerics.pld.discrete import DiscretePLD
+from dpverify.theorems.numerics.pld.lower import Bins, exp_grid, lower_atoms
 from dpverify.theorems.numerics.pld.pairs import LossPair
+from dpverify.theorems.numerics.pld.pour import _lower_masses
 from dpverify.theorems.numerics.pld.taylor import FineTable, fine_bins, taylor_exact_step
 
 MAX_BINS = 400_000  # one-step grid points per direction
+POUR_MAX_BINS = 8192  # lower bins up to which the pouring is also tried (measured: on coarse
+#                       grids its long-range merges sit higher than the neighbour exchange, on
+#                       the fine grids of the 1e-5 targets lower; it costs ~10 us per bin)
 
 @dataclass
 class Grid:
@@ -59,7 +67,8 @@ def grid_for(pair: LossPair, h: Fraction) -> Grid:
 
 TAYLOR_MIN_STEPS = 2048  # fewer fine grid steps: the point-by-point route (measured: on coarse
 #                          grids the blocks mostly fail and their attempts cost more than they save)
-COARSE = 32  # grid steps per coarse cell in the tails
+COARSE = 32  # grid steps per cell
+MAX_COARSE = 256  # grid steps per merged coarse cell in the tails at most
 FINE_MASS = 2.0**-60  # a coarse cell with more P-mass than this (or than the tail budget)
 #                        is resolved at step h
 
@@ -71,7 +80,7 @@ def _check_size(n: int) -> None:
 
 def discretize(pair: LossPair, grid: Grid, bits: int, tail: float,
                window: tuple[float, float] | None = None,
-               lower: bool = True, taylor: bool = True
+               lower: bool = True, taylor: bool = True, pour: bool = False
                ) -> tuple[DiscretePLD, DiscretePLD | None]:
     """The upper and lower one-step PLDs of ``pair`` on ``grid`` (masses in units 2^-bits).
 
@@ -82,7 +91,10 @@ def discretize(pair: LossPair, grid: Grid, bits: int, tail: float,
     bounds by about ``m`` times its width per step.
     ``lower=False`` skips the lower PLD. The fine bins come from blockwise Taylor expansions
     (:mod:`.taylor`) when the pair has series CDFs, unless ``taylor=False`` (every bin then
-    from arb CDFs point by point: the reference route of the tests).
+    from arb CDFs point by point: the reference route of the tests). The lower PLD is the
+    neighbour exchange of :mod:`.lower` on the bins of :func:`_lower_bins` (with at most
+    ``POUR_MAX_BINS`` bins also the pouring of :mod:`.pour`, the higher of the two is kept);
+    ``pour=True`` only pours (the reference route of the tests).
     """
     h = grid.h
     if window is None:
@@ -98,18 +110,18 @@ def discretize(pair: LossPair, grid: Grid, bits: int, tail: float,
     with arb_precision(PREC):
         off, hb = _arb(grid.offset), _arb(h)
 
-        def z_of(j: Fraction) -> flint.arb:  # grid index j (integer or half-integer), exact
+        def z_of(j: Fraction | int) -> flint.arb:  # grid index j (integer or half-integer), exact
             return off + _arb(j) * hb
 
-        cache: dict[Fraction, tuple[flint.arb, ...]] = {}
+        cache: dict[Fraction | int, tuple[flint.arb, ...]] = {}
 
-        def cdf(j: Fraction) -> tuple[flint.arb, ...]:
+        def cdf(j: Fraction | int) -> tuple[flint.arb, ...]:
             hit = cache.get(j)
             if hit is None:
                 hit = cache[j] = pair.cdf_sf(z_of(j))
             return hit
 
-        def masses(a: Fraction, b: Fraction) -> tuple[flint.arb, flint.arb]:
+        def masses(a: Fraction | int, b: Fraction | int) -> tuple[flint.arb, flint.arb]:
             """P- and Q-mass of the losses in (z_a, z_b]: both CDF and survival differences
             enclose them; the intersection keeps the accurate one (small numbers)."""
             fa, fb = cdf(a), cdf(b)
@@ -122,19 +134,26 @@ def discretize(pair: LossPair, grid: Grid, bits: int, tail: float,
 
         # coarse cells; fine ones are resolved at step h (upper) and h/2 (lower)
         cuts = list(range(ilo, ihi + 1, COARSE))
-        cells = [(Fraction(a), Fraction(b), float(masses(Fraction(a), Fraction(b))[0].mid())
-                  > max(FINE_MASS, tail)) for a, b in itertools.pairwise(cuts)]
+        cell_mass = _cell_masses(pair, grid, cuts)
+        if cell_mass is None:
+            cell_mass = [float(masses(a, b)[0].mid())
+                         for a, b in itertools.pairwise(cuts)]
+        cells = _merge_coarse(list(itertools.pairwise(cuts)), cell_mass, max(FINE_MASS, tail))
 
-        eh = hb.exp()
-        ez = [z_of(Fraction(ilo)).exp()]
-        for _ in range(n):
-            ez.append(ez[-1] * eh)
+        ez_cache: dict[int, flint.arb] = {}
+
+        def ez(i: int) -> flint.arb:  # e^{z_{ilo + i}}, exact point, arb
+            hit = ez_cache.get(i)
+            if hit is None:
+                hit = ez_cache[i] = z_of(Fraction(ilo + i)).exp()
+            return hit
+
         p_inf = pair.p_inf()
         fast = (_fast_fine_bins(pair, grid, ilo, cells, bits, masses, ez)
                 if taylor else FineTable())
 
         # --- upper: connect the dots on each bin [z_a, z_b] ---
-        up = [0] * n
+        up = UnitAccumulator(n, bits)
         for a, b, fine in cells:
             if fine and fast.covers(a, b):
                 continue
@@ -142,45 +161,144 @@ def discretize(pair: LossPair, grid: Grid, bits: int, tail: float,
             for x, y in steps:
                 ia, ib = int(x) - ilo, int(y) - ilo
                 pb, qb = masses(x, y)
-                width = ez[ib] - ez[ia]  # the P-mass split between the ends, Q-mass kept
-                up[ia] += _units(ez[ia] * (ez[ib] * qb - pb) / width, bits, True)
-                up[ib] += _units(ez[ib] * (pb - ez[ia] * qb) / width, bits, True)
-        fast.add_upper(up, ilo, bits)
-        up[0] += _units(cdf(Fraction(cuts[0]))[0], bits, True)  # below the window: to z_ilo
+                width = ez(ib) - ez(ia)  # the P-mass split between the ends, Q-mass kept
+                up.add_int(ia, _units(ez(ia) * (ez(ib) * qb - pb) / width, bits, True))
+                up.add_int(ib, _units(ez(ib) * (pb - ez(ia) * qb) / width, bits, True))
+        fast.add_upper(up, ilo)
+        up.add_int(0, _units(cdf(Fraction(cuts[0]))[0], bits, True))  # below: to z_ilo
         up_inf = _units(cdf(Fraction(cuts[-1]))[2] + p_inf, bits, True)  # above: to +inf
 
-        lo: list[int] | None = None
+        lo: flint.fmpz_poly | None = None
         if lower:
-            # --- lower: merged bins poured into atoms at grid points; in a fine cell the
-            # bins are [a, a + 1/2], [a + 1/2 + t, a + 3/2 + t], ..., [b - 1/2, b] ---
-            p_bins: list[flint.arb] = []
-            q_bins: list[flint.arb] = []
-            for a, b, fine in cells:
-                got = fast.lower_cell(a, b) if fine else None
-                if got is not None:
-                    p_bins.extend(got[0])
-                    q_bins.extend(got[1])
-                    continue
-                lower_cuts = [a, *(a + t + HALF for t in range(int(b - a))), b] if fine \
-                    else [a, b]
-                for x, y in itertools.pairwise(lower_cuts):
-                    pb, qb = masses(x, y)
-                    p_bins.append(pb)
-                    q_bins.append(qb)
-            # pour upward or downward (both are valid lower PLDs); keep the one whose mass
-            # sits higher (a heuristic choice: edges where mass piles up favour one direction;
-            # measured on the subsampled Gaussians of bench/bench_pld.py, upward always won
-            # with a lower edge only and downward with an upper edge only, so only that one
-            # is poured then)
-            cands = [_lower_masses(p_bins, q_bins, ez[:n], bits, grid.z(ilo), h, downward=d)
-                     for d in _pourings(pair)]
-            lo = max(cands, key=lambda c: sum(v * (i + 1) for i, v in enumerate(c)))
+            bins = _lower_bins(cells, fast, masses, ilo)
+            if pour:
+                lo = flint.fmpz_poly(_poured(pair, bins, ez, n, bits, grid.z(ilo), h))
+            else:
+                _e_lo, e_hi = exp_grid(z_of(Fraction(ilo)), hb, n)
+                acc = UnitAccumulator(n, bits)
+                t, mass = lower_atoms(bins, e_hi, float(grid.z(ilo)), float(h))
+                acc.add_floats(t, np.floor(mass * 2.0**bits))
+                lo = acc.poly()
+                if len(bins) <= POUR_MAX_BINS:  # coarse grids: the pouring may sit higher
+                    poured = flint.fmpz_poly(_poured(pair, bins, ez, n, bits, grid.z(ilo), h))
+                    lo = max(lo, poured, key=_mass_position)
         lo_inf = _units(p_inf, bits, False)
     shift = grid.z(ilo)
-    upper_pld = DiscretePLD("upper", h, shift, flint.fmpz_poly(up), up_inf, bits, 0)
-    lower_pld = (DiscretePLD("lower", h, shift, flint.fmpz_poly(lo), lo_inf, bits, 0)
+    upper_pld = DiscretePLD("upper", h, shift, up.poly(), up_inf, bits, 0)
+    lower_pld = (DiscretePLD("lower", h, shift, lo, lo_inf, bits, 0)
                  if lo is not None else None)
     return upper_pld, lower_pld
+
+
+def _lower_bins(cells: Sequence[tuple[int, int, bool]], fast: FineTable,
+                masses: Callable[[Fraction | int, Fraction | int], tuple[flint.arb, flint.arb]],
+                ilo: int) -> Bins:
+    """The bins of the lower PLD in increasing loss order: in a maximal run ``[a, b]`` of
+    adjacent fine cells ``[a, a + 1/2]``, the centred steps ``[t - 1/2, t + 1/2]`` and ``[b -
+    1/2, b]`` (from the Taylor table if it covers the run, else from arb CDFs); a coarse cell is
+    one bin."""
+    parts: list[Bins] = []
+    pending: list[tuple[Fraction, Fraction]] = []  # arb bins, converted in one go
+
+    def flush() -> None:
+        if not pending:
+            return
+        rows = []
+        for x, y in pending:
+            pb, qb = masses(x, y)
+            rows.append((*float_bounds(pb), *float_bounds(qb), float(x) - ilo, float(y) - ilo))
+        parts.append(Bins(*(np.array(c) for c in zip(*rows, strict=True))))
+        pending.clear()
+
+    i = 0
+    while i < len(cells):
+        a, b, fine = cells[i]
+        if not fine:
+            pending.append((a, b))
+            i += 1
+            continue
+        j = i  # the maximal run of adjacent fine cells from here, in one Taylor run if covered
+        covered = fast.covers(a, b)
+        while j + 1 < len(cells) and cells[j + 1][2] and cells[j + 1][0] == cells[j][1] \
+                and fast.covers(a, cells[j + 1][1]) == covered:
+            j += 1
+        end = cells[j][1]
+        if covered:
+            flush()
+            parts.append(fast.lower_bins(a, end, ilo))
+        else:
+            pending.extend(itertools.pairwise(
+                [a, *(a + t + HALF for t in range(int(end - a))), end]))
+        i = j + 1
+    flush()
+    return Bins.concat(parts)
+
+
+def _mass_position(poly: flint.fmpz_poly) -> int:
+    """``sum_i m_i (i + 1)``: of two lower PLDs on one grid (every atom at or below its loss),
+    the one with more mass higher up is kept (a heuristic: both are sound)."""
+    return sum(int(c) * (i + 1) for i, c in enumerate(poly.coeffs()))
+
+
+class _LazyExp(Sequence[flint.arb]):
+    """``e^{z_i}`` for ``i < n``, computed when first read."""
+
+    def __init__(self, ez: Callable[[int], flint.arb], n: int) -> None:
+        self.ez, self.n = ez, n
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __getitem__(self, i):  # type: ignore[no-untyped-def]
+        if isinstance(i, slice):
+            return [self.ez(j) for j in range(*i.indices(self.n))]
+        return self.ez(i if i >= 0 else self.n + i)
+
+
+def _poured(pair: LossPair, bins: Bins, ez: Callable[[int], flint.arb], n: int, bits: int,
+            z0: Fraction, h: Fraction) -> list[int]:
+    """The previous construction (:mod:`.pour`) on the same bins: the reference route."""
+    def ball(lo: float, hi: float) -> flint.arb:
+        return flint.arb(lo).union(flint.arb(hi))
+
+    p = [ball(x, y) for x, y in zip(bins.p_lo.tolist(), bins.p_hi.tolist(), strict=True)]
+    q = [ball(x, y) for x, y in zip(bins.q_lo.tolist(), bins.q_hi.tolist(), strict=True)]
+    ezs = _LazyExp(ez, n)
+    cands = [_lower_masses(p, q, ezs, bits, z0, h, downward=d) for d in _pourings(pair)]
+    return max(cands, key=lambda c: sum(v * (i + 1) for i, v in enumerate(c)))
+
+
+def _merge_coarse(cuts: Sequence[tuple[int, int]], mass: Sequence[float], fine_mass: float
+                  ) -> list[tuple[int, int, bool]]:
+    """The cells ``(a, b, fine)``: fine when their P-mass exceeds ``fine_mass``; adjacent coarse
+    ones merged while their summed mass stays below it, up to ``MAX_COARSE`` steps (accuracy
+    only: both constructions are sound for any cells with ends on the grid; a coarse cell of
+    mass m moves the bounds by about m times its width per step, and the summed mass of the
+    coarse cells is unchanged by merging)."""
+    cells: list[tuple[int, int, bool]] = []
+    acc = 0.0
+    for (a, b), m in zip(cuts, mass, strict=True):
+        fine = m > fine_mass
+        if not fine and cells and not cells[-1][2] and acc + m <= fine_mass \
+                and b - cells[-1][0] <= MAX_COARSE:
+            cells[-1] = (cells[-1][0], b, False)
+            acc += m
+            continue
+        cells.append((a, b, fine))
+        acc = m
+    return cells
+
+
+def _cell_masses(pair: LossPair, grid: Grid, cuts: Sequence[int]) -> list[float] | None:
+    """Float estimates of the P-masses of the coarse cells between the cuts (which cells are
+    resolved at step h: accuracy only), from the pair's float CDFs if it has them: the
+    difference of the smaller side, CDF below the median, survival above."""
+    z = float(grid.offset) + np.array(cuts, dtype=float) * float(grid.h)
+    got = pair.cdf_sf_float(z)
+    if got is None:
+        return None
+    cdf, sf = got
+    return np.where(cdf[1:] <= 0.5, cdf[1:] - cdf[:-1], sf[:-1] - sf[1:]).tolist()
 
 
 def _pourings(pair: LossPair) -> tuple[bool, ...]:
@@ -194,9 +312,9 @@ def _pourings(pair: LossPair) -> tuple[bool, ...]:
 
 
 def _fast_fine_bins(pair: LossPair, grid: Grid, ilo: int,
-                    cells: Sequence[tuple[Fraction, Fraction, bool]], bits: int,
-                    masses: Callable[[Fraction, Fraction], tuple[flint.arb, flint.arb]],
-                    ez: Sequence[flint.arb]) -> FineTable:
+                    cells: Sequence[tuple[int, int, bool]], bits: int,
+                    masses: Callable[[Fraction | int, Fraction | int], tuple[flint.arb, flint.arb]],
+                    ez: Callable[[int], flint.arb]) -> FineTable:
     """The fine bins by blockwise Taylor expansion (:mod:`.taylor`) if the pair has a series
     form of its CDFs; an empty table (every bin point by point) otherwise."""
     if pair.cdf_series(flint.arb_series([flint.arb(0), 1])) is None:
@@ -224,142 +342,8 @@ def _fast_fine_bins(pair: LossPair, grid: Grid, ilo: int,
         if m % 2:
             return [zero, zero, ph, qh]
         pb, qb = masses(a, a + 1)
-        ea, eb = ez[m // 2 - ilo], ez[m // 2 - ilo + 1]
+        ea, eb = ez(m // 2 - ilo), ez(m // 2 - ilo + 1)
         width = eb - ea
         return [ea * (eb * qb - pb) / width, eb * (pb - ea * qb) / width, ph, qh]
 
     return FineTable(fine_bins(pair.cdf_series, grid.offset, grid.h, runs, bits, slow))
-
-
-def _lower_masses(p: Sequence[flint.arb], q: Sequence[flint.arb], ez: Sequence[flint.arb],
-                  bits: int, z0: Fraction = Fraction(0), h: Fraction = Fraction(1),
-                  downward: bool = False) -> list[int]:
-    """Masses of the lower PLD at the grid points ``z_i = z0 + i h`` (``ez[i] = e^{z_i}``) from
-    merged bins ``(p_j, q_j)``: P- and Q-masses of consecutive loss intervals, in increasing
-    order.
-
-    The bins are poured, in order, into atoms: an atom starts from what is left of the previous
-    one, takes the grid point just above its current loss as target ``z``, and takes whole bins,
-    then the fraction ``f`` of one bin with ``f (p_j - e^z q_j) >= e^z Q - P``, so that its loss
-    ``log(P/Q)`` is certified ``>= z``; it is emitted at ``z``. Every atom is a randomised merge
-    of outcomes (a post-processing of the pair) whose loss is at least its grid point, and the
-    loss of each atom is close to its grid point, so the construction keeps the mean of the loss
-    to second order. Fractions are exact dyadics chosen on the safe side of the balls; the mass
-    left at the top is emitted at the highest grid point certified below its loss, or dropped.
-    """
-    nb = len(p)  # bins, in increasing loss order
-    n = len(ez)  # grid points
-    zero, one = flint.arb(0), flint.arb(1)
-    out = [0] * n
-    hb = _arb(h)
-    zb0 = _arb(z0)
-    z0f, hf = float(z0), float(h)
-    pool_p, pool_q = zero, zero
-
-    def loss_index(pp: flint.arb, qq: flint.arb, floor: bool = False) -> int | None:
-        """The index of the grid point just above (``floor``: below) a float estimate of the
-        pool's loss."""
-        if not _certain_lt(zero, pp):
-            return None
-        if not _certain_lt(zero, qq):
-            return n - 1
-        pm, qm = float(pp.mid()), float(qq.mid())
-        if pm > 0 and qm > 0:  # a locator only: the atoms are certified where they are made
-            x = (math.log(pm) - math.log(qm) - z0f) / hf
-        else:
-            x = float(((pp / qq).log() - zb0).mid() / hb.mid())
-        if not math.isfinite(x):
-            return n - 1
-        if floor:
-            return min(math.floor(x + 1e-9), n - 1)
-        return min(max(math.ceil(x - 1e-9), 0), n - 1)
-
-    def emit(pp: flint.arb, qq: flint.arb, i: int) -> None:
-        """Emit the pool at the highest grid point <= i (at most 4 below) certified below its
-        loss; drop it if there is none (dropping mass keeps a lower bound)."""
-        if not _certain_lt(zero, pp):
-            return
-        for j in range(i, max(i - 5, -1), -1):
-            if _certain_le(ez[j] * qq, pp):
-                out[j] += _units(pp, bits, False)
-                return
-
-    if not downward:
-        j = 0
-        while j < nb:
-            # the pool: what is left of the previous atom; its target
-            if not _certain_lt(zero, pool_p):
-                pool_p, pool_q = p[j], q[j]
-                j += 1
-                continue
-            t = loss_index(pool_p, pool_q)
-            if t is None:
-                pool_p, pool_q = p[j], q[j]
-                j += 1
-                continue
-            zt = ez[t]
-            if _certain_le(zt * pool_q, pool_p):  # already at or above its target
-                emit(pool_p, pool_q, t)
-                pool_p, pool_q = zero, zero
-                continue
-            deficit = zt * pool_q - pool_p
-            den = p[j] - zt * q[j]
-            if _certain_lt(zero, den):
-                f = (deficit.upper() / den.lower()).upper()
-                if _certain_lt(f, one):
-                    # f den >= deficit for the true values: the atom's loss is >= z_t by
-                    # construction (a re-check on the balls could not see the tiny margin)
-                    out[t] += _units(pool_p + f * p[j], bits, False)
-                    rest = (one - f).lower()
-                    pool_p, pool_q = rest * p[j], rest * q[j]
-                    j += 1
-                    continue
-            pool_p, pool_q = pool_p + p[j], pool_q + q[j]  # the whole bin joins the atom
-            j += 1
-        if _certain_lt(zero, pool_p):
-            t = loss_index(pool_p, pool_q)
-            emit(pool_p, pool_q, n - 1 if t is None else t)
-        return out
-    # downward: from the top, each atom targets the grid point just below its loss and takes
-    # lower bins while its loss stays >= the target
-    j = nb - 1
-    while j >= 0:
-        if not _certain_lt(zero, pool_p):
-            pool_p, pool_q = p[j], q[j]
-            j -= 1
-            continue
-        t = loss_index(pool_p, pool_q, floor=True)
-        if t is None or t < 0:
-            pool_p, pool_q = pool_p + p[j], pool_q + q[j]
-            j -= 1
-            continue
-        stop = max(t - 5, -1)
-        while t > stop and not _certain_le(ez[t] * pool_q, pool_p):
-            t -= 1
-        if t <= stop:
-            pool_p, pool_q = pool_p + p[j], pool_q + q[j]
-            j -= 1
-            continue
-        zt = ez[t]
-        surplus = pool_p - zt * pool_q
-        cost = zt * q[j] - p[j]
-        if _certain_lt(zero, cost):
-            f = (surplus.lower() / cost.upper()).lower()
-            if _certain_lt(f, one):
-                if _certain_lt(zero, f):
-                    # f cost <= surplus for the true values: the loss stays >= z_t
-                    out[t] += _units(pool_p + f * p[j], bits, False)
-                    rest = (one - f).lower()  # at most what is left of bin j
-                    pool_p, pool_q = rest * p[j], rest * q[j]
-                else:
-                    out[t] += _units(pool_p, bits, False)
-                    pool_p, pool_q = p[j], q[j]
-                j -= 1
-                continue
-        pool_p, pool_q = pool_p + p[j], pool_q + q[j]  # the whole bin joins the atom
-        j -= 1
-    if _certain_lt(zero, pool_p):
-        t = loss_index(pool_p, pool_q, floor=True)
-        emit(pool_p, pool_q, n - 1 if t is None else min(t, n - 1))
-    return out
-

@@ -8,6 +8,7 @@ from fractions import Fraction
 from typing import Any
 
 import flint
+import numpy as np
 
 from dpverify.theorems.ctx import PrecisionExhausted, arb_precision
 from dpverify.theorems.numerics.pld._arith import Number, _arb, _certain_le, _certain_lt, _span
@@ -46,6 +47,11 @@ class LossPair:
     def edges(self) -> tuple[float | None, float | None]:
         """Finite ends of the support of L (floats; used only to align the grid)."""
         return None, None
+
+    def cdf_sf_float(self, z: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+        """Float estimates of ``(P[L <= z], P[L > z])`` at many z (locating only, never a
+        bound: the discretisation's choice of fine cells), or None (then from arb)."""
+        return None
 
     def key(self) -> tuple[Any, ...]:
         return (self.name, *(_span(p) for p in self.params))
@@ -171,6 +177,27 @@ class SubsampledGaussian(LossPair):
     def cdf(self, z: Any) -> tuple[flint.arb, flint.arb]:
         fp, fq, _sp, _sq = self.cdf_sf(z)
         return fp, fq
+
+    def cdf_sf_float(self, z: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+        """Float ``(P[L <= z], P[L > z])`` (add and remove; a locator, never a bound)."""
+        if self.direction == "replace":
+            return None
+        q, s = self.q_float, self.sigma_float
+        w = z if self.direction == "add" else -z
+        with np.errstate(divide="ignore", invalid="ignore"):
+            if self.q_is_one:
+                y = 0.5 + s * s * w
+            else:
+                y = 0.5 + s * s * (np.log(np.expm1(w) + q) - math.log(q))
+        y = np.where(np.isnan(y), -np.inf, y)  # below the support of the add loss
+
+        def phi(x: np.ndarray) -> np.ndarray:
+            return np.array([0.5 * math.erfc(-v / math.sqrt(2)) for v in x.tolist()])
+
+        if self.direction == "add":  # P = (1-q) N(0, s^2) + q N(1, s^2), L <= z iff Y <= y
+            return ((1 - q) * phi(y / s) + q * phi((y - 1) / s),
+                    (1 - q) * phi(-y / s) + q * phi((1 - y) / s))
+        return phi(-y / s), phi(y / s)  # remove: P = N(0, s^2), L <= z iff Y >= y
 
     def cdf_series(self, z: flint.arb_series) -> tuple[flint.arb_series, flint.arb_series] | None:
         """The CDFs of :meth:`cdf_sf` as series in z (add and remove; ``Phi(u) =

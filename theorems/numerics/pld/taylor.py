@@ -22,25 +22,34 @@ most of the discretisation's time. Here a block of consecutive grid points aroun
    reaches the edge of the support of the loss, gives a non-finite bound and the block is
    split, down to single bins that go back to the point-by-point arb route);
 3. the floats ``c~_i`` nearest the midpoints differ from the ``c_i`` by at most
-   ``e_i = |c_i - c~_i|`` (computed in arb), which adds ``sum_i e_i r^i``;
+   ``e_i = |c_i - c~_i| <= rad(c_i) + |c~_i| 2^-52 + 2^-1074``, which adds ``sum_i e_i r^i``
+   (these sums are bounded in float64 with outward rounding, :func:`_block_errors`);
 4. the polynomial with float coefficients ``c~_i`` is evaluated by Horner's rule in float64 at
    the exact float abscissae ``t`` (multiples of ``h/2``, dyadic); its rounding error is at
-   most ``gamma_{2N} sum_i |c~_i| |t|^i`` with ``gamma_n = n u / (1 - n u)``, ``u = 2^-53``
-   (N. J. Higham, *Accuracy and Stability of Numerical Algorithms*, 2nd ed., SIAM 2002, Sec.
-   5.1, eq. (5.3) / Thm 5.1 (Horner's rule), valid without underflow). The sum itself is
-   evaluated by Horner in float64 (at most ``gamma_{2N}`` relative error, so it is multiplied
-   by ``1 + 2 gamma_{2N}``); ``2^-1000`` is added per point against underflow (no point value
+   most ``gamma_{2N} S(|t|)``, ``S(x) = sum_i |c~_i| x^i``, with ``gamma_n = n u / (1 - n u)``,
+   ``u = 2^-53`` (N. J. Higham, *Accuracy and Stability of Numerical Algorithms*, 2nd ed.,
+   SIAM 2002, Sec. 5.1, eq. (5.3) / Thm 5.1 (Horner's rule), valid without underflow), and
+   ``S(|t|) <= S(r)`` (one value per block: S is increasing). ``S(r)`` itself is evaluated by
+   Horner in float64 (at most ``gamma_{2N}`` relative error, so it is multiplied by ``1 + 2
+   gamma_{2N}``); ``2^-1000`` is added per point against underflow (no point value
    needs to be resolved below ``2^-(bits+4)``), and the final ``v +- err`` is widened by
-   ``2^-51 |v| + 2^-40 err`` so that its own rounding stays outward.
+   ``2^-51 |v| + 2^-40 err`` so that its own rounding stays outward;
+5. the terms of degree ``>= d`` are not evaluated when ``T_d = sum_{i>=d} |c~_i| r^i`` (in arb)
+   is below the remainder's tolerance (below; for all four quantities, one d per block): they
+   add at most
+   ``T_d`` at every ``|t| <= r``, which joins the constant error.
 
-So each enclosure is ``v +- (gamma'' S(t) + sum_i e_i r^i + |c_N(X)| r^N + 2^-1000)``. The
+So each enclosure is ``v +- (gamma'' S(r) + T_d + sum_i e_i r^i + |c_N(X)| r^N + 2^-1000)``. The
 quantities are differences of CDFs computed in arb before any float enters, so there is no
 cancellation in float: the float error is relative to the bin's own mass (~2^-50), which is all
 the composition needs (a relative error rho per bin moves a k-fold composition's delta by a
-relative ``(1 + rho)^k - 1``, ~1e-11 at k = 14062; measured on scenario C's one-step PLDs:
-the fast upper PLD's total mass exceeds the point-by-point one's by 1.5e-15). The block radius
-adapts: a block is halved when its remainder exceeds ``2^-52 |c_0| + 2^-(bits+4)`` (accuracy,
-not soundness: any accepted bound is rigorous), doubled after a success; below ``MIN_BLOCK``
+relative ``(1 + rho)^k - 1``, ~1e-11 at k = 14062 for rho = 2^-50; measured on scenario C's
+one-step PLDs: the fast upper PLD's total mass exceeds the point-by-point one's by 1.5e-15).
+The block radius adapts: a block is halved when its remainder exceeds ``REL_TOL |c_0| +
+2^-(bits+4)`` (``REL_TOL = 2^-44``: a relative error of at most ~2^-43 per bin, ~1e-9 in the
+delta of 14062 steps, far below the widths of the discretisation; accuracy, not soundness: any
+accepted bound is rigorous); after a success the next radius is predicted from the ratio of
+the remainder to its tolerance (``r^N`` growth, at most doubled); below ``MIN_BLOCK``
 half steps the point-by-point route takes over for a stretch that grows with each failure.
 The abscissae ``t`` must be exact floats: the route is used only for dyadic steps h with at
 most 40 significant bits (:func:`taylor_exact_step`).
@@ -48,6 +57,7 @@ most 40 significant bits (:func:`taylor_exact_step`).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -56,11 +66,15 @@ import flint
 import numpy as np
 
 from dpverify.theorems.ctx import PrecisionExhausted, arb_precision
-from dpverify.theorems.numerics.pld._arith import PREC, _arb
+from dpverify.theorems.numerics.pld._arith import PREC, UnitAccumulator, _arb, down, up
+from dpverify.theorems.numerics.pld.lower import Bins
 
 TERMS = 20  # N: Taylor terms per block (the remainder is the term of degree N)
-MAX_BLOCK = 1024  # half-steps per block at most
+MAX_BLOCK = 2048  # half-steps per block at most
 MIN_BLOCK = 16  # half steps: below this the point-by-point route is cheaper
+SAFETY = 0.02  # aimed remainder / tolerance of the next block (measured on scenario C at
+#                h = 1/32768: 0.25 gave 80 failed blocks of 263, 0.02 gives 6 of 166)
+REL_TOL = 2.0**-44  # remainder tolerance relative to the value (accuracy, not soundness)
 _U = 2.0**-53
 _GAMMA = 2 * TERMS * _U / (1 - 2 * TERMS * _U)
 _HORNER = _GAMMA * (1 + 2 * _GAMMA) * (1 + 2.0**-40)
@@ -92,10 +106,6 @@ def taylor_exact_step(h: Fraction) -> bool:
     return h > 0 and den & (den - 1) == 0 and num < 2**40 and den < 2**900
 
 
-def _exact(x: float) -> flint.arb:
-    return flint.arb(x)  # exact: a float's binary value (the working precision >= 53 bits)
-
-
 def _series(cdf: SeriesCdf, x0: flint.arb, h: flint.arb) -> list[list[flint.arb]]:
     """Coefficients of the four quantities at ``z = x0 + t`` (x0 a point or a ball)."""
     if flint.ctx.cap < TERMS + 1:
@@ -118,40 +128,71 @@ def _series(cdf: SeriesCdf, x0: flint.arb, h: flint.arb) -> list[list[flint.arb]
 
 
 def _block(cdf: SeriesCdf, off: flint.arb, hb: flint.arb, center: int, half_r: int,
-           bits: int) -> tuple[np.ndarray, np.ndarray] | None:
-    """The float coefficients (4 x N) and the per-quantity constant error of the block centred
-    at half-step index ``center`` with radius ``half_r`` half-steps; None if not accurate."""
+           bits: int) -> tuple[np.ndarray, np.ndarray, float, int] | None:
+    """The float coefficients (4 x N, zero from the degree on) and the per-quantity constant
+    error of the block centred at half-step index ``center`` with radius ``half_r`` half-steps,
+    the largest ratio of a remainder to its tolerance (a float estimate, for the choice of the
+    next block) and the degree d evaluated; None if not accurate. The terms of degree >= d are
+    dropped when their bound ``sum_{i>=d} |c~_i| r^i`` is below the tolerance; that bound
+    joins the constant error."""
     x0 = off + _arb(Fraction(center, 2)) * hb
     r = _arb(Fraction(half_r, 2)) * hb
     if not r < 4:  # keeps the underflow term 2^-1000 above its worst propagation
         return None
     ru = r.upper()
     # the remainders first: a block that fails costs one series evaluation, not two
-    rems = [abs(cb[TERMS]) * ru**TERMS
-            for cb in _series(cdf, x0 + r * flint.arb(0, 1), hb)]
+    on_ball = _series(cdf, x0 + r * flint.arb(0, 1), hb)
+    rems = [abs(cb[TERMS]) * ru**TERMS for cb in on_ball]
     if not all(rem.is_finite() for rem in rems):
         return None
+    floor = flint.arb(2) ** (-bits - 4)
+    for cb, rem in zip(on_ball, rems, strict=True):  # |c_0(x0)| <= upper |c_0(X)|: a filter
+        if not rem < abs(cb[0]).upper() * REL_TOL + floor:
+            return None
     at_point = _series(cdf, x0, hb)
-    coeffs = np.empty((len(QUANTITIES), TERMS))
-    const = np.empty(len(QUANTITIES))
+    nq = len(QUANTITIES)
+    mids, rads = np.empty((nq, TERMS)), np.empty((nq, TERMS))
+    rem_f, tol_f = np.empty(nq), np.empty(nq)
     for qi, (cs, rem) in enumerate(zip(at_point, rems, strict=True)):
         if not all(c.is_finite() for c in cs[:TERMS]):
             return None
-        tol = abs(cs[0]).lower() * 2.0**-52 + flint.arb(2) ** (-bits - 4)
+        tol = abs(cs[0]).lower() * REL_TOL + floor
         if not rem < tol:
             return None
-        err = rem
-        rp = flint.arb(1)
-        for i in range(TERMS):
-            ci = float(cs[i].mid())
-            if not abs(ci) < 1e250:  # no overflow in Horner (|t| < 4, N terms)
-                return None
-            coeffs[qi, i] = ci
-            err += abs(cs[i] - _exact(ci)) * rp
-            rp *= ru
-        e = float(err.upper())
-        const[qi] = np.nextafter(e, np.inf) + _TINY
-    return coeffs, const
+        rem_f[qi], tol_f[qi] = float(rem.upper()), float(tol.lower())
+        mids[qi] = [float(c.mid()) for c in cs[:TERMS]]
+        rads[qi] = [float(c.rad()) for c in cs[:TERMS]]
+    if not np.all(np.abs(mids) < 1e250):  # no overflow in Horner (|t| < 4, N terms)
+        return None
+    return _block_errors(mids, rads, rem_f, tol_f, float(ru))
+
+
+def _block_errors(coeffs: np.ndarray, rads: np.ndarray, rem_f: np.ndarray, tol_f: np.ndarray,
+                  r: float) -> tuple[np.ndarray, np.ndarray, float, int]:
+    """The degree and constant errors of a block (float64, rounded outward; Higham 2002, Sec.
+    2.2 and eq. (4.4): a sum of n positive floats in any order is at most its computed value
+    times ``1 + 2 n u``): ``c~_i`` is the nearest float of the ball's midpoint, so ``e_i <=
+    rad_i + |c~_i| 2^-52 + 2^-1074``; the powers ``r^i``, the terms and the sums are bounded
+    above step by step; the remainder ``rem_f`` (the nearest float of its arb upper end) is
+    rounded up."""
+    grow = 1 + 2 * (TERMS + 1) * _U
+    r_up, power = math.nextafter(r, math.inf), 1.0
+    powers = [power]
+    for _ in range(1, TERMS):
+        power = math.nextafter(power * r_up, math.inf)
+        powers.append(power)
+    rp = np.array(powers)
+    e = up(up(up(rads) + np.abs(coeffs) * 2.0**-52) + 2.0**-1074)
+    err = up(np.sum(up(e * rp), axis=1) * grow)
+    terms = up(np.abs(coeffs) * rp)
+    tails = up(np.cumsum(terms[:, ::-1], axis=1)[:, ::-1] * grow)  # [:, d]: sum over i >= d
+    tails = np.concatenate([tails, np.zeros((len(tails), 1))], axis=1)
+    fits = np.all(tails < tol_f[:, None], axis=0)
+    degree = int(np.argmax(fits[1:])) + 1  # the smallest d >= 1 (d = TERMS always fits)
+    const = up(up(up(err + tails[:, degree]) + up(rem_f)) + _TINY)
+    out = coeffs.copy()
+    out[:, degree:] = 0.0
+    return out, const, float(np.max(rem_f / tol_f)), degree
 
 
 def fine_bins(cdf: SeriesCdf, offset: Fraction, h: Fraction, runs: Sequence[tuple[int, int]],
@@ -179,14 +220,15 @@ def _fine_bins(cdf: SeriesCdf, off: flint.arb, hb: flint.arb, h: float,
 
 def _run_bins(cdf: SeriesCdf, off: flint.arb, hb: flint.arb, h: float, a: int, b: int,
               bits: int, slow: Callable[[int], Sequence[flint.arb]]) -> FineBins:
-    """One run: blocks grown while accurate (doubling), halved when not; below ``MIN_BLOCK``
-    half steps go point by point, more of them after each further failure (a block costs
+    """One run: blocks grown while accurate (:func:`_next_size`), halved when not; below
+    ``MIN_BLOCK`` half steps go point by point, more of them after each further failure (a
+    block costs
     about as much as ``MIN_BLOCK`` points of the point-by-point route, so hopeless stretches,
     e.g. coarse grids or the edge of the support, cost at most a small fraction more)."""
     n_half = 2 * (b - a)
     lo = {name: np.full(n_half, np.nan) for name in QUANTITIES}
     hi = {name: np.full(n_half, np.nan) for name in QUANTITIES}
-    blocks: list[tuple[int, int, np.ndarray, np.ndarray]] = []
+    blocks: list[tuple[int, int, np.ndarray, np.ndarray, int]] = []
     m, size, fails = 0, MIN_BLOCK, 0
     while m < n_half:
         size = min(size, n_half - m)
@@ -194,9 +236,9 @@ def _run_bins(cdf: SeriesCdf, off: flint.arb, hb: flint.arb, h: float, a: int, b
             half_r = (size + 1) // 2
             got = _block(cdf, off, hb, 2 * a + m + half_r, half_r, bits)
             if got is not None:
-                blocks.append((m, size, got[0], got[1]))
+                blocks.append((m, size, got[0], got[1], got[3]))
                 m += size
-                size, fails = min(2 * size, MAX_BLOCK), 0
+                size, fails = _next_size(size, got[2]), 0
                 continue
             if size >= 2 * MIN_BLOCK:
                 size //= 2
@@ -215,6 +257,14 @@ def _run_bins(cdf: SeriesCdf, off: flint.arb, hb: flint.arb, h: float, a: int, b
     return FineBins(a, lo, hi)
 
 
+def _next_size(size: int, ratio: float) -> int:
+    """The next block after an accepted one whose largest remainder was ``ratio`` times its
+    tolerance: the remainder grows like ``r^N``, so the radius is scaled by ``(SAFETY /
+    ratio)^(1/N)``, at most doubled (accuracy only: every block is checked)."""
+    grow = 2.0 if ratio <= 0 else min(2.0, (SAFETY / ratio) ** (1 / TERMS))
+    return max(MIN_BLOCK, min(MAX_BLOCK, int(size * grow)))
+
+
 def _slow_into(slow: Callable[[int], Sequence[flint.arb]], m: int, j: int,
                lo: dict[str, np.ndarray], hi: dict[str, np.ndarray]) -> None:
     for name, v in zip(QUANTITIES, slow(m), strict=True):
@@ -222,84 +272,81 @@ def _slow_into(slow: Callable[[int], Sequence[flint.arb]], m: int, j: int,
         hi[name][j] = np.nextafter(float(v.upper()), np.inf)
 
 
-def _evaluate(blocks: Sequence[tuple[int, int, np.ndarray, np.ndarray]], h: float,
+def _evaluate(blocks: Sequence[tuple[int, int, np.ndarray, np.ndarray, int]], h: float,
               lo: dict[str, np.ndarray], hi: dict[str, np.ndarray]) -> None:
-    """Horner in float64 at every half-step of every block, with the error bound of the module
-    docstring."""
-    idx = np.concatenate([np.arange(m, m + s) for m, s, _c, _e in blocks])
-    which = np.concatenate([np.full(s, k) for k, (_m, s, _c, _e) in enumerate(blocks)])
-    centers = np.array([m + (s + 1) // 2 for m, s, _c, _e in blocks])
-    t = (idx - centers[which]) * (h / 2)  # exact: small integers times a dyadic step
-    at = np.abs(t)
-    coeffs = np.stack([c for _m, _s, c, _e in blocks])  # blocks x quantities x N
-    const = np.stack([e for _m, _s, _c, e in blocks])  # blocks x quantities
-    for qi, name in enumerate(QUANTITIES):
-        c = coeffs[which, qi, :]
-        v = c[:, -1].copy()
-        s = np.abs(v)
-        for i in range(TERMS - 2, -1, -1):
-            v = v * t + c[:, i]
-            s = s * at + np.abs(c[:, i])
-        err = _HORNER * s + const[which, qi] + _TINY
+    """Horner in float64 at every half-step of every block (up to its degree), with the error
+    bound of the module docstring; the blocks of one size and degree share their abscissae
+    (broadcast, no gather), and the rounding term uses ``S(r) >= S(|t|)`` per block."""
+    groups: dict[tuple[int, int], list[int]] = {}
+    for k, (_m, s, _c, _e, d) in enumerate(blocks):
+        groups.setdefault((s, d), []).append(k)
+    for (s, d), ks in groups.items():
+        half_r = (s + 1) // 2
+        t = (np.arange(s) - half_r) * (h / 2)  # exact: small integers times a dyadic step
+        r = half_r * (h / 2)  # >= |t| (exact)
+        coeffs = np.stack([blocks[k][2] for k in ks])  # blocks x quantities x N
+        const = np.stack([blocks[k][3] for k in ks])  # blocks x quantities
+        v = np.repeat(coeffs[:, :, d - 1:d], s, axis=2)
+        sr = np.abs(coeffs[:, :, d - 1])
+        for i in range(d - 2, -1, -1):
+            v = v * t + coeffs[:, :, i:i + 1]
+            sr = sr * r + np.abs(coeffs[:, :, i])
+        err = (_HORNER * sr + const + _TINY)[:, :, None]
         err = err * (1 + 2.0**-40) + np.abs(v) * 2.0**-51
-        lo[name][idx] = v - err
-        hi[name][idx] = v + err
+        idx = np.array([blocks[k][0] for k in ks])[:, None] + np.arange(s)
+        for qi, name in enumerate(QUANTITIES):
+            lo[name][idx] = v[:, qi, :] - err[:, qi, :]
+            hi[name][idx] = v[:, qi, :] + err[:, qi, :]
 
 
 class FineTable:
     """The fine bins of :func:`fine_bins` as the discretisation uses them: upper units of the
-    step-h bins, lower (P, Q) balls of the bins made of one or two half steps."""
+    step-h bins, lower (P, Q) float enclosures of the bins made of one or two half steps."""
 
     def __init__(self, runs: Sequence[FineBins] = ()) -> None:
         self.runs = list(runs)
         self._spans = [(r.start, r.start + len(r.lo["p_lo"]) // 2) for r in self.runs]
 
-    def _run(self, a: Fraction, b: Fraction) -> FineBins | None:
+    def _run(self, a: Fraction | int, b: Fraction | int) -> FineBins | None:
         for (s, e), run in zip(self._spans, self.runs, strict=True):
             if s <= a and b <= e:
                 return run
         return None
 
-    def covers(self, a: Fraction, b: Fraction) -> bool:
+    def covers(self, a: Fraction | int, b: Fraction | int) -> bool:
         """Whether the cell ``[a, b]`` (grid indices) lies in one run."""
         return self._run(a, b) is not None
 
-    def add_upper(self, up: list[int], ilo: int, bits: int) -> None:
+    def add_upper(self, acc: UnitAccumulator, ilo: int) -> None:
         """Add the units of every step-h bin of the runs (ceil of the upper ends, clipped at
-        0) to ``up`` (indexed from grid point ``ilo``)."""
-        scale = 2.0**bits  # exact: a power of two, the products below are exact
+        0) to ``acc`` (indexed from grid point ``ilo``)."""
+        scale = 2.0**acc.bits  # exact: a power of two, the products below are exact
         for run in self.runs:
             for name, shift in (("p_lo", 0), ("p_hi", 1)):
                 x = run.hi[name][::2] * scale
                 if not np.all(np.isfinite(x)):
                     raise PrecisionExhausted("a fine bin's enclosure is not finite")
-                units = np.maximum(np.ceil(x), 0.0).tolist()
                 base = run.start - ilo + shift
-                for i, u in enumerate(units):
-                    if u:
-                        up[base + i] += int(u)
+                acc.add_floats(np.arange(base, base + len(x)), np.maximum(np.ceil(x), 0.0))
 
-    def lower_cell(self, a: Fraction, b: Fraction
-                   ) -> tuple[list[flint.arb], list[flint.arb]] | None:
-        """The (P, Q) balls of the lower bins of the fine cell ``[a, b]``: ``[a, a + 1/2]``,
-        the steps ``[a + 1/2 + t, a + 3/2 + t]`` (two half steps each) and ``[b - 1/2, b]``;
-        None if the cell is not in a run."""
+    def lower_bins(self, a: Fraction | int, b: Fraction | int, ilo: int) -> Bins:
+        """The lower bins of the fine cells ``[a, b]`` (in one run): ``[a, a + 1/2]``, the
+        centred steps ``[a + 1/2 + t, a + 3/2 + t]`` (two half steps each, summed with outward
+        rounding) and ``[b - 1/2, b]``; grid indices relative to ``ilo``."""
         run = self._run(a, b)
         if run is None:
-            return None
+            raise ValueError(f"the cells [{a}, {b}] are not in one run")
         c0, c1 = int(2 * (a - run.start)), int(2 * (b - run.start))
         out = []
         for name in ("p_half", "q_half"):
             lo, hi = run.lo[name][c0:c1], run.hi[name][c0:c1]
-            b_lo = np.concatenate([lo[:1], np.nextafter(lo[1:-1:2] + lo[2:-1:2], -np.inf),
-                                   lo[-1:]])
-            b_hi = np.concatenate([hi[:1], np.nextafter(hi[1:-1:2] + hi[2:-1:2], np.inf),
-                                   hi[-1:]])
+            b_lo = np.concatenate([lo[:1], down(lo[1:-1:2] + lo[2:-1:2]), lo[-1:]])
+            b_hi = np.concatenate([hi[:1], up(hi[1:-1:2] + hi[2:-1:2]), hi[-1:]])
             if not (np.all(np.isfinite(b_lo)) and np.all(np.isfinite(b_hi))):
                 raise PrecisionExhausted("a fine bin's enclosure is not finite")
-            mid = b_lo / 2 + b_hi / 2
-            rad = np.nextafter(np.maximum(b_hi - mid, mid - b_lo), np.inf)
-            # arb(mid, rad): the float mid exactly, the radius rounded up
-            out.append([flint.arb(m, r) for m, r in zip(mid.tolist(), rad.tolist(),
-                                                         strict=True)])
-        return out[0], out[1]
+            out += [np.maximum(b_lo, 0.0), b_hi]
+        steps = int(b - a)
+        left = float(a) - ilo + np.arange(steps + 1) - 0.5
+        left[0] = float(a) - ilo
+        right = left + np.concatenate([[0.5], np.ones(steps - 1), [0.5]])
+        return Bins(*out, left, right)
