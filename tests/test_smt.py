@@ -352,3 +352,43 @@ def test_clear_denominators_memo_is_the_function():
     with_rational = clear_denominators(sp.Le(x + sp.Rational(1, 2), 1 / x))
     assert with_float.has(sp.Float) and not with_rational.has(sp.Float)
     assert clear_denominators(sp.true) is sp.true
+
+
+def test_extrema_unreduced_keeps_large_arguments_and_the_function():
+    """Within, a large argument that sympy drops (never the maximum) is kept, numbers and a
+    small argument against them are still reduced, the value is the same at every point
+    tried; on exit (also by an exception) sympy compares every pair again."""
+    import random
+
+    from dpverify.theorems.symbolic import extrema_unreduced
+
+    y = sp.Symbol("y", positive=True)
+    t = sp.Symbol("t", nonnegative=True)
+    big = sum(y**i / (i + 1) for i in range(1, 8))
+    eager = sp.Max(big, big + 1, 0, 2)
+    assert eager == sp.Max(big + 1, 2)
+    with extrema_unreduced():
+        lazy = sp.Max(big, big + 1, 0, 2)
+        assert sp.Max(0, t) == t and sp.Max(-1, t, 3) == sp.Max(3, t)
+        assert sp.Min(y, 1, 3) == sp.Min(1, y)
+    assert set(lazy.args) == {big, big + 1, sp.Integer(2)}
+    rng = random.Random(7)
+    for _ in range(20):
+        at = {y: sp.Rational(rng.randint(1, 400), rng.randint(1, 100))}
+        assert lazy.xreplace(at) == eager.xreplace(at)
+    with pytest.raises(RuntimeError), extrema_unreduced():
+        raise RuntimeError("restored on an exception too")
+    assert sp.Max(big, big + 1) == big + 1
+
+
+def test_the_route_builds_problems_with_extrema_unreduced():
+    """A problem built by the route keeps a large dominated argument, and z3 proves it."""
+    y = sp.Symbol("y", real=True)
+    big = sum(y**i for i in range(1, 8))
+
+    def build():
+        return SmtProblem({"y": "real"}, (sp.Gt(y, 0),), sp.Ge(sp.Max(big, big + 1), 1))
+
+    status, _, evidence = run(build)
+    assert status is Status.PROVED
+    assert evidence["goal"].count("y**7") == 2  # both arguments reached z3

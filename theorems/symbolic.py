@@ -7,7 +7,9 @@ roots as auxiliary variables, a Rényi ``log(S)/(alpha - 1)`` back into its mome
 
 from __future__ import annotations
 
+import contextlib
 import functools
+from collections.abc import Iterator
 from typing import Any
 
 
@@ -17,6 +19,66 @@ def strip_log(expr: Any, scale: Any) -> Any:
     import sympy as sp
 
     return sp.simplify(sp.powsimp(sp.expand_log(sp.exp(scale * expr), force=True)))
+
+
+# a Max/Min argument of at most this many nodes is still compared with the numbers among the
+# arguments by extrema_unreduced: Max(0, t) of a nonnegative symbol t is t (builders rely on
+# such reductions), and the comparison is cheap
+SMALL_EXTREMUM_ARGUMENT = 12
+
+
+def _small(expr: Any) -> bool:
+    import sympy as sp
+
+    for n, _ in enumerate(sp.preorder_traversal(expr), 1):
+        if n > SMALL_EXTREMUM_ARGUMENT:
+            return False
+    return True
+
+
+@contextlib.contextmanager
+def extrema_unreduced() -> Iterator[None]:
+    """Within: sympy's ``Max``/``Min`` compare each argument with the numbers among the
+    arguments only, and only when it is small (at most :data:`SMALL_EXTREMUM_ARGUMENT`
+    nodes), instead of comparing every pair of arguments (``_find_localzeros``: an assumption
+    query on ``x - y`` per pair, most of the time of an SMT problem build whose formula takes
+    maxima of many or of large rational functions, paid again each time a rewrite —
+    ``replace``, ``subs``, ``expand`` — rebuilds the maximum from new arguments). An argument
+    kept that sympy would have dropped is never the extremum, so it leaves the same function
+    (``max(a, b) = a`` when ``a >= b``): a problem built within is equivalent to the one built
+    without; z3 takes either (one ``If`` per argument). Numbers are still reduced to the
+    extreme one (``Max(1, 2) = 2``), a small argument against it (``Max(0, t) = t`` for
+    ``t >= 0``), and sympy's other reductions (flattening, the zero and identity, ``Max(x,
+    Min(x, y)) = x``) still apply. Process-local; restored on exit, also on an exception;
+    nests. sympy's cache is kept (clearing it cost more than the comparisons saved): a result
+    cached within (``expand`` of an expression with a ``Max``) may carry a kept argument into
+    later work of the process, which is again the same function."""
+    from sympy.functions.elementary.miscellaneous import MinMaxBase
+
+    saved = MinMaxBase.__dict__["_find_localzeros"]
+    compare = saved.__func__
+
+    def against_numbers(cls: Any, values: Any, **options: Any) -> set[Any]:
+        numbers = [v for v in values if v.is_number]
+        rest = [v for v in values if not v.is_number]
+        if not numbers:
+            return set(rest)
+        extreme = set(compare(cls, numbers, **options))
+        kept: set[Any] = set()
+        for v in rest:
+            if _small(v):
+                both = compare(cls, [*extreme, v], **options)
+                if v not in both:  # dominated by a number
+                    continue
+                extreme &= set(both)  # a number it dominates is dropped
+            kept.add(v)
+        return kept | extreme
+
+    MinMaxBase._find_localzeros = classmethod(against_numbers)
+    try:
+        yield
+    finally:
+        MinMaxBase._find_localzeros = saved
 
 
 def polynomial_roots(expr: Any, prefix: str = "r") -> tuple[tuple[Any, ...], Any, list[Any]]:
