@@ -392,3 +392,28 @@ def test_the_route_builds_problems_with_extrema_unreduced():
     status, _, evidence = run(build)
     assert status is Status.PROVED
     assert evidence["goal"].count("y**7") == 2  # both arguments reached z3
+
+
+def test_over_common_denominator_is_the_expression_over_togethers_denominator(monkeypatch):
+    """``N/D`` equals the sum; ``D`` is sympy.together's denominator and the SMITH-ADAPT-COMP
+    law problem of depth 2 is the one built with sympy.together; a numeric denominator factor
+    falls back to together."""
+    from dpverify.theorems.foundations import law_smt
+    from dpverify.theorems.symbolic import over_common_denominator
+
+    a, b = sp.symbols("a b", positive=True)
+    expr = a / ((a + 1) * (b + 1)) + b**2 / (a + 1) ** 2 + 1 / (b + 1) - a
+    num, den = over_common_denominator(expr)
+    assert sp.cancel(num / den - expr) == 0
+    assert den == sp.fraction(sp.together(expr))[1] == (a + 1) ** 2 * (b + 1)
+    assert over_common_denominator(a / 3 + 1 / (a + 1)) == sp.fraction(
+        sp.together(a / 3 + 1 / (a + 1)))
+
+    def with_together(lhs, rhs):
+        nl, dl = sp.fraction(sp.together(lhs))
+        nr, dr = sp.fraction(sp.together(rhs))
+        return (sp.Gt(dl, 0), sp.Gt(dr, 0), law_smt._eq(sp.expand(nl * dr), sp.expand(nr * dl)))
+
+    fast = law_smt.adaptive_law_problem(2)
+    monkeypatch.setattr(law_smt, "_cleared_eq", with_together)
+    assert law_smt.adaptive_law_problem(2) == fast

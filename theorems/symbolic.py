@@ -81,6 +81,29 @@ def extrema_unreduced() -> Iterator[None]:
         MinMaxBase._find_localzeros = saved
 
 
+def over_common_denominator(expr: Any) -> tuple[Any, Any]:
+    """``(N, D)`` with ``expr = N/D``: a sum of terms ``n_i/d_i`` over ``D``, the product of the
+    symbolic factors of the ``d_i``, each at its highest power (the denominator that
+    ``sympy.together`` forms, which spends its time in ``gcd_terms``: 2.6 s of the 3.8 s of
+    the SMITH-ADAPT-COMP problems), ``N = sum_i n_i D/d_i`` unexpanded. Falls back to
+    ``sympy.fraction(sympy.together(expr))`` when a denominator has a numeric factor."""
+    import sympy as sp
+
+    parts = [term.as_numer_denom() for term in sp.Add.make_args(sp.sympify(expr))]
+    highest: dict[Any, Any] = {}
+    powers = []
+    for _, den in parts:
+        dp = den.as_powers_dict()
+        if any(base.is_number or not exp.is_Integer or exp < 0 for base, exp in dp.items()):
+            return sp.fraction(sp.together(expr))
+        powers.append(dp)
+        for base, exp in dp.items():
+            highest[base] = max(highest.get(base, 0), exp)
+    num = sp.Add(*(n * sp.Mul(*(b**(e - dp.get(b, 0)) for b, e in highest.items()))
+                   for (n, _), dp in zip(parts, powers, strict=True)))
+    return num, sp.Mul(*(b**e for b, e in highest.items()))
+
+
 def polynomial_roots(expr: Any, prefix: str = "r") -> tuple[tuple[Any, ...], Any, list[Any]]:
     """Replace each square root in ``expr`` by a fresh variable ``r_i >= 0`` with ``r_i^2`` its
     radicand; returns the hypotheses, the expression and the new symbols."""

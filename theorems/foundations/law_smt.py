@@ -31,7 +31,7 @@ from dpverify.theorems.ctx import SymCtx
 from dpverify.theorems.formulas.adaptive_rr import adaptive_rr_transcripts
 from dpverify.theorems.formulas.bayes_posterior import BITS3, EM_OUTPUTS, bayes_em_mechanism
 from dpverify.theorems.formulas.parallel_composition import clamped_geometric
-from dpverify.theorems.symbolic import exp_as_powers
+from dpverify.theorems.symbolic import exp_as_powers, over_common_denominator
 
 
 def _eq(a: Any, b: Any) -> Any:
@@ -60,8 +60,8 @@ def _cleared_eq(lhs: Any, rhs: Any) -> tuple[Any, ...]:
     proved positive (so the cross-multiplied identity is the identity itself)."""
     import sympy as sp
 
-    nl, dl = sp.fraction(sp.together(lhs))
-    nr, dr = sp.fraction(sp.together(rhs))
+    nl, dl = over_common_denominator(lhs)
+    nr, dr = over_common_denominator(rhs)
     return (sp.Gt(dl, 0), sp.Gt(dr, 0), _eq(sp.expand(nl * dr), sp.expand(nr * dl)))
 
 
