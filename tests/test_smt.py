@@ -417,3 +417,24 @@ def test_over_common_denominator_is_the_expression_over_togethers_denominator(mo
     fast = law_smt.adaptive_law_problem(2)
     monkeypatch.setattr(law_smt, "_cleared_eq", with_together)
     assert law_smt.adaptive_law_problem(2) == fast
+
+
+def test_rational_pieces_cancelled_at_once_as_by_sympys_replace():
+    """A rational node cancelled at once gives what sympy's bottom-up replace gives (which
+    cancels every subterm first), also around roots, maxima and piecewise pieces."""
+    from dpverify.theorems.symbolic import _cancel_rational_pieces
+
+    a, b = sp.symbols("a b", positive=True)
+    c = sp.Symbol("c", real=True)
+    exprs = [
+        (a**2 - 1) / (a + 1) + b / (a * b + b) - 1 / (a + 1),
+        sp.sqrt((a**2 + 2 * a + 1) / (b + 1) * (b + 1)) + (a * b - b) / (a - 1),
+        sp.Max((a**2 - b**2) / (a - b), c) * (c**2 - 1) / (c - 1) + 3,
+        sp.Piecewise(((c**3 - c) / (c**2 + c), c > 1), ((a + a * c) / (1 + c), True)),
+        sp.Le((a**3 - a) / (a + 1) + 1 / a, b),
+    ]
+    for e in exprs:
+        by_replace = e.replace(
+            lambda n: isinstance(n, sp.Add | sp.Mul) and not n.has(sp.Piecewise, sp.Max, sp.Min),
+            lambda n: sp.factor(sp.cancel(n)))
+        assert _cancel_rational_pieces(e) == by_replace
