@@ -65,14 +65,15 @@ def extrema_unreduced() -> Iterator[None]:
             return set(rest)
         extreme = set(compare(cls, numbers, **options))
         kept: set[Any] = set()
-        for v in rest:
+        dominated: set[Any] = set()  # numbers that a kept argument dominates
+        for v in rest:  # each against the extreme number: the same outcome in any order
             if _small(v):
-                both = compare(cls, [*extreme, v], **options)
-                if v not in both:  # dominated by a number
+                both = set(compare(cls, [*extreme, v], **options))
+                if v not in both:  # dominated by the number
                     continue
-                extreme &= set(both)  # a number it dominates is dropped
+                dominated |= extreme - both
             kept.add(v)
-        return kept | extreme
+        return kept | (extreme - dominated)
 
     MinMaxBase._find_localzeros = classmethod(against_numbers)
     try:
