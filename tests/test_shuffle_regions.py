@@ -385,3 +385,23 @@ def test_wbk19_moment_goals_are_sympys_factorization(monkeypatch):
     root = sp.sqrt(x) * q / (x + 1) - q
     assert m._numerator_times_denominator(root, q, x, u) == sympy_route(root, q, x, u)
     assert m._numerator_times_denominator(q - q, q, x, u) == 0
+
+
+def test_wbk19_smt_refutes_a_planted_weaker_bound(monkeypatch):
+    """Quality: with the RR bound's moment term scaled by 1/4 (a wrong Thm 9), a Min choice of
+    WBK19-SUBRDP claim 6 at alpha = 2 is refuted by a checked model (the claim is the
+    conjunction of its choices)."""
+    from dpverify.theorems.shuffle_discrete import subsampled_rdp as m
+
+    true_bound = m.wbk_tau_rr
+
+    def planted(ctx, q, eps0, alpha):
+        return ctx.log(1 + (ctx.exp((alpha - 1) * true_bound(ctx, q, eps0, alpha)) - 1) / 4) / (
+            alpha - 1)
+
+    monkeypatch.setattr(m, "wbk_tau_rr", planted)
+    goals = m._rr_smt_goals.__wrapped__(2, "mix_first")
+    monkeypatch.setattr(m, "_rr_smt_goals", lambda alpha, order: goals)
+    statuses = {verify(Smt(lambda i=i: m._rr_smt_problem(2, "mix_first", i), "planted"),
+                       Budget(seconds=20.0))[0] for i in range(len(goals))}
+    assert Status.FAILED in statuses
