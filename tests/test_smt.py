@@ -438,3 +438,19 @@ def test_rational_pieces_cancelled_at_once_as_by_sympys_replace():
             lambda n: isinstance(n, sp.Add | sp.Mul) and not n.has(sp.Piecewise, sp.Max, sp.Min),
             lambda n: sp.factor(sp.cancel(n)))
         assert _cancel_rational_pieces(e) == by_replace
+
+
+def test_strip_log_returns_the_moment():
+    """``exp((alpha - 1) D_alpha)`` of a Rényi divergence written with logarithms is the moment
+    ``sum p^alpha q^(1 - alpha)``, as one cancelled rational function."""
+    from dpverify.theorems.symbolic import strip_log
+
+    p = sp.Symbol("p", positive=True)
+    moment = p**2 / (1 - p) + (1 - p) ** 2 / p
+    for alpha in (2, 3):
+        a = sp.Integer(alpha)
+        renyi = sp.log(p**a * (1 - p) ** (1 - a) + (1 - p) ** a * p ** (1 - a)) / (a - 1)
+        out = strip_log(renyi, a - 1)
+        assert not out.has(sp.log, sp.exp)
+        assert sp.cancel(out - (p**a * (1 - p) ** (1 - a) + (1 - p) ** a * p ** (1 - a))) == 0
+    assert strip_log(sp.log(moment), 1) == sp.factor(sp.cancel(moment))
