@@ -361,3 +361,47 @@ def test_kernel_lemma_needs_nonnegative_weights():
     good = kernel_problem()
     bad = SmtProblem(good.variables, (sp.Ge(sp.Symbol("k", real=True), -1),), good.goal)
     assert verify(Smt(lambda: bad, "k"), Budget(seconds=30))[0] == Status.FAILED
+
+
+def test_wbk19_moment_goals_are_sympys_factorization(monkeypatch):
+    """WBK19-SUBRDP's goals ``N D >= 0`` computed in flint's ``Q(q, x)`` are the very
+    expressions sympy's ``together``/``factor``/``expand`` route gives (alpha = 2 and 3, both
+    bases), and a choice that is not rational in q and x takes sympy's route."""
+    import sympy as sp
+
+    from dpverify.theorems.shuffle_discrete import subsampled_rdp as m
+
+    def sympy_route(choice, q, x, u):
+        num, den = sp.fraction(sp.factor(sp.together(choice)))
+        return sp.factor(sp.expand((num * den).subs(x, 1 + u)))
+
+    cases = [(m._gauss_smt_goals, (2,)), (m._gauss_smt_goals, (3,)),
+             (m._rr_smt_goals, (2, "mix_first")), (m._rr_smt_goals, (3, "mix_first"))]
+    fast = [f.__wrapped__(*args) for f, args in cases]
+    monkeypatch.setattr(m, "_numerator_times_denominator", sympy_route)
+    assert [f.__wrapped__(*args) for f, args in cases] == fast
+    q, x, u = sp.symbols("q x u", positive=True)
+    monkeypatch.undo()
+    root = sp.sqrt(x) * q / (x + 1) - q
+    assert m._numerator_times_denominator(root, q, x, u) == sympy_route(root, q, x, u)
+    assert m._numerator_times_denominator(q - q, q, x, u) == 0
+
+
+def test_wbk19_smt_refutes_a_planted_weaker_bound(monkeypatch):
+    """Quality: with the RR bound's moment term scaled by 1/4 (a wrong Thm 9), a Min choice of
+    WBK19-SUBRDP claim 6 at alpha = 2 is refuted by a checked model (the claim is the
+    conjunction of its choices)."""
+    from dpverify.theorems.shuffle_discrete import subsampled_rdp as m
+
+    true_bound = m.wbk_tau_rr
+
+    def planted(ctx, q, eps0, alpha):
+        return ctx.log(1 + (ctx.exp((alpha - 1) * true_bound(ctx, q, eps0, alpha)) - 1) / 4) / (
+            alpha - 1)
+
+    monkeypatch.setattr(m, "wbk_tau_rr", planted)
+    goals = m._rr_smt_goals.__wrapped__(2, "mix_first")
+    monkeypatch.setattr(m, "_rr_smt_goals", lambda alpha, order: goals)
+    statuses = {verify(Smt(lambda i=i: m._rr_smt_problem(2, "mix_first", i), "planted"),
+                       Budget(seconds=20.0))[0] for i in range(len(goals))}
+    assert Status.FAILED in statuses

@@ -352,3 +352,105 @@ def test_clear_denominators_memo_is_the_function():
     with_rational = clear_denominators(sp.Le(x + sp.Rational(1, 2), 1 / x))
     assert with_float.has(sp.Float) and not with_rational.has(sp.Float)
     assert clear_denominators(sp.true) is sp.true
+
+
+def test_extrema_unreduced_keeps_large_arguments_and_the_function():
+    """Within, a large argument that sympy drops (never the maximum) is kept, numbers and a
+    small argument against them are still reduced, the value is the same at every point
+    tried; on exit (also by an exception) sympy compares every pair again."""
+    import random
+
+    from dpverify.theorems.symbolic import extrema_unreduced
+
+    y = sp.Symbol("y", positive=True)
+    t = sp.Symbol("t", nonnegative=True)
+    big = sum(y**i / (i + 1) for i in range(1, 8))
+    eager = sp.Max(big, big + 1, 0, 2)
+    assert eager == sp.Max(big + 1, 2)
+    with extrema_unreduced():
+        lazy = sp.Max(big, big + 1, 0, 2)
+        assert sp.Max(0, t) == t and sp.Max(-1, t, 3) == sp.Max(3, t)
+        assert sp.Min(y, 1, 3) == sp.Min(1, y)
+    assert set(lazy.args) == {big, big + 1, sp.Integer(2)}
+    rng = random.Random(7)
+    for _ in range(20):
+        at = {y: sp.Rational(rng.randint(1, 400), rng.randint(1, 100))}
+        assert lazy.xreplace(at) == eager.xreplace(at)
+    with pytest.raises(RuntimeError), extrema_unreduced():
+        raise RuntimeError("restored on an exception too")
+    assert sp.Max(big, big + 1) == big + 1
+
+
+def test_the_route_builds_problems_with_extrema_unreduced():
+    """A problem built by the route keeps a large dominated argument, and z3 proves it."""
+    y = sp.Symbol("y", real=True)
+    big = sum(y**i for i in range(1, 8))
+
+    def build():
+        return SmtProblem({"y": "real"}, (sp.Gt(y, 0),), sp.Ge(sp.Max(big, big + 1), 1))
+
+    status, _, evidence = run(build)
+    assert status is Status.PROVED
+    assert evidence["goal"].count("y**7") == 2  # both arguments reached z3
+
+
+def test_over_common_denominator_is_the_expression_over_togethers_denominator(monkeypatch):
+    """``N/D`` equals the sum; ``D`` is sympy.together's denominator and the SMITH-ADAPT-COMP
+    law problem of depth 2 is the one built with sympy.together; a numeric denominator factor
+    falls back to together."""
+    from dpverify.theorems.foundations import law_smt
+    from dpverify.theorems.symbolic import over_common_denominator
+
+    a, b = sp.symbols("a b", positive=True)
+    expr = a / ((a + 1) * (b + 1)) + b**2 / (a + 1) ** 2 + 1 / (b + 1) - a
+    num, den = over_common_denominator(expr)
+    assert sp.cancel(num / den - expr) == 0
+    assert den == sp.fraction(sp.together(expr))[1] == (a + 1) ** 2 * (b + 1)
+    assert over_common_denominator(a / 3 + 1 / (a + 1)) == sp.fraction(
+        sp.together(a / 3 + 1 / (a + 1)))
+
+    def with_together(lhs, rhs):
+        nl, dl = sp.fraction(sp.together(lhs))
+        nr, dr = sp.fraction(sp.together(rhs))
+        return (sp.Gt(dl, 0), sp.Gt(dr, 0), law_smt._eq(sp.expand(nl * dr), sp.expand(nr * dl)))
+
+    fast = law_smt.adaptive_law_problem(2)
+    monkeypatch.setattr(law_smt, "_cleared_eq", with_together)
+    assert law_smt.adaptive_law_problem(2) == fast
+
+
+def test_rational_pieces_cancelled_at_once_as_by_sympys_replace():
+    """A rational node cancelled at once gives what sympy's bottom-up replace gives (which
+    cancels every subterm first), also around roots, maxima and piecewise pieces."""
+    from dpverify.theorems.symbolic import _cancel_rational_pieces
+
+    a, b = sp.symbols("a b", positive=True)
+    c = sp.Symbol("c", real=True)
+    exprs = [
+        (a**2 - 1) / (a + 1) + b / (a * b + b) - 1 / (a + 1),
+        sp.sqrt((a**2 + 2 * a + 1) / (b + 1) * (b + 1)) + (a * b - b) / (a - 1),
+        sp.Max((a**2 - b**2) / (a - b), c) * (c**2 - 1) / (c - 1) + 3,
+        sp.Piecewise(((c**3 - c) / (c**2 + c), c > 1), ((a + a * c) / (1 + c), True)),
+        sp.Le((a**3 - a) / (a + 1) + 1 / a, b),
+    ]
+    for e in exprs:
+        by_replace = e.replace(
+            lambda n: isinstance(n, sp.Add | sp.Mul) and not n.has(sp.Piecewise, sp.Max, sp.Min),
+            lambda n: sp.factor(sp.cancel(n)))
+        assert _cancel_rational_pieces(e) == by_replace
+
+
+def test_strip_log_returns_the_moment():
+    """``exp((alpha - 1) D_alpha)`` of a Rényi divergence written with logarithms is the moment
+    ``sum p^alpha q^(1 - alpha)``, as one cancelled rational function."""
+    from dpverify.theorems.symbolic import strip_log
+
+    p = sp.Symbol("p", positive=True)
+    moment = p**2 / (1 - p) + (1 - p) ** 2 / p
+    for alpha in (2, 3):
+        a = sp.Integer(alpha)
+        renyi = sp.log(p**a * (1 - p) ** (1 - a) + (1 - p) ** a * p ** (1 - a)) / (a - 1)
+        out = strip_log(renyi, a - 1)
+        assert not out.has(sp.log, sp.exp)
+        assert sp.cancel(out - (p**a * (1 - p) ** (1 - a) + (1 - p) ** a * p ** (1 - a))) == 0
+    assert strip_log(sp.log(moment), 1) == sp.factor(sp.cancel(moment))

@@ -7,16 +7,104 @@ roots as auxiliary variables, a Rényi ``log(S)/(alpha - 1)`` back into its mome
 
 from __future__ import annotations
 
+import contextlib
 import functools
+from collections.abc import Iterator
 from typing import Any
 
 
 def strip_log(expr: Any, scale: Any) -> Any:
     """``exp(scale * expr)`` simplified: turns ``log(S)/(alpha - 1)`` (a Rényi divergence or an
-    RDP curve evaluated in SymCtx) into the moment ``S`` for a numeric alpha."""
+    RDP curve evaluated in SymCtx) into the moment ``S`` for a numeric alpha, as a cancelled,
+    factored rational expression (sympy's ``factor(cancel(.))``; ``simplify`` gave the same
+    smt goals for every catalogue use but STK-ADAPT-POST 2/2, at twice the cost)."""
     import sympy as sp
 
-    return sp.simplify(sp.powsimp(sp.expand_log(sp.exp(scale * expr), force=True)))
+    return sp.factor(sp.cancel(sp.powsimp(sp.expand_log(sp.exp(scale * expr), force=True))))
+
+
+# a Max/Min argument of at most this many nodes is still compared with the numbers among the
+# arguments by extrema_unreduced: Max(0, t) of a nonnegative symbol t is t (builders rely on
+# such reductions), and the comparison is cheap
+SMALL_EXTREMUM_ARGUMENT = 12
+
+
+def _small(expr: Any) -> bool:
+    import sympy as sp
+
+    for n, _ in enumerate(sp.preorder_traversal(expr), 1):
+        if n > SMALL_EXTREMUM_ARGUMENT:
+            return False
+    return True
+
+
+@contextlib.contextmanager
+def extrema_unreduced() -> Iterator[None]:
+    """Within: sympy's ``Max``/``Min`` compare each argument with the numbers among the
+    arguments only, and only when it is small (at most :data:`SMALL_EXTREMUM_ARGUMENT`
+    nodes), instead of comparing every pair of arguments (``_find_localzeros``: an assumption
+    query on ``x - y`` per pair, most of the time of an SMT problem build whose formula takes
+    maxima of many or of large rational functions, paid again each time a rewrite —
+    ``replace``, ``subs``, ``expand`` — rebuilds the maximum from new arguments). An argument
+    kept that sympy would have dropped is never the extremum, so it leaves the same function
+    (``max(a, b) = a`` when ``a >= b``): a problem built within is equivalent to the one built
+    without; z3 takes either (one ``If`` per argument). Numbers are still reduced to the
+    extreme one (``Max(1, 2) = 2``), a small argument against it (``Max(0, t) = t`` for
+    ``t >= 0``), and sympy's other reductions (flattening, the zero and identity, ``Max(x,
+    Min(x, y)) = x``) still apply. Process-local; restored on exit, also on an exception;
+    nests. sympy's cache is kept (clearing it cost more than the comparisons saved): a result
+    cached within (``expand`` of an expression with a ``Max``) may carry a kept argument into
+    later work of the process, which is again the same function."""
+    from sympy.functions.elementary.miscellaneous import MinMaxBase
+
+    saved = MinMaxBase.__dict__["_find_localzeros"]
+    compare = saved.__func__
+
+    def against_numbers(cls: Any, values: Any, **options: Any) -> set[Any]:
+        numbers = [v for v in values if v.is_number]
+        rest = [v for v in values if not v.is_number]
+        if not numbers:
+            return set(rest)
+        extreme = set(compare(cls, numbers, **options))
+        kept: set[Any] = set()
+        dominated: set[Any] = set()  # numbers that a kept argument dominates
+        for v in rest:  # each against the extreme number: the same outcome in any order
+            if _small(v):
+                both = set(compare(cls, [*extreme, v], **options))
+                if v not in both:  # dominated by the number
+                    continue
+                dominated |= extreme - both
+            kept.add(v)
+        return kept | (extreme - dominated)
+
+    MinMaxBase._find_localzeros = classmethod(against_numbers)
+    try:
+        yield
+    finally:
+        MinMaxBase._find_localzeros = saved
+
+
+def over_common_denominator(expr: Any) -> tuple[Any, Any]:
+    """``(N, D)`` with ``expr = N/D``: a sum of terms ``n_i/d_i`` over ``D``, the product of the
+    symbolic factors of the ``d_i``, each at its highest power (the denominator that
+    ``sympy.together`` forms, which spends its time in ``gcd_terms``: 2.6 s of the 3.8 s of
+    the SMITH-ADAPT-COMP problems), ``N = sum_i n_i D/d_i`` unexpanded. Falls back to
+    ``sympy.fraction(sympy.together(expr))`` when a denominator has a numeric factor."""
+    import sympy as sp
+
+    parts = [term.as_numer_denom() for term in sp.Add.make_args(sp.sympify(expr))]
+    highest: dict[Any, Any] = {}
+    powers = []
+    for _, den in parts:
+        dp = den.as_powers_dict()
+        if any(base.is_number or not exp.is_Integer or exp < 0 for base, exp in dp.items()):
+            return sp.fraction(sp.together(expr))
+        powers.append(dp)
+        for base, exp in dp.items():
+            highest[base] = max(highest.get(base, 0), exp)
+    num = sp.Add(*(n * sp.Mul(*(b**(e - dp.get(b, 0)) for b, e in highest.items()))
+                   for (n, _), dp in zip(parts, powers, strict=True)))
+    return num, sp.Mul(*(b**e for b, e in highest.items()))
 
 
 def polynomial_roots(expr: Any, prefix: str = "r") -> tuple[tuple[Any, ...], Any, list[Any]]:
@@ -103,9 +191,45 @@ def clear_denominators(expr: Any) -> Any:
 
     out = sp.piecewise_fold(sp.sympify(expr))
     out = out.replace(lambda n: isinstance(n, sp.core.relational.Relational), relation)
-    return out.replace(
-        lambda n: isinstance(n, sp.Add | sp.Mul) and not n.has(sp.Piecewise, sp.Max, sp.Min),
-        lambda n: sp.factor(sp.cancel(n)))
+    return _cancel_rational_pieces(out)
+
+
+def _cancel_rational_pieces(expr: Any) -> Any:
+    """``expr.replace(query, lambda n: factor(cancel(n)))`` for the sums and products ``n``
+    without ``Piecewise``, ``Max``, ``Min`` (sympy's replace: children first, then the node
+    rebuilt from them), except that a node that is a rational function of its symbols is
+    cancelled at once: ``factor(cancel(.))`` is sympy's canonical form of the rational
+    function (reduced, numerator and denominator expanded, then factored), so cancelling its
+    subterms first gives the same expression (tests/test_smt.py) at the cost of many more
+    cancellations (clear_denominators on DLAP's problems: 3/4 of its ``cancel`` calls)."""
+    import sympy as sp
+
+    def query(n: Any) -> bool:
+        return isinstance(n, sp.Add | sp.Mul) and not n.has(sp.Piecewise, sp.Max, sp.Min)
+
+    def walk(n: Any) -> Any:
+        if query(n) and _rational_in_symbols(n):
+            return sp.factor(sp.cancel(n))
+        if n.args:
+            new = tuple(walk(a) for a in n.args)
+            if new != n.args:
+                n = n.func(*new)
+        return sp.factor(sp.cancel(n)) if query(n) else n
+
+    return walk(expr)
+
+
+def _rational_in_symbols(expr: Any) -> bool:
+    """Built from symbols and rationals by ``+``, ``*`` and integer powers only."""
+    import sympy as sp
+
+    for n in sp.preorder_traversal(expr):
+        if isinstance(n, sp.Pow):
+            if not n.exp.is_Integer:
+                return False
+        elif not (isinstance(n, sp.Add | sp.Mul | sp.Symbol) or n.is_Rational):
+            return False
+    return True
 
 
 def eval_in_ctx(expr: Any, ctx: Any, values: dict[str, Any]) -> Any:

@@ -164,3 +164,63 @@ def factored_sympy(f: RatFunc, symbol: Any) -> Any:
     if f.num == 0:
         return sp.Integer(0)
     return factored(f.num) / factored(f.den)
+
+
+def from_sympy(expr: Any, gens: dict[Any, RatFunc]) -> RatFunc:
+    """A sympy rational expression (``+``, ``*``, integer powers, rationals and the symbols of
+    ``gens``) as a :class:`RatFunc`; raises ValueError on anything else (a root, a function)."""
+    import sympy as sp
+
+    done: dict[Any, Any] = {}
+
+    def ev(e: Any) -> Any:
+        if e in done:
+            return done[e]
+        if e in gens:
+            out = gens[e]
+        elif e.is_Rational:
+            out = Fraction(int(e.p), int(e.q))
+        elif isinstance(e, sp.Add | sp.Mul):
+            vals = [ev(a) for a in e.args]  # a RatFunc first: scalars are never lifted
+            first = next((i for i, v in enumerate(vals) if isinstance(v, RatFunc)), 0)
+            out = vals[first]
+            for v in vals[:first] + vals[first + 1:]:
+                out = out + v if isinstance(e, sp.Add) else out * v
+        elif isinstance(e, sp.Pow) and e.exp.is_Integer:
+            out = ev(e.base) ** int(e.exp)
+        else:
+            raise ValueError(f"not a rational function of {list(gens)}: {type(e).__name__}")
+        done[e] = out
+        return out
+
+    out = ev(sp.sympify(expr))
+    return out if isinstance(out, RatFunc) else RatFunc(
+        next(iter(gens.values())).num**0 * _scalar(out))
+
+
+def primitive_scale(p: Any) -> Fraction:
+    """The positive rational ``s`` with ``s p`` a primitive polynomial over Z (coprime integer
+    coefficients)."""
+    from math import gcd, lcm
+
+    coeffs = [Fraction(int(c.p), int(c.q)) for c in p.coeffs()]
+    den = lcm(*(c.denominator for c in coeffs))
+    num = gcd(*(int(c * den) for c in coeffs))
+    return Fraction(den, num)
+
+
+def factored_sympy_mpoly(p: Any, symbols: tuple[Any, ...]) -> Any:
+    """A nonzero ``fmpq_mpoly`` as sympy's ``factor`` writes it: the content times the powers of
+    flint's irreducible factors over Z (primitive, positive leading coefficient), the content
+    kept outside a single sum as sympy keeps it."""
+    import sympy as sp
+    from sympy.core.mul import _keep_coeff
+
+    content, factors = p.factor()
+    out = []
+    for factor, power in factors:
+        poly = sp.Add(*(sp.Integer(int(c)) * sp.Mul(*(s**e for s, e in zip(symbols, m,
+                                                                             strict=True)))
+                        for m, c in factor.to_dict().items()))
+        out.append(poly**int(power))
+    return _keep_coeff(sp.Rational(int(content.p), int(content.q)), sp.Mul(*out))

@@ -80,10 +80,39 @@ def _moment_goals(bound: Any, exact: Any, x: Any) -> tuple[Any, ...]:
     real = {q: sp.Symbol("q", real=True), u: sp.Symbol("u", real=True)}
     goals = set()
     for choice in _min_choices(bound - exact):
-        num, den = sp.fraction(sp.factor(sp.together(choice)))
-        poly = sp.factor(sp.expand((num * den).subs(x, 1 + u))).xreplace(real)
-        goals.add(sp.Ge(poly, 0, evaluate=False))
+        goals.add(sp.Ge(_numerator_times_denominator(choice, q, x, u).xreplace(real), 0,
+                        evaluate=False))
     return tuple(sorted(goals, key=str))
+
+
+def _numerator_times_denominator(choice: Any, q: Any, x: Any, u: Any) -> Any:
+    """``N D`` at ``x = 1 + u``, factored, for ``choice = N/D`` reduced with ``D`` primitive over
+    Z: ``sympy.factor(sympy.expand((N D).subs(x, 1 + u)))`` of ``N, D = sympy.fraction(
+    sympy.factor(sympy.together(choice)))``, computed in flint's ``Q(q, x)`` (the same
+    expression: tests/test_smt.py; sympy's route is taken for a choice that is not a rational
+    function of q and x)."""
+    import flint
+    import sympy as sp
+
+    from dpverify.theorems.shuffle_discrete.ratfunc import (
+        RatFunc,
+        factored_sympy_mpoly,
+        from_sympy,
+        primitive_scale,
+    )
+
+    ctx = flint.fmpq_mpoly_ctx.get(("q", "x"), "lex")
+    try:
+        f = from_sympy(choice, {q: RatFunc(ctx.gens()[0]), x: RatFunc(ctx.gens()[1])})
+    except ValueError:
+        num, den = sp.fraction(sp.factor(sp.together(choice)))
+        return sp.factor(sp.expand((num * den).subs(x, 1 + u)))
+    scale = primitive_scale(f.den)  # sympy's D = ±scale * f.den; N D = scale^2 f.num f.den
+    to_u = flint.fmpq_mpoly_ctx.get(("q", "u"), "lex")
+    qq, uu = to_u.gens()
+    nd = (f.num * f.den).compose(qq, uu + 1, ctx=to_u) * flint.fmpq(
+        scale.numerator**2, scale.denominator**2)
+    return factored_sympy_mpoly(nd, (q, u)) if nd != 0 else sp.Integer(0)
 
 
 @functools.cache
