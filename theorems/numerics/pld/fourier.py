@@ -169,7 +169,7 @@ class _Part:
 def _tilted_part(one: DiscretePLD, k: int, lam_h: Fraction) -> _Part:
     if one.B > 1000:
         raise PrecisionExhausted("mass units below 2^-1000 do not fit float64")
-    x = np.ldexp(np.array([float(int(c)) for c in one.poly.coeffs()], dtype=np.float64), -one.B)
+    x = np.ldexp(one.unit_floats(), -one.B)  # nearest floats: relative error u
     if not len(x) or float(np.sum(x)) <= 0:
         raise PrecisionExhausted("a part has no finite mass")
     w, alpha = weights(lam_h, len(x))
@@ -378,37 +378,58 @@ def chernoff_eps(ones: Sequence[tuple[DiscretePLD, int]], delta: float) -> float
 
 def fourier_tilt(ones: Sequence[tuple[DiscretePLD, int]], center: float) -> Fraction:
     """The saddle-point tilt: the ``lam`` whose tilted composed law has mean ``center``
-    (``sum_j k_j m_j(lam)``, ``m_j`` the tilted mean of one step, increasing in lam; float
-    bisection, a locator), capped so that the one-step weight tables stay within
-    ``e^{EXP_CAP / 2}``, as a dyadic with 8 significant bits (any value is rigorous)."""
+    (``sum_j k_j m_j(lam)``, ``m_j`` the tilted mean of one step, increasing in lam: its
+    derivative is ``sum_j k_j v_j(lam)``, ``v_j`` the tilted variance), capped so that the
+    one-step weight tables stay within ``e^{EXP_CAP / 2}``, as a dyadic with 8 significant
+    bits (any value is rigorous: a float locator). Newton's method on the bracket ``[lo, hi]``,
+    a bisection step whenever Newton would leave it (safeguarded Newton, Press et al.,
+    *Numerical Recipes*, 3rd ed., Sec. 9.4 ``rtsafe``): ~5 evaluations of the tilted moments
+    instead of the ~17 of a bisection to ``2^-10``."""
     span = max((len(one) - 1) * float(one.h) for one, _k in ones)
     lam_max = EXP_CAP / 2 / max(span, 1e-9)
     steps = []
     for d, k in _float_parts(ones):
         z = float(d.shift) + float(d.h) * np.arange(len(d.masses))
         with np.errstate(divide="ignore"):
-            steps.append((np.log(d.masses), z, k))
+            steps.append((np.log(d.masses), z, z * z, k))
 
-    def mean(lam: float) -> float:
-        out = 0.0
-        for lm, z, k in steps:
+    def moments(lam: float) -> tuple[float, float]:
+        """The tilted composed mean and variance (float)."""
+        mean = var = 0.0
+        for lm, z, z2, k in steps:
             e = lm + lam * z
             w = np.exp(e - float(np.max(e)))
-            out += k * float(np.dot(w, z)) / float(np.sum(w))
-        return out
+            total = float(np.sum(w))
+            m = float(np.dot(w, z)) / total
+            mean += k * m
+            var += k * max(float(np.dot(w, z2)) / total - m * m, 0.0)
+        return mean, var
 
-    if not math.isfinite(center) or mean(0.0) >= center:
+    if not math.isfinite(center):
+        return Fraction(0)
+    m0, v0 = moments(0.0)
+    if m0 >= center:
         return Fraction(0)
     lo, hi = 0.0, lam_max
-    if mean(hi) <= center:
-        lo = hi
-    while hi - lo > 2.0**-10 * hi:
-        mid = (lo + hi) / 2
-        lo, hi = (mid, hi) if mean(mid) < center else (lo, mid)
-    if lo <= 0:
+    x, fx, dfx = 0.0, m0 - center, v0
+    for _ in range(60):
+        nxt = x - fx / dfx if dfx > 0 else math.nan
+        if not lo < nxt < hi:
+            nxt = (lo + hi) / 2
+        done = abs(nxt - x) <= 2.0**-12 * nxt
+        x = nxt
+        m, dfx = moments(x)
+        fx = m - center
+        if fx < 0:
+            lo = x
+        else:
+            hi = x
+        if done or hi - lo <= 2.0**-10 * hi:
+            break
+    if x <= 0:
         return Fraction(0)
-    e = math.floor(math.log2(lo)) - 7
-    return Fraction(math.floor(lo / 2.0**e)) * Fraction(2) ** e
+    e = math.floor(math.log2(x)) - 7
+    return Fraction(math.floor(x / 2.0**e)) * Fraction(2) ** e
 
 
 __all__ = ["FourierPLD", "chernoff_eps", "compose_fourier", "fourier_tilt"]
