@@ -145,3 +145,26 @@ def test_from_discrete_rounds_outward_above_2_53() -> None:
         assert f.masses[0] == 3.0
         for v, i in zip(f.masses[1:].tolist(), ints[1:], strict=True):
             assert (Fraction(v) >= i) if kind == "upper" else (Fraction(v) <= i)
+
+
+_NONNEG = st.one_of(
+    st.floats(min_value=0.0, allow_nan=False, allow_infinity=True),
+    st.integers(min_value=0, max_value=2**20).map(lambda i: i * 2.0**-1074),  # subnormals
+    st.integers(min_value=-1074, max_value=1023).map(lambda e: 2.0**e),  # binade edges
+    st.integers(min_value=-1073, max_value=1023).map(lambda e: math.nextafter(2.0**e, 0.0)),
+)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(_NONNEG)
+def test_up_nonneg_is_at_least_one_float_up(x: float) -> None:
+    """The cheap upward step of the Fourier bounds (scalar and array paths) is never below
+    ``nextafter(x, +inf)`` and at most a few floats above it."""
+    from dpverify.theorems.numerics.pld.fourier_pld import _up_nonneg
+
+    nxt = math.nextafter(x, math.inf)
+    for got in (float(_up_nonneg(x)), float(_up_nonneg(np.array([x]))[0])):
+        assert got >= nxt
+        if math.isfinite(nxt) and nxt < 2.0**1000:
+            assert got <= math.nextafter(math.nextafter(math.nextafter(nxt, math.inf),
+                                                        math.inf), math.inf) + 2.0**-1074

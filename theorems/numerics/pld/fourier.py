@@ -38,7 +38,8 @@ All indices below are grid indices: the composed index ``I`` has loss ``S0 + I h
    factors of modulus at most ``G = max(1, max|X^| + e')^k (1 + g)^m``. Parts multiply with
    the product rule ``|prod P^ - prod P| <= sum_j D_j prod_{l != j} (|P^_l| + D_l)`` plus the
    rounding of the ``J - 1`` products. Every such bound is evaluated in floats rounded
-   upward (``nextafter`` after every operation; ``|z|`` from ``re^2 + im^2`` and the correctly
+   upward (after every operation at least one float up, :func:`.fourier_pld._up_nonneg`,
+   every operand being a magnitude; ``|z|`` from ``re^2 + im^2`` and the correctly
    rounded ``sqrt``; no libm function enters a bound).
 4. **Inverse FFT and the l1 budget**: ``||v - f^||_1 <= sqrt n ||v - f^||_2 <= ||D||_2 + e_n
    ||Y^||_2`` (``F^-1`` has 2-norm ``n^-1/2``; Higham Thm 24.2 for the inverse transform,
@@ -95,7 +96,7 @@ from dpverify.theorems.numerics.pld.fourier_pld import (
     _frac_up,
     _gamma,
     _sum_up,
-    _up,
+    _up_nonneg,
 )
 from dpverify.theorems.numerics.pld.tilted import weights
 
@@ -112,8 +113,8 @@ def _rel_up(base: float, power: int) -> float:
 
 
 def _abs_up(z: np.ndarray) -> np.ndarray:
-    sq = _up(_up(z.real * z.real) + _up(z.imag * z.imag))
-    return _up(np.sqrt(sq))
+    sq = _up_nonneg(_up_nonneg(z.real * z.real) + _up_nonneg(z.imag * z.imag))
+    return _up_nonneg(np.sqrt(sq))
 
 
 def _pow_up(r: np.ndarray, k: int) -> np.ndarray:
@@ -122,10 +123,10 @@ def _pow_up(r: np.ndarray, k: int) -> np.ndarray:
     base = r.copy()
     while k:
         if k & 1:
-            out = _up(out * base)
+            out = _up_nonneg(out * base)
         k >>= 1
         if k:
-            base = _up(base * base)
+            base = _up_nonneg(base * base)
     return out
 
 
@@ -149,9 +150,9 @@ def _power(z: np.ndarray, k: int) -> tuple[np.ndarray, int]:
 def _norm2_up(v: np.ndarray) -> float:
     """An upper bound of the 2-norm of the full Hermitian spectrum of the half spectrum ``v >=
     0`` (real rfft length ``n`` even: bins 0 and n/2 once, the others twice)."""
-    sq = _up(v * v)
+    sq = _up_nonneg(v * v)
     s = _sum_up(sq[1:-1]) * 2 + float(sq[0]) + float(sq[-1])
-    return float(_up(math.sqrt(_up(s * (1 + 4 * U)))))
+    return float(_up_nonneg(math.sqrt(_up_nonneg(s * (1 + 4 * U)))))
 
 
 @dataclass
@@ -191,7 +192,7 @@ def _mgf_up(xh: np.ndarray, theta: Fraction) -> float:
     """An upper bound of ``sum_i xh_i e^{theta i}``."""
     w, alpha = weights(theta, len(xh))
     under = len(xh) * TINY * math.exp(EXP_CAP)  # the underflowed e_i of step 1
-    return float(_up(_sum_up(xh * w) * (1 + alpha) * (1 + 2 * U) + under))
+    return float(_up_nonneg(_sum_up(xh * w) * (1 + alpha) * (1 + 2 * U) + under))
 
 
 class _Chernoff:
@@ -316,11 +317,11 @@ def compose_fourier(ones: Sequence[tuple[DiscretePLD, int]], lam: Fraction) -> F
             pw, m = _power(x, p.k)
             ax = _abs_up(x)
             gm = _rel_up(g, m)
-            grow = float(_up(max(1.0, float(np.max(ax)) + e1)))
-            big = float(_up(float(_pow_up(np.array([grow]), p.k)[0]) * (1 + gm)))
-            near = _pow_up(_up(ax + e1), p.k - 1)  # also bounds |X^|^(k-1)
-            d = _up(_up(p.k * e1) * near)
-            d = _up(d + _up(gm * _up(near * ax)) + m * 4 * TINY * big)
+            grow = float(_up_nonneg(max(1.0, float(np.max(ax)) + e1)))
+            big = float(_up_nonneg(float(_pow_up(np.array([grow]), p.k)[0]) * (1 + gm)))
+            near = _pow_up(_up_nonneg(ax + e1), p.k - 1)  # also bounds |X^|^(k-1)
+            d = _up_nonneg(_up_nonneg(p.k * e1) * near)
+            d = _up_nonneg(d + _up_nonneg(gm * _up_nonneg(near * ax)) + m * 4 * TINY * big)
             del near
             del x, ax, folded
             pieces.append((_abs_up(pw), d))
@@ -333,17 +334,17 @@ def compose_fourier(ones: Sequence[tuple[DiscretePLD, int]], lam: Fraction) -> F
         term = dj
         for l_, (al, dl) in enumerate(pieces):
             if l_ != j:
-                term = _up(term * _up(al + dl))
-        total_d = _up(total_d + term)
+                term = _up_nonneg(term * _up_nonneg(al + dl))
+        total_d = _up_nonneg(total_d + term)
     if len(pieces) > 1:
         prod_a = pieces[0][0]
         for al, _dl in pieces[1:]:
-            prod_a = _up(prod_a * al)
-        total_d = _up(total_d + _up(_rel_up(g, len(pieces) - 1) * prod_a))
+            prod_a = _up_nonneg(prod_a * al)
+        total_d = _up_nonneg(total_d + _up_nonneg(_rel_up(g, len(pieces) - 1) * prod_a))
     eta = _norm2_up(total_d) + e_n * _norm2_up(_abs_up(spectrum))
     del pieces, total_d
     values = np.roll(np.fft.irfft(spectrum, n), -(o % n))
-    eta = float(_up(eta + float(eta_in)))
+    eta = float(_up_nonneg(eta + float(eta_in)))
     with arb_precision(_PREC):
         log_c = -_arb(lam_h * o)
         for p in parts:
