@@ -27,6 +27,10 @@ from dpverify.theorems.numerics.pld.tilted import weights
 
 DECAY_CUT = 50.0  # query weights below e^-50 count as 0 (an absolute error of the weights)
 _PREC = 128
+FIRST_GAP = 2.0**-32  # relative offset of the first candidate from the float crossing, then
+#                       times 16 (measured on bench/bench_pld.py's C and K1e6: the candidates
+#                       at 2^-40 and 2^-36 never held, the first success was at 2^-24 or 2^-28;
+#                       each failure is one certified delta_at over the window)
 
 
 def _gamma(m: int) -> float:
@@ -187,7 +191,7 @@ class FourierPLD:
 
             if ok(lower_limit):
                 return lower_limit
-            guess, gap = max(self.eps_float(float(d_lo)), float(lower_limit)), 2.0**-40
+            guess, gap = max(self.eps_float(float(d_lo)), float(lower_limit)), FIRST_GAP
             for _ in range(8):
                 cand = max(_dyadic_ceil(guess * (1 + gap) + gap), lower_limit)
                 if cand < top and ok(cand):
@@ -201,7 +205,7 @@ class FourierPLD:
         def ok(e: Fraction) -> bool:
             return bool(self.delta_at(e) > _arb(d_hi))
 
-        guess, gap = self.eps_float(float(d_hi)), 2.0**-40
+        guess, gap = self.eps_float(float(d_hi)), FIRST_GAP
         for _ in range(8):
             cand = _dyadic_floor(guess * (1 - gap) - gap)
             if cand <= bottom:
