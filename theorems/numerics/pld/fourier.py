@@ -155,6 +155,14 @@ def _norm2_up(v: np.ndarray) -> float:
     return float(_up_nonneg(math.sqrt(_up_nonneg(s * (1 + 4 * U)))))
 
 
+def _log_support(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(log x_i, i)`` over the positive entries (float index): the float locators' log-sum-exps
+    skip the zero masses (exp of -inf is a slow path in numpy, measured 7x on scenario B's
+    one-step PLD, 40 % zeros), which contribute nothing."""
+    pos = np.flatnonzero(x > 0)
+    return np.log(x[pos]), pos.astype(float)
+
+
 @dataclass
 class _Part:
     """One part, tilted and scaled: ``xh`` (unfolded floats), ``scale`` = ``s_j``, ``a`` its
@@ -206,9 +214,7 @@ class _Chernoff:
         self.right = np.zeros(len(self.thetas))  # log sum_I g_I e^{th I}
         self.left = np.zeros(len(self.thetas))  # log sum_I g_I e^{-th I}
         for p in parts:
-            idx = np.arange(len(p.xh), dtype=float)
-            with np.errstate(divide="ignore"):
-                lv = np.log(p.xh)
+            lv, idx = _log_support(p.xh)
             for i, th in enumerate(self.thetas.tolist()):
                 for sign, out in ((1.0, self.right), (-1.0, self.left)):
                     e = lv + sign * th * idx
@@ -362,14 +368,15 @@ def chernoff_eps(ones: Sequence[tuple[DiscretePLD, int]], delta: float) -> float
     """A float estimate of eps at ``delta`` (a locator, no bound): the minimum over ``lam``
     of ``(K(lam) - log delta + lam log lam - (lam + 1) log(lam + 1)) / lam``, ``K`` the
     composed log-MGF of the loss (the RDP-style conversion; pessimistic)."""
-    fl = _float_parts(ones)
+    steps = []
+    for d, k in _float_parts(ones):
+        lm, idx = _log_support(d.masses)
+        steps.append((lm, float(d.shift) + float(d.h) * idx, k))
     best = math.inf
     for lam in np.geomspace(1e-3, 1e3, 121):
         cgf = 0.0
-        for d, k in fl:
-            z = float(d.shift) + float(d.h) * np.arange(len(d.masses))
-            with np.errstate(divide="ignore"):
-                e = np.log(d.masses) + lam * z
+        for lm, z, k in steps:
+            e = lm + lam * z
             top = float(np.max(e))
             cgf += k * (top + math.log(float(np.sum(np.exp(e - top)))))
         val = (cgf - math.log(delta) + lam * math.log(lam) - (lam + 1) * math.log1p(lam)) / lam
@@ -390,9 +397,9 @@ def fourier_tilt(ones: Sequence[tuple[DiscretePLD, int]], center: float) -> Frac
     lam_max = EXP_CAP / 2 / max(span, 1e-9)
     steps = []
     for d, k in _float_parts(ones):
-        z = float(d.shift) + float(d.h) * np.arange(len(d.masses))
-        with np.errstate(divide="ignore"):
-            steps.append((np.log(d.masses), z, z * z, k))
+        lm, idx = _log_support(d.masses)
+        z = float(d.shift) + float(d.h) * idx
+        steps.append((lm, z, z * z, k))
 
     def moments(lam: float) -> tuple[float, float]:
         """The tilted composed mean and variance (float)."""
