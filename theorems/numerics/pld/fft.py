@@ -75,6 +75,7 @@ import flint
 import numpy as np
 
 from dpverify.theorems.ctx import PrecisionExhausted
+from dpverify.theorems.numerics.pld._arith import fdot
 from dpverify.theorems.numerics.pld.discrete import DiscretePLD
 
 U = 2.0**-53  # unit round-off of float64
@@ -105,7 +106,7 @@ def _norms(x: np.ndarray) -> tuple[float, float]:
     """Upper bounds of ``||x||_1`` and ``||x||_2`` for ``x >= 0``."""
     grow = 1 + (len(x) + 2) * U * 2
     s1 = float(np.sum(x)) * grow
-    s2 = math.sqrt(float(np.dot(x, x)) * grow) * grow
+    s2 = math.sqrt(fdot(x, x) * grow) * grow
     return s1, s2
 
 

@@ -87,6 +87,7 @@ from dpverify.theorems.ctx import PrecisionExhausted, arb_precision
 from dpverify.theorems.numerics.pld._arith import (
     _arb,
     _dyadic_floor,
+    fdot,
 )
 from dpverify.theorems.numerics.pld.discrete import DiscretePLD
 from dpverify.theorems.numerics.pld.fft import MAX_LENGTH, TINY, FloatPLD, U, fft_error_factor
@@ -192,7 +193,7 @@ def _tilted_part(one: DiscretePLD, k: int, lam_h: Fraction) -> _Part:
 
 def _mean(parts: Sequence[_Part]) -> float:
     """The float mean (index units) of the tilted composition (a locator)."""
-    return sum(p.k * float(np.dot(p.xh, np.arange(len(p.xh), dtype=float)))
+    return sum(p.k * fdot(p.xh, np.arange(len(p.xh), dtype=float))
                / float(np.sum(p.xh)) for p in parts)
 
 
@@ -408,9 +409,9 @@ def fourier_tilt(ones: Sequence[tuple[DiscretePLD, int]], center: float) -> Frac
             e = lm + lam * z
             w = np.exp(e - float(np.max(e)))
             total = float(np.sum(w))
-            m = float(np.dot(w, z)) / total
+            m = fdot(w, z) / total
             mean += k * m
-            var += k * max(float(np.dot(w, z2)) / total - m * m, 0.0)
+            var += k * max(fdot(w, z2) / total - m * m, 0.0)
         return mean, var
 
     if not math.isfinite(center):

@@ -21,6 +21,7 @@ from dpverify.theorems.numerics.pld._arith import (
     _dyadic_ceil,
     _dyadic_floor,
     _span,
+    fdot,
 )
 from dpverify.theorems.numerics.pld.fft import TINY, U
 from dpverify.theorems.numerics.pld.tilted import weights
@@ -127,7 +128,7 @@ class FourierPLD:
                 m2 = min(m_len, len(e2))
                 m = e1[:m_len].copy()
                 m[:m2] *= 1.0 - rho * e2[:m2]
-                dot = float(np.dot(self.values[t0:t0 + m_len], np.clip(m, 0.0, 1.0)))
+                dot = fdot(self.values[t0:t0 + m_len], np.clip(m, 0.0, 1.0))
                 beta = b1 + b2 + rho_err + 4 * U
                 spread = (beta + 2 * _gamma(m_len + 2) * (1 + beta)) * l1
             k = self.steps
