@@ -465,8 +465,9 @@ def enclose_eps(pairs: Sequence[LossPair], k: int, delta: Number, rel_width: flo
                 upper_only: bool = False, method: str = DEFAULT_METHOD) -> Enclosure:
     """A rigorous enclosure of the least ``eps >= 0`` with ``max_pairs delta_k(eps) <= delta``.
 
-    The grid step is refined until the relative width is at most ``rel_width`` or the time or
-    size budget runs out (the enclosure is then wider, and still rigorous); ``h`` fixes it.
+    The grid step is refined until the relative width is at most ``rel_width`` or the time
+    budget (``max_seconds`` of CPU, also a bound in wall time, :func:`_refine`) or the size
+    budget runs out (the enclosure is then wider, and still rigorous); ``h`` fixes it.
     ``upper_only``: one pass, only the certified upper end (the lower end is then 0).
     ``method``: "exact" (``fmpz_poly``), "fft" (:mod:`.fft`), "tilted" (:mod:`.tilted`) or
     "auto" (a tilted pass, kept when it meets ``rel_width``, else an exact one as well).
