@@ -1,7 +1,7 @@
 """Certified privacy-loss-distribution (PLD) accounting: rigorous two-sided enclosures.
 
 A privacy profile ``delta(eps) = H_{e^eps}(P||Q)`` of a k-fold composition is enclosed between
-two discrete PLDs on a uniform grid of losses, each composed exactly in integer arithmetic:
+two discrete PLDs on a uniform grid of losses:
 
 - the **upper** PLD is a *dominating pair* ("connect the dots"): the (P, Q)-mass of every loss
   interval ``[z_i, z_{i+1}]`` is split between its two end points so that both the P-mass and the
@@ -9,26 +9,45 @@ two discrete PLDs on a uniform grid of losses, each composed exactly in integer 
   maps each grid atom back onto the outcomes of its interval), so every hockey-stick divergence
   of every composition is bounded above. Mass outside the grid window is moved *up*: below the
   window to its first point, above it to an atom at ``+inf`` that counts fully in delta;
-- the **lower** PLD is a *post-processing* of the true pair: the outcomes are merged into
-  small loss intervals, which are poured in loss order into atoms (randomised merges, taking
-  fractions of intervals) so that every atom's loss ``log(P/Q)`` is at least the grid point it
-  is placed at (rounded *down*), and close to it. Mass outside the window is dropped.
+- the **lower** PLD is a *post-processing* of the true pair by **neighbour exchange**
+  (:mod:`.lower`, vectorised in float64 with outward rounding): the loss axis is cut into
+  bins (one centred bin per grid point where the mass is), each bin is given a target grid
+  point and keeps a share of itself plus a fraction borrowed from the bin above (deficit) or
+  below (surplus), so that every atom's loss ``log(P/Q)`` is at least its grid point; the
+  fractions of every bin sum to 1 (a randomised merge). On coarse grids (at most
+  ``discretize.POUR_MAX_BINS`` bins) the previous construction, pouring the bins in loss order
+  (:mod:`.pour`), is also computed and the one with more mass higher up kept (both are
+  sound). Mass outside the window is dropped.
 
 Bin masses are arb enclosures (Phi through erfc; for the subsampled Gaussian's add/remove pairs
 the fine bins come from one arb power series per block of grid points, evaluated in float64 with
 a rigorous Taylor-remainder and Horner bound, :mod:`.taylor`) and are outward rounded to
-integers in units of ``2^-B`` (ceil for the upper PLD, floor for the lower); convolution is
-exact ``fmpz_poly`` multiplication followed by an outward rescaling; self-composition is
-repeated squaring; negligible tails are trimmed with their mass accounted (upper: left tail
-moved up, right tail to ``+inf``; lower: dropped). ``delta(eps) = sum_z m(z) (1 - e^{eps -
-z})_+ + m(+inf)`` is then an upper bound for the upper PLD and a lower bound for the lower one,
-evaluated in ball arithmetic; ``eps(delta)`` is certified by monotone inversion of both bounds.
+integers in units of ``2^-B`` (ceil for the upper PLD, floor for the lower). ``delta(eps) =
+sum_z m(z) (1 - e^{eps - z})_+ + m(+inf)`` of the k-fold composition is an upper bound for the
+upper PLD and a lower bound for the lower one; ``eps(delta)`` is certified by monotone
+inversion of both bounds. Composition (``method``):
 
-Both constructions are second order in the grid step h (neither moves the mean of the loss to
-first order), which is what makes relative widths of 1e-3 affordable at ``k = 14062`` steps;
-plain rounding of each loss up or down would cost ``k h`` in eps. The window is cut into coarse
-cells, resolved at step h only where they carry mass; parameters may be arb balls (every bound
-then holds for every value in the balls).
+- ``"fourier"``, **the default of the enclosure drivers** (:mod:`.fourier`, :mod:`.fourier_pld`):
+  every part's one-step PLD is exponentially tilted towards the query, transformed once by a
+  float64 FFT, raised pointwise to its ``k`` and transformed back once, with a proven l1 error
+  budget (a-priori FFT bounds, upward-rounded powers, Chernoff bounds of the mass outside the
+  window) that the certified delta/eps queries carry; a composition or query it cannot do falls
+  back to "exact";
+- ``"exact"``, the default of the functions returning composed PLDs (``composed_pld(s)``,
+  ``composition_pld``, composed further by :mod:`.tradeoff`): exact ``fmpz_poly``
+  multiplication with outward rescaling, self-composition by repeated squaring, negligible
+  tails trimmed with their mass accounted (upper: left tail moved up, right tail to ``+inf``;
+  lower: dropped), queries in ball arithmetic;
+- ``"fft"``, ``"tilted"``, ``"auto"``: float FFT products with a-priori bounds, untilted or
+  tilted (:mod:`.fft`, :mod:`.tilted`).
+
+Both discretisations are second order in the grid step h (neither moves the mean of the loss
+to first order), which is what makes relative widths of 1e-5 affordable at ``k = 14062``
+steps; plain rounding of each loss up or down would cost ``k h`` in eps. The window is cut into
+coarse cells, resolved at step h only where they carry mass; parameters may be arb balls (every
+bound then holds for every value in the balls). The driver (:mod:`.enclose`) measures the width
+of a first, coarse pass and predicts the coarsest step meeting the target from the ``c h^2``
+law; its time budget is CPU seconds.
 
 Main results
 ------------
@@ -45,18 +64,12 @@ Main results
   :func:`sgm_pairs` gives the directions of the Poisson-subsampled Gaussian for a neighbouring
   relation; :func:`enclose_eps_composition`, :func:`enclose_delta_composition` and
   :func:`sgm_composition` do the same for heterogeneous compositions;
-- ``method="fft"`` composes by float64 FFT with a proven a-priori round-off bound rounded
-  outward (:mod:`.fft`, error analysis there); ``method="tilted"`` does the same on
-  exponentially tilted masses aimed at the query (:mod:`.tilted`), so the bound is relative
-  there; ``method="auto"`` runs a tilted pass and keeps it when its rigorous enclosure meets
-  the target width, else also the exact ``fmpz_poly`` pass (intersected);
-  ``method="fourier"`` (:mod:`.fourier`) composes every part by one forward FFT, a pointwise
-  power and one inverse FFT on tilted masses with an l1 error budget (queries only). The
-  drivers' default is "fourier" (measured in :mod:`.enclose`, falling back to "exact" where it
-  cannot); functions returning composed PLDs for further composition default to "exact".
+- ``method`` as above; "auto" runs a tilted pass and keeps it when its rigorous enclosure
+  meets the target width, else also the exact ``fmpz_poly`` pass (intersected).
 
 Modules: ``_arith`` (rigorous helpers), ``pairs`` (loss pairs), ``discretize`` (grid, one-step
-PLDs), ``taylor`` (blockwise Taylor bin masses), ``discrete`` (:class:`DiscretePLD`, exact
+PLDs), ``taylor`` (blockwise Taylor bin masses), ``lower`` (neighbour exchange), ``pour``
+(pouring, the coarse-grid alternative), ``discrete`` (:class:`DiscretePLD`, exact
 composition, certified queries), ``fft`` (:class:`FloatPLD`, FFT composition), ``tilted``
 (:class:`~.tilted.TiltedPLD`, tilted FFT composition), ``fourier`` (Fourier-domain
 composition), ``fourier_pld`` (:class:`~.fourier_pld.FourierPLD`, its queries), ``enclose``

@@ -10,6 +10,7 @@ from fractions import Fraction
 from typing import Any
 
 import flint
+import numpy as np
 
 from dpverify.theorems.ctx import PrecisionExhausted, arb_precision
 from dpverify.theorems.numerics.pld._arith import (
@@ -41,6 +42,7 @@ class DiscretePLD:
     trim: int
     steps: int = 1
     _float_cache: Any = field(default=None, repr=False)
+    _units_cache: Any = field(default=None, repr=False, compare=False)
 
     def __len__(self) -> int:
         return self.poly.length()
@@ -137,10 +139,21 @@ class DiscretePLD:
         lo, hi = _span(eps)
         return self.delta_at(lo if self.kind == "upper" else hi)
 
+    def unit_floats(self) -> np.ndarray:
+        """The integer masses as float64, each the nearest float of its integer (python-flint's
+        ``fmpz.__float__``; a test pins the rounding), computed once per ``poly`` and shared
+        by the float locators and the FFT routes (read-only)."""
+        hit = self._units_cache
+        if hit is None or hit[0] is not self.poly:
+            units = np.array([float(c) for c in self.poly.coeffs()], dtype=np.float64)
+            units.flags.writeable = False
+            hit = self._units_cache = (self.poly, units)
+        return hit[1]
+
     def _floats(self) -> tuple[list[float], float]:
         if self._float_cache is None:
             scale = 2.0 ** (-self.B)
-            self._float_cache = ([float(int(v)) * scale for v in self.poly.coeffs()],
+            self._float_cache = ((self.unit_floats() * scale).tolist(),
                                  float(self.inf) * scale)
         return self._float_cache
 

@@ -75,6 +75,7 @@ import flint
 import numpy as np
 
 from dpverify.theorems.ctx import PrecisionExhausted
+from dpverify.theorems.numerics.pld._arith import fdot
 from dpverify.theorems.numerics.pld.discrete import DiscretePLD
 
 U = 2.0**-53  # unit round-off of float64
@@ -105,7 +106,7 @@ def _norms(x: np.ndarray) -> tuple[float, float]:
     """Upper bounds of ``||x||_1`` and ``||x||_2`` for ``x >= 0``."""
     grow = 1 + (len(x) + 2) * U * 2
     s1 = float(np.sum(x)) * grow
-    s2 = math.sqrt(float(np.dot(x, x)) * grow) * grow
+    s2 = math.sqrt(fdot(x, x) * grow) * grow
     return s1, s2
 
 
@@ -175,13 +176,12 @@ class FloatPLD:
 
     @classmethod
     def from_discrete(cls, d: DiscretePLD) -> FloatPLD:
-        """The same PLD in floats, rounded outward (exact when ``2^-B`` units fit 53 bits)."""
+        """The same PLD in floats, rounded outward (exact for integers below ``2^53``; every
+        larger one is moved one float outward, whether or not its nearest float was exact)."""
         if d.B > 900:
             raise ValueError("mass units below 2^-900 do not fit float64 outward rounding")
-        ints = [int(v) for v in d.poly.coeffs()]
-        v = np.array([float(a) for a in ints], dtype=np.float64)
-        exact = np.array([int(f) == a for f, a in zip(v.tolist(), ints, strict=True)], dtype=bool)
-        v = np.where(exact, v, np.nextafter(v, np.inf if d.kind == "upper" else 0.0))
+        v = d.unit_floats()  # nearest floats of the integers: exact below 2^53
+        v = np.where(v < 2.0**53, v, np.nextafter(v, np.inf if d.kind == "upper" else 0.0))
         return cls(d.kind, d.h, d.shift, np.ldexp(v, -d.B), Fraction(d.inf, 2**d.B),
                    d.trim * 2.0**-d.B, d.steps)
 

@@ -38,7 +38,8 @@ All indices below are grid indices: the composed index ``I`` has loss ``S0 + I h
    factors of modulus at most ``G = max(1, max|X^| + e')^k (1 + g)^m``. Parts multiply with
    the product rule ``|prod P^ - prod P| <= sum_j D_j prod_{l != j} (|P^_l| + D_l)`` plus the
    rounding of the ``J - 1`` products. Every such bound is evaluated in floats rounded
-   upward (``nextafter`` after every operation; ``|z|`` from ``re^2 + im^2`` and the correctly
+   upward (after every operation at least one float up, :func:`.fourier_pld._up_nonneg`,
+   every operand being a magnitude; ``|z|`` from ``re^2 + im^2`` and the correctly
    rounded ``sqrt``; no libm function enters a bound).
 4. **Inverse FFT and the l1 budget**: ``||v - f^||_1 <= sqrt n ||v - f^||_2 <= ||D||_2 + e_n
    ||Y^||_2`` (``F^-1`` has 2-norm ``n^-1/2``; Higham Thm 24.2 for the inverse transform,
@@ -86,6 +87,7 @@ from dpverify.theorems.ctx import PrecisionExhausted, arb_precision
 from dpverify.theorems.numerics.pld._arith import (
     _arb,
     _dyadic_floor,
+    fdot,
 )
 from dpverify.theorems.numerics.pld.discrete import DiscretePLD
 from dpverify.theorems.numerics.pld.fft import MAX_LENGTH, TINY, FloatPLD, U, fft_error_factor
@@ -95,7 +97,7 @@ from dpverify.theorems.numerics.pld.fourier_pld import (
     _frac_up,
     _gamma,
     _sum_up,
-    _up,
+    _up_nonneg,
 )
 from dpverify.theorems.numerics.pld.tilted import weights
 
@@ -112,8 +114,8 @@ def _rel_up(base: float, power: int) -> float:
 
 
 def _abs_up(z: np.ndarray) -> np.ndarray:
-    sq = _up(_up(z.real * z.real) + _up(z.imag * z.imag))
-    return _up(np.sqrt(sq))
+    sq = _up_nonneg(_up_nonneg(z.real * z.real) + _up_nonneg(z.imag * z.imag))
+    return _up_nonneg(np.sqrt(sq))
 
 
 def _pow_up(r: np.ndarray, k: int) -> np.ndarray:
@@ -122,10 +124,10 @@ def _pow_up(r: np.ndarray, k: int) -> np.ndarray:
     base = r.copy()
     while k:
         if k & 1:
-            out = _up(out * base)
+            out = _up_nonneg(out * base)
         k >>= 1
         if k:
-            base = _up(base * base)
+            base = _up_nonneg(base * base)
     return out
 
 
@@ -149,9 +151,17 @@ def _power(z: np.ndarray, k: int) -> tuple[np.ndarray, int]:
 def _norm2_up(v: np.ndarray) -> float:
     """An upper bound of the 2-norm of the full Hermitian spectrum of the half spectrum ``v >=
     0`` (real rfft length ``n`` even: bins 0 and n/2 once, the others twice)."""
-    sq = _up(v * v)
+    sq = _up_nonneg(v * v)
     s = _sum_up(sq[1:-1]) * 2 + float(sq[0]) + float(sq[-1])
-    return float(_up(math.sqrt(_up(s * (1 + 4 * U)))))
+    return float(_up_nonneg(math.sqrt(_up_nonneg(s * (1 + 4 * U)))))
+
+
+def _log_support(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(log x_i, i)`` over the positive entries (float index): the float locators' log-sum-exps
+    skip the zero masses (exp of -inf is a slow path in numpy, measured 7x on scenario B's
+    one-step PLD, 40 % zeros), which contribute nothing."""
+    pos = np.flatnonzero(x > 0)
+    return np.log(x[pos]), pos.astype(float)
 
 
 @dataclass
@@ -169,7 +179,7 @@ class _Part:
 def _tilted_part(one: DiscretePLD, k: int, lam_h: Fraction) -> _Part:
     if one.B > 1000:
         raise PrecisionExhausted("mass units below 2^-1000 do not fit float64")
-    x = np.ldexp(np.array([float(int(c)) for c in one.poly.coeffs()], dtype=np.float64), -one.B)
+    x = np.ldexp(one.unit_floats(), -one.B)  # nearest floats: relative error u
     if not len(x) or float(np.sum(x)) <= 0:
         raise PrecisionExhausted("a part has no finite mass")
     w, alpha = weights(lam_h, len(x))
@@ -183,7 +193,7 @@ def _tilted_part(one: DiscretePLD, k: int, lam_h: Fraction) -> _Part:
 
 def _mean(parts: Sequence[_Part]) -> float:
     """The float mean (index units) of the tilted composition (a locator)."""
-    return sum(p.k * float(np.dot(p.xh, np.arange(len(p.xh), dtype=float)))
+    return sum(p.k * fdot(p.xh, np.arange(len(p.xh), dtype=float))
                / float(np.sum(p.xh)) for p in parts)
 
 
@@ -191,7 +201,7 @@ def _mgf_up(xh: np.ndarray, theta: Fraction) -> float:
     """An upper bound of ``sum_i xh_i e^{theta i}``."""
     w, alpha = weights(theta, len(xh))
     under = len(xh) * TINY * math.exp(EXP_CAP)  # the underflowed e_i of step 1
-    return float(_up(_sum_up(xh * w) * (1 + alpha) * (1 + 2 * U) + under))
+    return float(_up_nonneg(_sum_up(xh * w) * (1 + alpha) * (1 + 2 * U) + under))
 
 
 class _Chernoff:
@@ -205,9 +215,7 @@ class _Chernoff:
         self.right = np.zeros(len(self.thetas))  # log sum_I g_I e^{th I}
         self.left = np.zeros(len(self.thetas))  # log sum_I g_I e^{-th I}
         for p in parts:
-            idx = np.arange(len(p.xh), dtype=float)
-            with np.errstate(divide="ignore"):
-                lv = np.log(p.xh)
+            lv, idx = _log_support(p.xh)
             for i, th in enumerate(self.thetas.tolist()):
                 for sign, out in ((1.0, self.right), (-1.0, self.left)):
                     e = lv + sign * th * idx
@@ -316,11 +324,11 @@ def compose_fourier(ones: Sequence[tuple[DiscretePLD, int]], lam: Fraction) -> F
             pw, m = _power(x, p.k)
             ax = _abs_up(x)
             gm = _rel_up(g, m)
-            grow = float(_up(max(1.0, float(np.max(ax)) + e1)))
-            big = float(_up(float(_pow_up(np.array([grow]), p.k)[0]) * (1 + gm)))
-            near = _pow_up(_up(ax + e1), p.k - 1)  # also bounds |X^|^(k-1)
-            d = _up(_up(p.k * e1) * near)
-            d = _up(d + _up(gm * _up(near * ax)) + m * 4 * TINY * big)
+            grow = float(_up_nonneg(max(1.0, float(np.max(ax)) + e1)))
+            big = float(_up_nonneg(float(_pow_up(np.array([grow]), p.k)[0]) * (1 + gm)))
+            near = _pow_up(_up_nonneg(ax + e1), p.k - 1)  # also bounds |X^|^(k-1)
+            d = _up_nonneg(_up_nonneg(p.k * e1) * near)
+            d = _up_nonneg(d + _up_nonneg(gm * _up_nonneg(near * ax)) + m * 4 * TINY * big)
             del near
             del x, ax, folded
             pieces.append((_abs_up(pw), d))
@@ -333,17 +341,17 @@ def compose_fourier(ones: Sequence[tuple[DiscretePLD, int]], lam: Fraction) -> F
         term = dj
         for l_, (al, dl) in enumerate(pieces):
             if l_ != j:
-                term = _up(term * _up(al + dl))
-        total_d = _up(total_d + term)
+                term = _up_nonneg(term * _up_nonneg(al + dl))
+        total_d = _up_nonneg(total_d + term)
     if len(pieces) > 1:
         prod_a = pieces[0][0]
         for al, _dl in pieces[1:]:
-            prod_a = _up(prod_a * al)
-        total_d = _up(total_d + _up(_rel_up(g, len(pieces) - 1) * prod_a))
+            prod_a = _up_nonneg(prod_a * al)
+        total_d = _up_nonneg(total_d + _up_nonneg(_rel_up(g, len(pieces) - 1) * prod_a))
     eta = _norm2_up(total_d) + e_n * _norm2_up(_abs_up(spectrum))
     del pieces, total_d
     values = np.roll(np.fft.irfft(spectrum, n), -(o % n))
-    eta = float(_up(eta + float(eta_in)))
+    eta = float(_up_nonneg(eta + float(eta_in)))
     with arb_precision(_PREC):
         log_c = -_arb(lam_h * o)
         for p in parts:
@@ -361,14 +369,15 @@ def chernoff_eps(ones: Sequence[tuple[DiscretePLD, int]], delta: float) -> float
     """A float estimate of eps at ``delta`` (a locator, no bound): the minimum over ``lam``
     of ``(K(lam) - log delta + lam log lam - (lam + 1) log(lam + 1)) / lam``, ``K`` the
     composed log-MGF of the loss (the RDP-style conversion; pessimistic)."""
-    fl = _float_parts(ones)
+    steps = []
+    for d, k in _float_parts(ones):
+        lm, idx = _log_support(d.masses)
+        steps.append((lm, float(d.shift) + float(d.h) * idx, k))
     best = math.inf
     for lam in np.geomspace(1e-3, 1e3, 121):
         cgf = 0.0
-        for d, k in fl:
-            z = float(d.shift) + float(d.h) * np.arange(len(d.masses))
-            with np.errstate(divide="ignore"):
-                e = np.log(d.masses) + lam * z
+        for lm, z, k in steps:
+            e = lm + lam * z
             top = float(np.max(e))
             cgf += k * (top + math.log(float(np.sum(np.exp(e - top)))))
         val = (cgf - math.log(delta) + lam * math.log(lam) - (lam + 1) * math.log1p(lam)) / lam
@@ -378,37 +387,58 @@ def chernoff_eps(ones: Sequence[tuple[DiscretePLD, int]], delta: float) -> float
 
 def fourier_tilt(ones: Sequence[tuple[DiscretePLD, int]], center: float) -> Fraction:
     """The saddle-point tilt: the ``lam`` whose tilted composed law has mean ``center``
-    (``sum_j k_j m_j(lam)``, ``m_j`` the tilted mean of one step, increasing in lam; float
-    bisection, a locator), capped so that the one-step weight tables stay within
-    ``e^{EXP_CAP / 2}``, as a dyadic with 8 significant bits (any value is rigorous)."""
+    (``sum_j k_j m_j(lam)``, ``m_j`` the tilted mean of one step, increasing in lam: its
+    derivative is ``sum_j k_j v_j(lam)``, ``v_j`` the tilted variance), capped so that the
+    one-step weight tables stay within ``e^{EXP_CAP / 2}``, as a dyadic with 8 significant
+    bits (any value is rigorous: a float locator). Newton's method on the bracket ``[lo, hi]``,
+    a bisection step whenever Newton would leave it (safeguarded Newton, Press et al.,
+    *Numerical Recipes*, 3rd ed., Sec. 9.4 ``rtsafe``): ~5 evaluations of the tilted moments
+    instead of the ~17 of a bisection to ``2^-10``."""
     span = max((len(one) - 1) * float(one.h) for one, _k in ones)
     lam_max = EXP_CAP / 2 / max(span, 1e-9)
     steps = []
     for d, k in _float_parts(ones):
-        z = float(d.shift) + float(d.h) * np.arange(len(d.masses))
-        with np.errstate(divide="ignore"):
-            steps.append((np.log(d.masses), z, k))
+        lm, idx = _log_support(d.masses)
+        z = float(d.shift) + float(d.h) * idx
+        steps.append((lm, z, z * z, k))
 
-    def mean(lam: float) -> float:
-        out = 0.0
-        for lm, z, k in steps:
+    def moments(lam: float) -> tuple[float, float]:
+        """The tilted composed mean and variance (float)."""
+        mean = var = 0.0
+        for lm, z, z2, k in steps:
             e = lm + lam * z
             w = np.exp(e - float(np.max(e)))
-            out += k * float(np.dot(w, z)) / float(np.sum(w))
-        return out
+            total = float(np.sum(w))
+            m = fdot(w, z) / total
+            mean += k * m
+            var += k * max(fdot(w, z2) / total - m * m, 0.0)
+        return mean, var
 
-    if not math.isfinite(center) or mean(0.0) >= center:
+    if not math.isfinite(center):
+        return Fraction(0)
+    m0, v0 = moments(0.0)
+    if m0 >= center:
         return Fraction(0)
     lo, hi = 0.0, lam_max
-    if mean(hi) <= center:
-        lo = hi
-    while hi - lo > 2.0**-10 * hi:
-        mid = (lo + hi) / 2
-        lo, hi = (mid, hi) if mean(mid) < center else (lo, mid)
-    if lo <= 0:
+    x, fx, dfx = 0.0, m0 - center, v0
+    for _ in range(60):
+        nxt = x - fx / dfx if dfx > 0 else math.nan
+        if not lo < nxt < hi:
+            nxt = (lo + hi) / 2
+        done = abs(nxt - x) <= 2.0**-12 * nxt
+        x = nxt
+        m, dfx = moments(x)
+        fx = m - center
+        if fx < 0:
+            lo = x
+        else:
+            hi = x
+        if done or hi - lo <= 2.0**-10 * hi:
+            break
+    if x <= 0:
         return Fraction(0)
-    e = math.floor(math.log2(lo)) - 7
-    return Fraction(math.floor(lo / 2.0**e)) * Fraction(2) ** e
+    e = math.floor(math.log2(x)) - 7
+    return Fraction(math.floor(x / 2.0**e)) * Fraction(2) ** e
 
 
 __all__ = ["FourierPLD", "chernoff_eps", "compose_fourier", "fourier_tilt"]

@@ -79,7 +79,7 @@ import flint
 import numpy as np
 
 from dpverify.theorems.ctx import PrecisionExhausted, arb_precision
-from dpverify.theorems.numerics.pld._arith import _arb
+from dpverify.theorems.numerics.pld._arith import _arb, fdot
 from dpverify.theorems.numerics.pld.fft import (
     DIRECT_MAX,
     TINY,
@@ -243,7 +243,7 @@ def _mass_below(x: np.ndarray, cy: np.ndarray, k: int) -> Fraction:
     v = float(np.sum(x[:i0])) * float(cy[-1]) if i0 else 0.0
     if i0 < n:  # x_i, i0 <= i < n, meets cy[k - 1 - i]
         stop = k - 1 - n
-        v += float(np.dot(x[i0:n], cy[k - 1 - i0:stop if stop >= 0 else None:-1]))
+        v += fdot(x[i0:n], cy[k - 1 - i0:stop if stop >= 0 else None:-1])
     grow = 1 + 4 * (len(cy) + n + 4) * U
     return Fraction(math.nextafter(v * grow, math.inf)) + Fraction(TINY) * (len(cy) + n + 4) * 2
 
@@ -299,7 +299,7 @@ def _log_mgf(d: FloatPLD, lam: float) -> tuple[float, float]:
     top = float(np.max(a))
     e = np.exp(a - top)
     tot = float(np.sum(e))
-    return top + math.log(tot), float(np.dot(e, z)) / tot
+    return top + math.log(tot), fdot(e, z) / tot
 
 
 def saddle_tilt(parts: Sequence[tuple[FloatPLD, int]], center: float, lam_max: float

@@ -1,0 +1,200 @@
+"""The PLD refinement driver (issue 14): the predicted step, the CPU-second budget, the
+saddle-point locator of the Fourier route and the shared float conversion of one-step PLDs."""
+
+from __future__ import annotations
+
+import math
+import time
+from fractions import Fraction
+
+import flint
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dpverify.theorems.numerics import pld
+from dpverify.theorems.numerics.pld import enclose, fourier
+from dpverify.theorems.numerics.pld.taylor import taylor_exact_step
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.floats(min_value=1e-9, max_value=10.0))
+def test_predicted_step_is_the_largest_eighth_quantum_below(x: float) -> None:
+    h = enclose._predicted_step(x)
+    assert 0 < h <= Fraction(x)
+    e = math.floor(math.log2(h))
+    m = h / Fraction(2) ** e  # the mantissa: one of 1, 9/8, ..., 15/8
+    assert m in {Fraction(j, 8) for j in range(8, 16)}
+    above = h + Fraction(2) ** e / 8  # the next quantum above h
+    assert above > Fraction(x)
+    assert taylor_exact_step(h)
+
+
+def _fake_run(width_at_unit_h: float, sleep: float = 0.0, spin: float = 0.0):
+    """A pass whose enclosure of 1 has relative width ``c h^2``, costing ``sleep`` seconds of
+    wall time (no CPU) or ``spin`` seconds of CPU."""
+    calls: list[Fraction] = []
+
+    def run(h: Fraction) -> tuple[Fraction, Fraction]:
+        calls.append(h)
+        if sleep:
+            time.sleep(sleep)
+        end = time.process_time() + spin
+        while time.process_time() < end:
+            pass
+        w = Fraction(width_at_unit_h) * h * h
+        return 1 - w / 2, 1 + w / 2
+
+    return run, calls
+
+
+def _pair() -> pld.LossPair:
+    return pld.sgm_pairs(Fraction(1, 100), Fraction(1), "add_remove")[0]
+
+
+def test_two_passes_when_the_width_follows_the_h2_law() -> None:
+    """The second step is predicted from c h^2 and meets the target: no third pass."""
+    run, calls = _fake_run(300.0)
+    enc = enclose._refine([_pair()], 10, run, 1e-5, 60.0, None)
+    assert len(calls) == 2
+    assert enc.rel_width() <= 1e-5
+    # the coarsest quantised step of the law (with the margin), not a needlessly fine one
+    law = float(calls[0]) * math.sqrt(1e-5 / enc.passes[0]["rel_width"])
+    assert float(calls[1]) > 0.8 * law * enclose.MARGIN
+    assert all("cpu" in p for p in enc.passes)
+
+
+def test_wall_time_waits_do_not_force_coarser_passes() -> None:
+    """A pass that waits (a loaded machine) but uses little CPU is predicted by its CPU time:
+    the driver goes straight to the step of the target even with a small budget."""
+    run, calls = _fake_run(300.0, sleep=0.3)
+    enc = enclose._refine([_pair()], 10, run, 1e-5, 1.0, None)
+    assert len(calls) == 2 and enc.rel_width() <= 1e-5
+
+
+def test_the_cpu_budget_is_a_bound() -> None:
+    """Passes that spend CPU stop the refinement when the next one would not fit: the
+    enclosure is wider than asked (still the intersection of rigorous passes)."""
+    run, calls = _fake_run(300.0, spin=0.2)
+    enc = enclose._refine([_pair()], 10, run, 1e-12, 0.5, None)
+    assert len(calls) <= 3
+    assert enc.rel_width() > 1e-12
+
+
+def test_the_wall_budget_is_a_bound_too() -> None:
+    run, calls = _fake_run(300.0, sleep=0.2)
+    enclose._refine([_pair()], 10, run, 1e-12, 0.1, None)
+    assert len(calls) == 1
+
+
+def _one_steps(h: Fraction) -> list[tuple[pld.DiscretePLD, int]]:
+    bits, tail = pld._plan(1000, 1e-12)
+    pair = pld.sgm_pairs(Fraction(1, 100), Fraction(1), "add_remove")[0]
+    return [(pld.one_step_plds(pair, h, bits, tail, lower=False)[0], 1000)]
+
+
+def _tilted_mean(ones: list[tuple[pld.DiscretePLD, int]], lam: float) -> float:
+    out = 0.0
+    for one, k in ones:
+        z = float(one.shift) + float(one.h) * np.arange(len(one))
+        with np.errstate(divide="ignore"):
+            e = np.log(one.unit_floats()) + lam * z
+        w = np.exp(e - np.max(e))
+        out += k * float(np.dot(w, z) / np.sum(w))
+    return out
+
+
+@pytest.mark.parametrize("center", [0.3, 1.0, 1.8, 3.0])
+def test_fourier_tilt_is_the_saddle_point(center: float) -> None:
+    """The Newton locator's tilt puts the tilted composed mean at the centre, within its
+    truncation to 8 significant bits (checked against the mean recomputed here)."""
+    ones = _one_steps(Fraction(1, 256))
+    lam = float(fourier.fourier_tilt(ones, center))
+    assert lam > 0
+    assert _tilted_mean(ones, lam * (1 - 2.0**-6)) <= center
+    assert _tilted_mean(ones, lam * (1 + 2.0**-6)) >= center
+
+
+def test_fourier_tilt_is_zero_below_the_untilted_mean() -> None:
+    ones = _one_steps(Fraction(1, 256))
+    assert fourier.fourier_tilt(ones, _tilted_mean(ones, 0.0) - 0.1) == 0
+    assert fourier.fourier_tilt(ones, math.nan) == 0
+
+
+def test_unit_floats_are_the_nearest_floats_of_the_integers() -> None:
+    """Pins python-flint's ``fmpz.__float__`` rounding, which the error analyses of
+    :mod:`.fourier` and :mod:`.fft` assume (nearest, relative error u): values that
+    truncation and nearest rounding tell apart."""
+    ints = [0, 1, 2**53 - 1, 2**53 + 1, 2**60 + 2**8 - 1, 2**60 + 2**7 + 1, 3**50, 2**70 - 1]
+    d = pld.DiscretePLD("upper", Fraction(1, 8), Fraction(0), flint.fmpz_poly(ints), 0, 64, 0)
+    got = d.unit_floats()
+    assert got.tolist() == [float(i) for i in ints]
+    assert got[4] == float(2**60 + 2**8)  # rounded up, not truncated
+    assert not got.flags.writeable
+    assert d.unit_floats() is got  # computed once
+    d.poly = flint.fmpz_poly([5, 7])
+    assert d.unit_floats().tolist() == [5.0, 7.0]  # a new poly is converted again
+
+
+def test_from_discrete_rounds_outward_above_2_53() -> None:
+    ints = [3, 2**53 + 1, 2**60]
+    for kind in ("upper", "lower"):
+        d = pld.DiscretePLD(kind, Fraction(1, 8), Fraction(0), flint.fmpz_poly(ints), 0, 0, 0)
+        f = pld.FloatPLD.from_discrete(d)
+        assert f.masses[0] == 3.0
+        for v, i in zip(f.masses[1:].tolist(), ints[1:], strict=True):
+            assert (Fraction(v) >= i) if kind == "upper" else (Fraction(v) <= i)
+
+
+_NONNEG = st.one_of(
+    st.floats(min_value=0.0, allow_nan=False, allow_infinity=True),
+    st.integers(min_value=0, max_value=2**20).map(lambda i: i * 2.0**-1074),  # subnormals
+    st.integers(min_value=-1074, max_value=1023).map(lambda e: 2.0**e),  # binade edges
+    st.integers(min_value=-1073, max_value=1023).map(lambda e: math.nextafter(2.0**e, 0.0)),
+)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(_NONNEG)
+def test_up_nonneg_is_at_least_one_float_up(x: float) -> None:
+    """The cheap upward step of the Fourier bounds (scalar and array paths) is never below
+    ``nextafter(x, +inf)`` and at most a few floats above it."""
+    from dpverify.theorems.numerics.pld.fourier_pld import _up_nonneg
+
+    nxt = math.nextafter(x, math.inf)
+    for got in (float(_up_nonneg(x)), float(_up_nonneg(np.array([x]))[0])):
+        assert got >= nxt
+        if math.isfinite(nxt) and nxt < 2.0**1000:
+            assert got <= math.nextafter(math.nextafter(math.nextafter(nxt, math.inf),
+                                                        math.inf), math.inf) + 2.0**-1074
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.floats(min_value=-1e3, max_value=1e3),
+                          st.floats(min_value=-1e3, max_value=1e3)), min_size=1, max_size=300))
+def test_fdot_is_within_the_dot_product_bound(pairs: list[tuple[float, float]]) -> None:
+    """``fdot`` (the BLAS-free dot product of the certified queries) is within ``gamma_n
+    sum |x_i y_i|`` of the exact value (Higham 2002, Sec. 3.1, any order)."""
+    from dpverify.theorems.numerics.pld._arith import fdot
+
+    x = np.array([a for a, _ in pairs])
+    y = np.array([b for _, b in pairs])
+    exact = sum((Fraction(a) * Fraction(b) for a, b in pairs), Fraction(0))
+    n = len(pairs)
+    gamma = Fraction(n, 2**53 - n)
+    scale = sum((abs(Fraction(a) * Fraction(b)) for a, b in pairs), Fraction(0))
+    assert abs(Fraction(fdot(x, y)) - exact) <= gamma * scale + Fraction(n, 2**1074)
+
+
+def test_pld_engine_uses_no_blas_dot() -> None:
+    """Multithreaded BLAS dots cost 10-50x their work in CPU on this machine (``_arith.fdot``):
+    the PLD engine uses ``fdot`` instead."""
+    import pathlib
+    import re
+
+    root = pathlib.Path(pld.__file__).resolve().parent
+    offenders = [f"{path.name}:{i}" for path in sorted(root.glob("*.py"))
+                 for i, line in enumerate(path.read_text().splitlines(), 1)
+                 if re.search(r"np\.(dot|inner|vdot|matmul)\(|\.dot\(| @ ", line)]
+    assert not offenders, offenders
