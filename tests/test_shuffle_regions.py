@@ -280,7 +280,17 @@ def test_clone_identity_holds_and_catches_a_wrong_threshold(monkeypatch):
 # FMT21-NUM claim 9
 
 
-def test_clone_monotone_certificate_holds_and_catches_a_planted_error(monkeypatch):
+@pytest.fixture
+def fresh_clone_laws():
+    """A planted ``clone_pmfs`` must not leak into other tests through the laws' cache."""
+    from dpverify.theorems.shuffle_discrete import clone_region
+
+    yield
+    clone_region._exact_pmfs.cache_clear()
+
+
+def test_clone_monotone_certificate_holds_and_catches_a_planted_error(monkeypatch,
+                                                                      fresh_clone_laws):
     from dpverify.theorems.shuffle_discrete import clone_region
 
     assert all(clone_region.clone_monotone_everywhere(None, n) for n in range(1, 9))
@@ -294,6 +304,7 @@ def test_clone_monotone_certificate_holds_and_catches_a_planted_error(monkeypatc
         return out
 
     monkeypatch.setattr(clone_region, "clone_pmfs", biased)
+    clone_region._exact_pmfs.cache_clear()  # the checks read the laws through this cache
     assert not clone_region.clone_monotone_everywhere(None, 4)
 
 
@@ -337,7 +348,7 @@ def test_rr_monotone_certificate_holds_and_catches_a_planted_error(monkeypatch):
 # FMT21-NUM claim 8
 
 
-def test_clone_dominates_rr_and_catches_a_planted_error(monkeypatch):
+def test_clone_dominates_rr_and_catches_a_planted_error(monkeypatch, fresh_clone_laws):
     from dpverify.theorems.shuffle_discrete import clone_region
 
     assert clone_region.clone_dominates_rr(None, k=2, n=6)
@@ -349,6 +360,7 @@ def test_clone_dominates_rr_and_catches_a_planted_error(monkeypatch):
         return {o: (p * (1 + (o[1] - o[0]) / (3 * x0)), q) for o, (p, q) in out.items()}
 
     monkeypatch.setattr(clone_region, "clone_pmfs", unfair)
+    clone_region._exact_pmfs.cache_clear()  # the checks read the laws through this cache
     assert not clone_region.clone_dominates_rr(None, k=2, n=4)
 
 

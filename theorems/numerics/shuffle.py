@@ -141,11 +141,13 @@ def clone_pmfs(x0: Any, n: int, num: Callable[[Fraction], Any] = lambda q: q
 
 
 def clone_double_sum(x0: Any, n: int, x: Any, pos: Pos,
-                     num: Callable[[Fraction], Any] = lambda q: q) -> Any:
+                     num: Callable[[Fraction], Any] = lambda q: q,
+                     pmfs: dict[tuple[int, int], tuple[Any, Any]] | None = None) -> Any:
     """The direct double sum ``sum_{c, a} pos(P(c, a) - x Q(c, a))`` over the laws of
-    :func:`clone_pmfs`: an independent route to :func:`clone_walk`, O(n^2)."""
+    :func:`clone_pmfs` (``pmfs``: those laws, already computed for these x0 and n): an
+    independent route to :func:`clone_walk`, O(n^2)."""
     total = 0
-    for pc, qc in clone_pmfs(x0, n, num).values():
+    for pc, qc in (clone_pmfs(x0, n, num) if pmfs is None else pmfs).values():
         total = total + pos(pc - x * qc)
     return total
 
