@@ -417,3 +417,19 @@ def test_wbk19_smt_refutes_a_planted_weaker_bound(monkeypatch):
     statuses = {verify(Smt(lambda i=i: m._rr_smt_problem(2, "mix_first", i), "planted"),
                        Budget(seconds=20.0))[0] for i in range(len(goals))}
     assert Status.FAILED in statuses
+
+
+def test_exact_rr_laws_closed_form_is_the_product_form():
+    """The closed form of ``rr_region._exact_laws`` against the products of
+    ``rr_binary_laws`` over Q(x0): the same canonical fractions, entry by entry."""
+    import flint
+
+    from dpverify.theorems.numerics.shuffle import rr_binary_laws
+    from dpverify.theorems.shuffle_discrete.rr_region import RatFunc, _exact_laws
+
+    for n in range(1, 13):
+        products = rr_binary_laws(RatFunc(flint.fmpq_poly([0, 1])), n, RatFunc.lift(1))
+        closed = _exact_laws(n)
+        assert len(closed) == len(products) == n
+        for row_c, row_p in zip(closed, products, strict=True):
+            assert [(c.num, c.den) for c in row_c] == [(p.num, p.den) for p in row_p]
