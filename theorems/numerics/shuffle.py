@@ -217,8 +217,8 @@ def hockey_terms(alpha: Any, gamma: Any, xm: list[Any]) -> list[Any]:
             gamma * xm[n - 1]]
 
 
-def rr_binary_profile(x0: Any, n: int, x: Any, pos: Pos, one: Any, poly: str = "list"
-                      ) -> list[Any]:
+def rr_binary_profile(x0: Any, n: int, x: Any, pos: Pos, one: Any, poly: str = "list",
+                      laws: list[list[Any]] | None = None) -> list[Any]:
     """``[H_x(P_m || Q_m) for m in 0..n-1]`` for shuffled binary RR(eps0), ``x0 = e^eps0``.
 
     With m of the other n - 1 users holding 1, the number of 1-reports among them has law
@@ -227,10 +227,12 @@ def rr_binary_profile(x0: Any, n: int, x: Any, pos: Pos, one: Any, poly: str = "
     X_m(j-1)`` (catalogue SHUFFLE-RR-EXACT; :func:`rr_binary_coefficients`,
     :func:`hockey_terms`). The reversal ``K -> n - K`` maps ``(P_m, Q_m)`` to ``(Q_{n-1-m},
     P_{n-1-m})``, so the maximum of this one-order list is the two-order maximum over m.
+    ``laws``: :func:`rr_binary_laws` of these x0 and n, if already computed (they do not
+    depend on x).
     """
     _, _, alpha, gamma = rr_binary_coefficients(x0, x, one)
     out = []
-    for xm in rr_binary_laws(x0, n, one, poly):
+    for xm in rr_binary_laws(x0, n, one, poly) if laws is None else laws:
         terms = hockey_terms(alpha, gamma, xm)
         total = pos(terms[0])
         for t in terms[1:]:
