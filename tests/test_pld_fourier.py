@@ -16,8 +16,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dpverify.theorems.numerics import pld
-from dpverify.theorems.numerics.pld import fourier
+from dpverify.theorems.numerics.pld import enclose, fourier
 from tests.test_pld import contains, gauss_eps, kfold_rr_delta, mp
+
+DRIVER_MIN_SIZE = enclose.FOURIER_MIN_SIZE
+
+
+@pytest.fixture(autouse=True)
+def _fourier_at_every_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The driver's "fourier" composes small compositions exactly; these tests are about the
+    Fourier route, so it is taken at every size (except where a test restores the rule)."""
+    monkeypatch.setattr(enclose, "FOURIER_MIN_SIZE", 0)
 
 
 def exact_composition(ones: list[tuple[pld.DiscretePLD, int]]) -> pld.DiscretePLD:
@@ -213,3 +222,20 @@ def test_audit_reference_goes_through_the_default_method(monkeypatch: pytest.Mon
     assert {key[3] for key in exact._pld_cache} == {"exact"}
     assert b_four.lo <= b_exact.hi and b_exact.lo <= b_four.hi
     assert b_four.rel_width() <= 1e-3
+
+
+def test_driver_composes_small_compositions_exactly(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Below ``FOURIER_MIN_SIZE`` (composed length x bits) "fourier" is the exact path; with
+    the rule off, the same enclosure comes from the Fourier route (and differs)."""
+    pairs = pld.sgm_pairs(Fraction(1, 10), Fraction(1))
+    delta, h = Fraction(1, 10**5), Fraction(1, 64)
+    exact = pld.enclose_eps(pairs, 3, delta, h=h, method="exact")
+    four = pld.enclose_eps(pairs, 3, delta, h=h, method="fourier")
+    assert (four.lo, four.hi) != (exact.lo, exact.hi)
+    assert four.lo <= exact.hi and exact.lo <= four.hi
+    monkeypatch.setattr(enclose, "FOURIER_MIN_SIZE", DRIVER_MIN_SIZE)
+    sized = pld.enclose_eps(pairs, 3, delta, h=h, method="fourier")
+    assert (sized.lo, sized.hi) == (exact.lo, exact.hi)
+    big = pld.enclose_eps(pairs, 3000, delta, h=h, method="fourier")
+    big_exact = pld.enclose_eps(pairs, 3000, delta, h=h, method="exact")
+    assert (big.lo, big.hi) != (big_exact.lo, big_exact.hi)

@@ -280,7 +280,17 @@ def test_clone_identity_holds_and_catches_a_wrong_threshold(monkeypatch):
 # FMT21-NUM claim 9
 
 
-def test_clone_monotone_certificate_holds_and_catches_a_planted_error(monkeypatch):
+@pytest.fixture
+def fresh_clone_laws():
+    """A planted ``clone_pmfs`` must not leak into other tests through the laws' cache."""
+    from dpverify.theorems.shuffle_discrete import clone_region
+
+    yield
+    clone_region._exact_pmfs.cache_clear()
+
+
+def test_clone_monotone_certificate_holds_and_catches_a_planted_error(monkeypatch,
+                                                                      fresh_clone_laws):
     from dpverify.theorems.shuffle_discrete import clone_region
 
     assert all(clone_region.clone_monotone_everywhere(None, n) for n in range(1, 9))
@@ -294,6 +304,7 @@ def test_clone_monotone_certificate_holds_and_catches_a_planted_error(monkeypatc
         return out
 
     monkeypatch.setattr(clone_region, "clone_pmfs", biased)
+    clone_region._exact_pmfs.cache_clear()  # the checks read the laws through this cache
     assert not clone_region.clone_monotone_everywhere(None, 4)
 
 
@@ -337,7 +348,7 @@ def test_rr_monotone_certificate_holds_and_catches_a_planted_error(monkeypatch):
 # FMT21-NUM claim 8
 
 
-def test_clone_dominates_rr_and_catches_a_planted_error(monkeypatch):
+def test_clone_dominates_rr_and_catches_a_planted_error(monkeypatch, fresh_clone_laws):
     from dpverify.theorems.shuffle_discrete import clone_region
 
     assert clone_region.clone_dominates_rr(None, k=2, n=6)
@@ -349,6 +360,7 @@ def test_clone_dominates_rr_and_catches_a_planted_error(monkeypatch):
         return {o: (p * (1 + (o[1] - o[0]) / (3 * x0)), q) for o, (p, q) in out.items()}
 
     monkeypatch.setattr(clone_region, "clone_pmfs", unfair)
+    clone_region._exact_pmfs.cache_clear()  # the checks read the laws through this cache
     assert not clone_region.clone_dominates_rr(None, k=2, n=4)
 
 
@@ -405,3 +417,19 @@ def test_wbk19_smt_refutes_a_planted_weaker_bound(monkeypatch):
     statuses = {verify(Smt(lambda i=i: m._rr_smt_problem(2, "mix_first", i), "planted"),
                        Budget(seconds=20.0))[0] for i in range(len(goals))}
     assert Status.FAILED in statuses
+
+
+def test_exact_rr_laws_closed_form_is_the_product_form():
+    """The closed form of ``rr_region._exact_laws`` against the products of
+    ``rr_binary_laws`` over Q(x0): the same canonical fractions, entry by entry."""
+    import flint
+
+    from dpverify.theorems.numerics.shuffle import rr_binary_laws
+    from dpverify.theorems.shuffle_discrete.rr_region import RatFunc, _exact_laws
+
+    for n in range(1, 13):
+        products = rr_binary_laws(RatFunc(flint.fmpq_poly([0, 1])), n, RatFunc.lift(1))
+        closed = _exact_laws(n)
+        assert len(closed) == len(products) == n
+        for row_c, row_p in zip(closed, products, strict=True):
+            assert [(c.num, c.den) for c in row_c] == [(p.num, p.den) for p in row_p]

@@ -55,6 +55,28 @@ def _lb_at(ctx: Any, table: list[Any], off: int, m: int, h: Fraction) -> Any:
     return table[m + off]
 
 
+_BRANCHES: dict[tuple[Fraction, int, int], list[tuple[Any, Any]]] = {}
+
+
+def _branches(actx: ArbCtx, e0: Fraction, n: int, h: Fraction) -> list[tuple[Any, Any]]:
+    """``[(p_i, q_i) for i in 0..n]`` at ``t_i = i h`` (cached per eps0, N and precision: the
+    Bellman check visits many (k, m) at the same eps0)."""
+    key = (e0, n, actx.prec)
+    hit = _BRANCHES.get(key)
+    if hit is None:
+        big_e0 = actx.num(e0)
+        hit = []
+        for i in range(n + 1):
+            t = actx.num(i * h)
+            p = actx.one if i == 0 else actx.zero if i == n else grr_p(actx, big_e0, t)
+            q = actx.zero if i == 0 else actx.one if i == n else grr_1mp(actx, big_e0, t)
+            hit.append((p, q))
+        if len(_BRANCHES) >= 8:
+            _BRANCHES.clear()
+        _BRANCHES[key] = hit
+    return hit
+
+
 @exact_params("eps0")
 def l32_bellman_excess(ctx: Any, eps0: Any, k: int, m: int, **_: Any) -> Any:
     """``LB_k(m) - max_i [p_i LB_{k-1}(m - i) + (1 - p_i) LB_{k-1}(m - i + N)]`` (lattice N =
@@ -66,12 +88,8 @@ def l32_bellman_excess(ctx: Any, eps0: Any, k: int, m: int, **_: Any) -> Any:
     with arb_precision(prec):
         prev, _, off_prev = _l32_lattice(e0, k - 1, n, prec) if k > 1 else ([], None, 0)
         cur, _, off = _l32_lattice(e0, k, n, prec)
-        E0 = actx.num(e0)
         best = None
-        for i in range(n + 1):
-            t = actx.num(i * h)
-            p = actx.one if i == 0 else actx.zero if i == n else grr_p(actx, E0, t)
-            q = actx.zero if i == 0 else actx.one if i == n else grr_1mp(actx, E0, t)
+        for i, (p, q) in enumerate(_branches(actx, e0, n, h)):
             if k > 1:
                 a = _lb_at(actx, prev, off_prev, m - i, h)
                 b = _lb_at(actx, prev, off_prev, m - i + n, h)

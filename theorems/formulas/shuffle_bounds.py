@@ -110,28 +110,68 @@ def blanket_hoeffding_delta(ctx: Any, gamma_lb: Any, b: Any, n: Any, eps: Any) -
     ``exp(P - log n + n Q)`` from :func:`blanket_log_parts` (n may be a ball)."""
     nn = _num(ctx, n)
     big_p, big_q = blanket_log_parts(ctx, gamma_lb, b, eps)
-    return ctx.exp(big_p - ctx.log(nn) + nn * big_q)
+    return _hoeffding_from_parts(ctx, big_p, big_q, nn, ctx.log(nn))
+
+
+def _hoeffding_from_parts(ctx: Any, big_p: Any, big_q: Any, nn: Any, log_n: Any) -> Any:
+    return ctx.exp(big_p - log_n + nn * big_q)
+
+
+def _blanket_delta_of_eps(ctx: Any, gamma_lb: Any, scale: Any, n: Any) -> Any:
+    """``eps -> blanket_hoeffding_delta(gamma_lb, (e^eps + 1) scale, n, eps)`` with the parts
+    that do not depend on eps evaluated once (the inverses bisect on it)."""
+    nn = _num(ctx, n)
+    log_n = ctx.log(nn)
+
+    def delta_of(eps: Any) -> Any:
+        big_p, big_q = blanket_log_parts(ctx, gamma_lb, _blanket_range(ctx, scale, eps), eps)
+        return _hoeffding_from_parts(ctx, big_p, big_q, nn, log_n)
+
+    return delta_of
+
+
+def _blanket_range(ctx: Any, scale: Any, eps: Any) -> Any:
+    """``b = (e^eps + 1) scale``: every randomizer's range constant has this form."""
+    return (ctx.exp(eps) + 1) * scale
+
+
+def generic_blanket_scale(ctx: Any, eps0: Any) -> tuple[Any, Any]:
+    """``(gamma_lb, b / (e^eps + 1))`` of :func:`generic_blanket_constants` (eps-free)."""
+    return ctx.exp(-eps0), _two_sinh(ctx, eps0)
 
 
 def generic_blanket_constants(ctx: Any, eps0: Any, eps: Any) -> tuple[Any, Any]:
     """``(gamma_lb, b)`` of a generic eps0-DP randomizer: ``e^{-eps0}`` and ``(e^eps + 1)(e^eps0
     - e^{-eps0})`` (``mechanisms.LDPMechanism.get_gamma/get_range_l``, 1778a0d)."""
-    return ctx.exp(-eps0), (ctx.exp(eps) + 1) * _two_sinh(ctx, eps0)
+    gamma, scale = generic_blanket_scale(ctx, eps0)
+    return gamma, _blanket_range(ctx, scale, eps)
+
+
+def rr_blanket_scale(ctx: Any, eps0: Any, k: Any) -> tuple[Any, Any]:
+    """``(gamma, b / (e^eps + 1))`` of :func:`rr_blanket_constants` (eps-free)."""
+    kk = _num(ctx, k)
+    one_minus_gamma = ctx.expm1(eps0) / (ctx.exp(eps0) + kk - 1)
+    return rr_blanket_gamma(ctx, eps0, kk), one_minus_gamma * kk
 
 
 def rr_blanket_constants(ctx: Any, eps0: Any, k: Any, eps: Any) -> tuple[Any, Any]:
     """``(gamma, b)`` of k-ary RR: ``k/(e^eps0 + k - 1)`` and ``(1 - gamma) k (e^eps + 1)`` with
     ``1 - gamma = (e^eps0 - 1)/(e^eps0 + k - 1)`` (``mechanisms.RRMechanism``, 1778a0d)."""
-    kk = _num(ctx, k)
-    one_minus_gamma = ctx.expm1(eps0) / (ctx.exp(eps0) + kk - 1)
-    return rr_blanket_gamma(ctx, eps0, kk), one_minus_gamma * kk * (ctx.exp(eps) + 1)
+    gamma, scale = rr_blanket_scale(ctx, eps0, k)
+    return gamma, _blanket_range(ctx, scale, eps)
+
+
+def laplace_blanket_scale(ctx: Any, eps0: Any) -> tuple[Any, Any]:
+    """``(gamma, b / (e^eps + 1))`` of :func:`laplace_blanket_constants` (eps-free)."""
+    h = eps0 / 2
+    return ctx.exp(-h), _two_sinh(ctx, h)
 
 
 def laplace_blanket_constants(ctx: Any, eps0: Any, eps: Any) -> tuple[Any, Any]:
     """``(gamma, b)`` of the Laplace mechanism on [0, 1] with scale 1/eps0: ``e^{-eps0/2}`` and
     ``(e^eps + 1)(e^{eps0/2} - e^{-eps0/2})`` (``mechanisms.LaplaceMechanism``, 1778a0d)."""
-    h = eps0 / 2
-    return ctx.exp(-h), (ctx.exp(eps) + 1) * _two_sinh(ctx, h)
+    gamma, scale = laplace_blanket_scale(ctx, eps0)
+    return gamma, _blanket_range(ctx, scale, eps)
 
 
 def _check_eps_below_eps0(ctx: Any, eps0: Any, eps: Any) -> None:
@@ -208,17 +248,20 @@ def blanket_eps(ctx: Any, delta_of: Any, eps0: Any, delta: Any) -> Any:
 
 def bbgn19_eps(ctx: Any, eps0: Any, n: Any, delta: Any) -> Any:
     """Inverse of :func:`bbgn19_delta`: least eps in (0, eps0) with min(1, delta(eps)) <= delta."""
-    return blanket_eps(ctx, lambda e: generic_blanket_delta(ctx, eps0, n, e), eps0, delta)
+    return blanket_eps(ctx, _blanket_delta_of_eps(ctx, *generic_blanket_scale(ctx, eps0), n),
+                       eps0, delta)
 
 
 def bbgn19_eps_rr(ctx: Any, eps0: Any, k: Any, n: Any, delta: Any) -> Any:
     """Inverse of :func:`bbgn19_delta_rr` (k-ary RR constants)."""
-    return blanket_eps(ctx, lambda e: rr_blanket_delta(ctx, eps0, k, n, e), eps0, delta)
+    return blanket_eps(ctx, _blanket_delta_of_eps(ctx, *rr_blanket_scale(ctx, eps0, k), n),
+                       eps0, delta)
 
 
 def bbgn19_eps_laplace(ctx: Any, eps0: Any, n: Any, delta: Any) -> Any:
     """Inverse of :func:`bbgn19_delta_laplace` (Laplace constants)."""
-    return blanket_eps(ctx, lambda e: laplace_blanket_delta(ctx, eps0, n, e), eps0, delta)
+    return blanket_eps(ctx, _blanket_delta_of_eps(ctx, *laplace_blanket_scale(ctx, eps0), n),
+                       eps0, delta)
 
 
 # ------------------------------------------------------------------------------------------

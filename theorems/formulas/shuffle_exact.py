@@ -42,6 +42,7 @@ from dpverify.theorems.numerics.shuffle import (
     clone_coefficients,
     clone_double_sum,
     clone_walk,
+    rr_binary_laws,
     rr_binary_profile,
     rr_kary_max,
     threshold,
@@ -389,9 +390,20 @@ def rr_binary_delta_exact(x0: Fraction, n: int, x: Fraction) -> tuple[Fraction, 
     """Exact shuffled binary RR delta (rational ``x0 = e^eps0 > 1``, ``x = e^eps >= 1``) and the
     first maximizing m (the pair at m equals the reversed pair at n - 1 - m). Cached: exact
     values do not depend on a context, and the exhaustive claims revisit them."""
-    prof = rr_binary_profile(_fmpq(x0), n, _fmpq(x), _fmpq_pos, _FMPQ_ONE)
+    laws = _rr_binary_laws_exact(x0, n) if n <= _LAWS_CACHE_MAX_N else None
+    prof = rr_binary_profile(_fmpq(x0), n, _fmpq(x), _fmpq_pos, _FMPQ_ONE, laws=laws)
     best = max(prof)
     return _fraction(best), prof.index(best)
+
+
+_LAWS_CACHE_MAX_N = 64  # n^2 exact rationals per entry: only small n are kept
+
+
+@functools.lru_cache(maxsize=64)
+def _rr_binary_laws_exact(x0: Fraction, n: int) -> list[list[Any]]:
+    """:func:`rr_binary_laws` in ``fmpq`` (read only): they do not depend on x, and the
+    exhaustive claims ask for the same (x0, n) at several x."""
+    return rr_binary_laws(_fmpq(x0), n, _FMPQ_ONE)
 
 
 @functools.lru_cache(maxsize=4096)

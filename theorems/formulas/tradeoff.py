@@ -43,8 +43,11 @@ def ninv(ctx: Any, p: Any) -> Any:
     x = ctx.num(Fraction(NormalDist().inv_cdf(pf)))
     c = 1 / ctx.sqrt(2 * ctx.pi)
     for _ in range(max(3, math.ceil(math.log2(ctx.prec / 40)) + 3)):
-        x = x - (ctx.ncdf(x) - p) / (c * ctx.exp(-x * x / 2))
-        x = ctx.midpoint(x, x)  # an exact point in arb (the ball's centre)
+        step = x - (ctx.ncdf(x) - p) / (c * ctx.exp(-x * x / 2))
+        step = ctx.midpoint(step, step)  # an exact point in arb (the ball's centre)
+        if bool(step == x):  # a fixed point: every further step would return x again
+            break
+        x = step
     if ctx.name != "arb":
         return x
     r = ctx.num(2) ** (16 - ctx.prec) * (1 + ctx.abs(x))

@@ -141,11 +141,13 @@ def clone_pmfs(x0: Any, n: int, num: Callable[[Fraction], Any] = lambda q: q
 
 
 def clone_double_sum(x0: Any, n: int, x: Any, pos: Pos,
-                     num: Callable[[Fraction], Any] = lambda q: q) -> Any:
+                     num: Callable[[Fraction], Any] = lambda q: q,
+                     pmfs: dict[tuple[int, int], tuple[Any, Any]] | None = None) -> Any:
     """The direct double sum ``sum_{c, a} pos(P(c, a) - x Q(c, a))`` over the laws of
-    :func:`clone_pmfs`: an independent route to :func:`clone_walk`, O(n^2)."""
+    :func:`clone_pmfs` (``pmfs``: those laws, already computed for these x0 and n): an
+    independent route to :func:`clone_walk`, O(n^2)."""
     total = 0
-    for pc, qc in clone_pmfs(x0, n, num).values():
+    for pc, qc in (clone_pmfs(x0, n, num) if pmfs is None else pmfs).values():
         total = total + pos(pc - x * qc)
     return total
 
@@ -215,8 +217,8 @@ def hockey_terms(alpha: Any, gamma: Any, xm: list[Any]) -> list[Any]:
             gamma * xm[n - 1]]
 
 
-def rr_binary_profile(x0: Any, n: int, x: Any, pos: Pos, one: Any, poly: str = "list"
-                      ) -> list[Any]:
+def rr_binary_profile(x0: Any, n: int, x: Any, pos: Pos, one: Any, poly: str = "list",
+                      laws: list[list[Any]] | None = None) -> list[Any]:
     """``[H_x(P_m || Q_m) for m in 0..n-1]`` for shuffled binary RR(eps0), ``x0 = e^eps0``.
 
     With m of the other n - 1 users holding 1, the number of 1-reports among them has law
@@ -225,10 +227,12 @@ def rr_binary_profile(x0: Any, n: int, x: Any, pos: Pos, one: Any, poly: str = "
     X_m(j-1)`` (catalogue SHUFFLE-RR-EXACT; :func:`rr_binary_coefficients`,
     :func:`hockey_terms`). The reversal ``K -> n - K`` maps ``(P_m, Q_m)`` to ``(Q_{n-1-m},
     P_{n-1-m})``, so the maximum of this one-order list is the two-order maximum over m.
+    ``laws``: :func:`rr_binary_laws` of these x0 and n, if already computed (they do not
+    depend on x).
     """
     _, _, alpha, gamma = rr_binary_coefficients(x0, x, one)
     out = []
-    for xm in rr_binary_laws(x0, n, one, poly):
+    for xm in rr_binary_laws(x0, n, one, poly) if laws is None else laws:
         terms = hockey_terms(alpha, gamma, xm)
         total = pos(terms[0])
         for t in terms[1:]:

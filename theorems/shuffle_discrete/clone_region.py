@@ -19,6 +19,7 @@ the identity extends to the ends of the cells.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from fractions import Fraction
@@ -46,6 +47,13 @@ CLONE_N_DOMAIN = Points(tuple({"n": n} for n in range(1, CLONE_REGION_MAX_N + 1)
                         covers_domain=True)
 
 
+@functools.lru_cache(maxsize=4)
+def _exact_pmfs(n: int) -> dict[tuple[int, int], tuple[RatFunc, RatFunc]]:
+    """:func:`clone_pmfs` over Q(x0) (read only; consecutive n of claim 9 share them through
+    the cache, the other checks reuse them within a point)."""
+    return clone_pmfs(RatFunc(flint.fmpq_poly([0, 1])), n, RatFunc.lift)
+
+
 def beta_cells(n: int) -> list[Fraction]:
     """The midpoints of the open cells of [0, 1/2] cut by the fractions ``a/(c + 1)``."""
     cuts = sorted({Fraction(1, 2)} | {Fraction(a, c) for c in range(1, n + 1)
@@ -57,6 +65,7 @@ def recurrence_is_double_sum_everywhere(ctx: Any, n: int, **_: Any) -> bool:
     """At this n, on every cell and at both values of x: recurrence == double sum in Q(x0)."""
     x0 = RatFunc(flint.fmpq_poly([0, 1]))
     one, zero = RatFunc.lift(1), RatFunc.lift(0)
+    pmfs = _exact_pmfs(n)  # the laws depend on neither x nor the cell
     for x_value in (1 + Fraction(1, 8 * n * n), 1 + Fraction(1, 16 * n * n)):
         x = RatFunc.lift(x_value)
         alpha, gamma, _ = clone_coefficients(x0, x)
@@ -71,7 +80,7 @@ def recurrence_is_double_sum_everywhere(ctx: Any, n: int, **_: Any) -> bool:
 
             start = CloneState(0, -1, zero, zero, one, (1 - 1 / x0) ** (n - 1))
             walk, _ = clone_walk(alpha, gamma, beta, n, 1 / (x0 - 1), start, n - 1, pos)
-            direct = clone_double_sum(x0, n, x, pos, RatFunc.lift)
+            direct = clone_double_sum(x0, n, x, pos, RatFunc.lift, pmfs)
             if walk != direct:
                 return False
     return True
@@ -102,7 +111,7 @@ def clone_monotone_everywhere(ctx: Any, n: int, **_: Any) -> bool:
     ``L_{n+1}(c, a) = (1 - p) L_n(c, a) + (p/2) (L_n(c-1, a) + L_n(c-1, a-1))``, ``p = 1/x0``,
     weights >= 0 with sum 1, so by :func:`kernel_problem` (z3) ``delta_{n+1} <= delta_n``."""
     x0 = RatFunc(flint.fmpq_poly([0, 1]))
-    now, nxt = clone_pmfs(x0, n, RatFunc.lift), clone_pmfs(x0, n + 1, RatFunc.lift)
+    now, nxt = _exact_pmfs(n), _exact_pmfs(n + 1)
     if not all(positive_beyond_one(q) and positive_beyond_one(p) for p, q in now.values()):
         return False
     p = 1 / x0
@@ -166,7 +175,7 @@ def clone_dominates_rr(ctx: Any, k: int, n: int, **_: Any) -> bool:
     :func:`kernel_problem` (z3) ``H(RR pair) <= H(P || Q)`` for every x = e^eps."""
     x0 = RatFunc(flint.fmpq_poly([0, 1]))
     one, zero = RatFunc.lift(1), RatFunc.lift(0)
-    pair = clone_pmfs(x0, n, RatFunc.lift)
+    pair = _exact_pmfs(n)
     if any(q != pair.get((c, c + 1 - a), (zero, zero))[0] for (c, a), (_, q) in pair.items()):
         return False
     rows = rr_kary_rows(x0, k, one)
@@ -181,15 +190,22 @@ def clone_dominates_rr(ctx: Any, k: int, n: int, **_: Any) -> bool:
     if any(rows[0][j] != w * q0[j] + (1 - w) * q1[j] or rows[1][j] != (1 - w) * q0[j] + w * q1[j]
            for j in range(k)):
         return False
+    draws = {}  # the law of the (c, a) draws does not depend on the others' counts
+    for c, a in pair:
+        law: dict[tuple[int, ...], Any] = {(0,) * k: one}
+        for _ in range(a):  # a counts the Q1 draws in the pair as encoded (P_c(a) = w
+            law = add_report(law, q1)  # b_c(a) + (1 - w) b_c(a - 1): a = A + 1 - Delta)
+        for _ in range(c + 1 - a):
+            law = add_report(law, q0)
+        draws[(c, a)] = law
     for cv in count_vectors(k, n - 1):
         kernels = {}
+        rests: dict[int, Any] = {}  # the subset's law depends on c only
         for c, a in pair:
-            law: dict[tuple[int, ...], Any] = {(0,) * k: one}
-            for _ in range(a):  # a counts the Q1 draws in the pair as encoded (P_c(a) = w
-                law = add_report(law, q1)  # b_c(a) + (1 - w) b_c(a - 1): a = A + 1 - Delta)
-            for _ in range(c + 1 - a):
-                law = add_report(law, q0)
-            rest = _subset_laws(ell, cv, n - 1 - c, one)
+            law = draws[(c, a)]
+            if c not in rests:
+                rests[c] = _subset_laws(ell, cv, n - 1 - c, one)
+            rest = rests[c]
             kernels[(c, a)] = {}
             for h1, m1 in law.items():
                 for h2, m2 in rest.items():

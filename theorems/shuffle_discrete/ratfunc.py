@@ -29,7 +29,7 @@ def field_generators(*names: str) -> list[RatFunc]:
 
 
 def _is_constant(p: Any) -> bool:
-    return p.is_constant() if isinstance(p, flint.fmpq_mpoly) else p.degree() <= 0
+    return p.degree() <= 0 if type(p) is flint.fmpq_poly else p.is_constant()
 
 
 def _lead(p: Any) -> Any:
@@ -76,8 +76,10 @@ class RatFunc:
             return v
         return RatFunc(flint.fmpq_poly([_scalar(v)]))
 
+    # ``type(o) is RatFunc`` first: ``isinstance(o, Fraction)`` is an ABC check, the hot
+    # path's largest cost (the region checks run ~10^5 field operations)
     def __add__(self, o: Any) -> RatFunc:
-        if isinstance(o, _SCALARS):
+        if type(o) is not RatFunc and isinstance(o, _SCALARS):
             return RatFunc._reduced(self.num + _scalar(o) * self.den, self.den)
         if self.den == o.den:
             return RatFunc(self.num + o.num, self.den)
@@ -91,13 +93,14 @@ class RatFunc:
         return RatFunc._reduced(-self.num, self.den)
 
     def __sub__(self, o: Any) -> RatFunc:
-        return self + (-_scalar(o) if isinstance(o, _SCALARS) else -o)
+        return self + (-o if type(o) is RatFunc or not isinstance(o, _SCALARS)
+                       else -_scalar(o))
 
     def __rsub__(self, o: Any) -> RatFunc:
         return (-self) + o
 
     def __mul__(self, o: Any) -> RatFunc:
-        if isinstance(o, _SCALARS):
+        if type(o) is not RatFunc and isinstance(o, _SCALARS):
             return RatFunc._reduced(self.num * _scalar(o), self.den)
         a, b, c, d = self.num, self.den, o.num, o.den
         g1, g2 = a.gcd(d), c.gcd(b)  # monic (flint), so the quotients of b and d stay monic
@@ -130,7 +133,7 @@ class RatFunc:
         return RatFunc._reduced(self.num**k, self.den**k)  # powers of coprime stay coprime
 
     def __eq__(self, o: object) -> bool:
-        if isinstance(o, _SCALARS):
+        if type(o) is not RatFunc and isinstance(o, _SCALARS):
             return bool(self.den == 1 and self.num == _scalar(o))
         if not isinstance(o, RatFunc):
             return NotImplemented

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import math
 from fractions import Fraction
 from typing import Any
 
@@ -160,10 +161,37 @@ RR_MONO_DOMAIN = Points(tuple({"n": n} for n in range(2, RR_MONO_MAX_N + 1)), co
 
 @functools.lru_cache(maxsize=4)
 def _exact_laws(n: int) -> list[list[Any]]:
-    """:func:`rr_binary_laws` over Q(x0) (consecutive n share their laws through the cache)."""
+    """:func:`rr_binary_laws` over Q(x0) (consecutive n share their laws through the cache),
+    from their closed form: with ``w = x0/(x0 + 1)``, ``X_m(z) = (x0 z + 1)^m (z +
+    x0)^(n-1-m) / (x0 + 1)^(n-1)``, so ``X_m(j)`` is ``sum_i C(m, i) C(n-1-m, j-i)
+    x0^(n-1-m-j+2i)`` over ``(x0 + 1)^(n-1)``, reduced (:class:`RatFunc` is canonical: the
+    same elements as the products of :func:`rr_binary_laws`, without its ~n^3 field
+    operations; tests/test_shuffle_regions.py compares the two)."""
     import flint
 
-    return rr_binary_laws(RatFunc(flint.fmpq_poly([0, 1])), n, RatFunc.lift(1))
+    den = flint.fmpq_poly([1, 1]) ** (n - 1)
+    laws = []
+    for m in range(n):
+        rest = n - 1 - m
+        row = []
+        for j in range(n):
+            coeffs = [0] * n
+            for i in range(max(0, j - rest), min(m, j) + 1):
+                coeffs[rest - j + 2 * i] += math.comb(m, i) * math.comb(rest, j - i)
+            row.append(RatFunc(flint.fmpq_poly(coeffs), den))
+        laws.append(row)
+    return laws
+
+
+@functools.lru_cache(maxsize=6)
+def _exact_terms(n: int, x_value: Fraction) -> list[list[Any]]:
+    """:func:`hockey_terms` of every law of :func:`_exact_laws` at ``x = x_value`` (the terms
+    at n + 1 of one n are those at n of the next)."""
+    import flint
+
+    x0, one = RatFunc(flint.fmpq_poly([0, 1])), RatFunc.lift(1)
+    _, _, alpha, gamma = rr_binary_coefficients(x0, RatFunc.lift(x_value), one)
+    return [hockey_terms(alpha, gamma, xm) for xm in _exact_laws(n)]
 
 
 def rr_monotone_everywhere(ctx: Any, n: int, **_: Any) -> bool:
@@ -193,14 +221,11 @@ def rr_monotone_everywhere(ctx: Any, n: int, **_: Any) -> bool:
             return False
     if n >= RR_MONO_MAX_N:
         return True
-    nxt = _exact_laws(n + 1)
     for x_value in (Fraction(1), Fraction(2)):
-        x = RatFunc.lift(x_value)
-        _, _, alpha, gamma = rr_binary_coefficients(x0, x, one)
+        terms, nxt_terms = _exact_terms(n, x_value), _exact_terms(n + 1, x_value)
         for m_new in range(n + 1):
             m, (k0, k1) = (m_new, (w, v)) if m_new < n else (n - 1, (v, w))
-            old = hockey_terms(alpha, gamma, laws[m])
-            new = hockey_terms(alpha, gamma, nxt[m_new])
+            old, new = terms[m], nxt_terms[m_new]
             padded = [0 * one, *old, 0 * one]
             if any(new[j] != k0 * padded[j + 1] + k1 * padded[j] for j in range(len(new))):
                 return False

@@ -66,8 +66,15 @@ class LossPair:
         return float(fp.mid()), float(fq.mid())
 
     def quantile(self, u: float, upper: bool = False) -> float:
-        """A float z with ``P[L <= z] ~ u`` (``upper``: ``P[L > z] ~ u``), by bisection."""
+        """A float z with ``P[L <= z] ~ u`` (``upper``: ``P[L > z] ~ u``), by bisection
+        (memoised on the pair: a refinement asks for the same quantiles at every pass)."""
+        memo: dict[tuple[float, bool], float] = self.__dict__.setdefault("_quantiles", {})
+        hit = memo.get((u, upper))
+        if hit is None:
+            hit = memo[(u, upper)] = self._bisect_quantile(u, upper)
+        return hit
 
+    def _bisect_quantile(self, u: float, upper: bool) -> float:
         # enough bits that 1 - P[L <= z] is resolved down to u (the CDFs are near 1 there)
         prec = 64 + max(0, math.ceil(-math.log2(max(u, 1e-300)))) + 16
 
