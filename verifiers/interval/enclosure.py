@@ -81,7 +81,8 @@ class Iv:
         return bool(self.hi <= 0)
 
     def __add__(self, o: Any) -> Iv:
-        o = Iv.of(o)
+        if type(o) is not Iv:
+            o = Iv.of(o)
         if self.lo is self.hi and o.lo is o.hi:
             return Iv(self.lo + o.lo)
         return Iv(self.lo + o.lo, self.hi + o.hi)
@@ -100,21 +101,25 @@ class Iv:
         return Iv.of(o) + (-self)
 
     def __mul__(self, o: Any) -> Iv:
-        o = Iv.of(o)
-        if self.lo is self.hi and o.lo is o.hi:
-            p = self.lo * o.lo
-            return Iv(p, p)
-        if o.lo is o.hi or self.lo is self.hi:
-            pt, iv = (o, self) if o.lo is o.hi else (self, o)
-            c = pt.lo
+        if type(o) is not Iv:
+            o = Iv.of(o)
+        slo, shi, olo, ohi = self.lo, self.hi, o.lo, o.hi
+        if olo is ohi or slo is shi:
+            if olo is ohi:
+                if slo is shi:
+                    p = slo * olo
+                    return Iv(p, p)
+                c, ilo, ihi = olo, slo, shi
+            else:
+                c, ilo, ihi = slo, olo, ohi
             if c >= 0:
-                return Iv(iv.lo * c, iv.hi * c)
+                return Iv(ilo * c, ihi * c)
             if c <= 0:
-                return Iv(iv.hi * c, iv.lo * c)
-        if self.nonneg() and o.nonneg():
-            return Iv(self.lo * o.lo, self.hi * o.hi)
-        ps = (self.lo * o.lo, self.lo * o.hi, self.hi * o.lo, self.hi * o.hi)
-        return Iv(_amin(*ps), _amax(*ps))
+                return Iv(ihi * c, ilo * c)
+        if slo >= 0 and olo >= 0:
+            return Iv(slo * olo, shi * ohi)
+        a, b, c, d = slo * olo, slo * ohi, shi * olo, shi * ohi
+        return Iv(a.min(b).min(c).min(d), a.max(b).max(c).max(d))
 
     __rmul__ = __mul__
 
