@@ -81,7 +81,8 @@ class Iv:
         return bool(self.hi <= 0)
 
     def __add__(self, o: Any) -> Iv:
-        o = Iv.of(o)
+        if type(o) is not Iv:
+            o = Iv.of(o)
         if self.lo is self.hi and o.lo is o.hi:
             return Iv(self.lo + o.lo)
         return Iv(self.lo + o.lo, self.hi + o.hi)
@@ -100,21 +101,25 @@ class Iv:
         return Iv.of(o) + (-self)
 
     def __mul__(self, o: Any) -> Iv:
-        o = Iv.of(o)
-        if self.lo is self.hi and o.lo is o.hi:
-            p = self.lo * o.lo
-            return Iv(p, p)
-        if o.lo is o.hi or self.lo is self.hi:
-            pt, iv = (o, self) if o.lo is o.hi else (self, o)
-            c = pt.lo
+        if type(o) is not Iv:
+            o = Iv.of(o)
+        slo, shi, olo, ohi = self.lo, self.hi, o.lo, o.hi
+        if olo is ohi or slo is shi:
+            if olo is ohi:
+                if slo is shi:
+                    p = slo * olo
+                    return Iv(p, p)
+                c, ilo, ihi = olo, slo, shi
+            else:
+                c, ilo, ihi = slo, olo, ohi
             if c >= 0:
-                return Iv(iv.lo * c, iv.hi * c)
+                return Iv(ilo * c, ihi * c)
             if c <= 0:
-                return Iv(iv.hi * c, iv.lo * c)
-        if self.nonneg() and o.nonneg():
-            return Iv(self.lo * o.lo, self.hi * o.hi)
-        ps = (self.lo * o.lo, self.lo * o.hi, self.hi * o.lo, self.hi * o.hi)
-        return Iv(_amin(*ps), _amax(*ps))
+                return Iv(ihi * c, ilo * c)
+        if slo >= 0 and olo >= 0:
+            return Iv(slo * olo, shi * ohi)
+        a, b, c, d = slo * olo, slo * ohi, shi * olo, shi * ohi
+        return Iv(a.min(b).min(c).min(d), a.max(b).max(c).max(d))
 
     __rmul__ = __mul__
 
@@ -225,6 +230,8 @@ def _tri_cmp(op: str) -> Callable[[Iv, Iv], bool | None]:
     return table[op]
 
 
+_CHAIN = 32  # operands per statement of a generated sum or product
+
 _UNARY = {"exp": "exp", "log": "log", "erfc": "erfc", "erf": "erf", "tanh": "tanh",
           "sinh": "sinh", "cosh": "cosh", "atan": "atan", "loggamma": "lgamma",
           "gamma": "gamma"}
@@ -241,8 +248,20 @@ def compile_interval(expr: Any,
     ``Heaviside``, ``Piecewise`` with relational/boolean conditions. A ``Piecewise`` (or
     ``sign``/``Heaviside``) whose condition the intervals cannot decide takes the hull of its
     possible values, or raises ``_Undecided`` if ``strict_branches``. Anything else raises
-    :class:`~theorems.ctx.Unsupported`.
+    :class:`~theorems.ctx.Unsupported`. The function is a generated straight-line program
+    (:func:`_straight_line`) running the same operations as the closures of :func:`_closures`.
     """
+    import sympy as sp
+
+    build, unary_types = _closures(strict_branches)
+    return _straight_line(sp.sympify(expr), build, unary_types)
+
+
+def _closures(strict_branches: bool) -> tuple[Callable[[Any], Callable[[Mapping[str, Iv]], Iv]],
+                                              dict[Any, str]]:
+    """A builder of one closure per node (the recursive evaluation of a sympy expression over
+    intervals, subexpressions built once), and the sympy types of the one-argument
+    functions with their arb method names."""
     import sympy as sp
 
     memo: dict[Any, Callable[[Mapping[str, Iv]], Iv]] = {}
@@ -401,7 +420,92 @@ def compile_interval(expr: Any,
             return pw
         raise Unsupported(f"{type(e).__name__} ({e}) cannot be evaluated over intervals")
 
-    return build(sp.sympify(expr))
+    return build, unary_types
+
+
+def _straight_line(root: Any, tree: Callable[[Any], Callable[[Mapping[str, Iv]], Iv]],
+                   unary_types: Mapping[Any, str]) -> Callable[[Mapping[str, Iv]], Iv]:
+    """``root`` as one generated Python function: a straight-line program with one statement
+    per distinct subexpression (so a subexpression shared by several terms is evaluated once
+    per call), running the same :class:`Iv` operations in the same order as the closures of
+    ``tree``. Nodes evaluated only on demand (``Piecewise``, ``sign``, ``Heaviside``, whose
+    branches may not be evaluated where their condition is false) call their ``tree``
+    closure; so does every node ``tree`` rejects (it raises :class:`Unsupported` now)."""
+    import sympy as sp
+
+    ns: dict[str, Any] = {"Iv": Iv, "_arb": flint.arb, "_fmpq": flint.fmpq}
+    lines: list[str] = []
+    reg: dict[Any, str] = {}
+
+    def emit(code: str) -> str:
+        r = f"r{len(lines)}"
+        lines.append(f"    {r} = {code}")
+        return r
+
+    def visit(e: Any) -> str:
+        r = reg.get(e)
+        if r is None:
+            r = reg[e] = emit(_code(e))
+        return r
+
+    def bound(value: Any) -> str:
+        name = f"k{len(ns)}"
+        ns[name] = value
+        return name
+
+    def _code(e: Any) -> str:
+        if e.is_Symbol:
+            return f"env[{e.name!r}]"
+        if e.is_Integer:
+            return bound(Iv(flint.arb(flint.fmpz(int(e)))))
+        if e.is_Rational:
+            return f"Iv(_arb(_fmpq({int(e.p)}, {int(e.q)})))"
+        if e is sp.pi:
+            return "Iv(_arb.pi())"
+        if e is sp.E:
+            return "Iv(_arb(1).exp())"
+        if e is sp.oo:
+            return "Iv(_arb.pos_inf())"
+        if e is sp.S.NegativeInfinity:
+            return "Iv(_arb.neg_inf())"
+        if isinstance(e, sp.Add | sp.Mul):
+            # a left fold, as in ``tree``, in statements of a few operands (a long chain of
+            # operators would nest too deep for Python's compiler)
+            op = " + " if isinstance(e, sp.Add) else " * "
+            regs = [visit(a) for a in e.args]
+            acc, rest = op.join(regs[:_CHAIN]), regs[_CHAIN:]
+            while rest:
+                acc = emit(acc)
+                acc, rest = op.join([acc, *rest[:_CHAIN - 1]]), rest[_CHAIN - 1:]
+            return acc
+        if isinstance(e, sp.Pow):
+            b, x = e.args
+            if x.is_Integer:
+                return f"{visit(b)} ** ({int(x)})"
+            if x == sp.Rational(1, 2):
+                return f"{visit(b)}.apply('sqrt')"
+            if x == sp.Rational(-1, 2):
+                return f"{visit(b)}.apply('sqrt').inv()"
+            if x.is_Rational:
+                return (f"{visit(b)}.power(_arb(_fmpq({int(x.p)}, {int(x.q)})), "
+                        f"{bool(x < 0)})")
+            return f"({visit(x)} * {visit(b)}.apply('log')).apply('exp')"
+        method = unary_types.get(type(e))
+        if method is not None and len(e.args) == 1:
+            return f"{visit(e.args[0])}.apply({method!r})"
+        if isinstance(e, sp.polygamma) and e.args[0] == 0:
+            return f"{visit(e.args[1])}.apply('digamma')"
+        if isinstance(e, sp.Abs):
+            return f"{visit(e.args[0])}.abs()"
+        if isinstance(e, sp.Max | sp.Min):
+            method = "max" if isinstance(e, sp.Max) else "min"
+            return "".join([visit(e.args[0])] + [f".{method}({visit(a)})" for a in e.args[1:]])
+        return f"{bound(tree(e))}(env)"
+
+    out = visit(root)
+    source = "def program(env):\n" + "\n".join(lines) + f"\n    return {out}\n"
+    exec(compile(source, "<compile_interval>", "exec"), ns)
+    return ns["program"]  # type: ignore[no-any-return]
 
 
 def compile_arb(expr: Any, strict_branches: bool = False) -> Callable[[Mapping[str, Any]], Any]:

@@ -280,11 +280,13 @@ class _Pruner:
             ops = _size(e)
             if ops > MAX_DERIVATIVE_NODES:
                 return e
-            out = sp.powsimp(e, combine="exp")
+            out = None
             if ops <= SIMPLIFY_MAX_NODES:
                 expanded = sp.powsimp(sp.expand(e), combine="exp")
                 if _size(expanded) <= 2 * ops + 20:
                     out = expanded
+            if out is None:  # only where the expanded form is not taken (it usually is)
+                out = sp.powsimp(e, combine="exp")
             if (thorough and _size(out) <= SIMPLIFY_MAX_NODES // 2
                     and self.simplify_seconds < SIMPLIFY_SECONDS):
                 full = sp.simplify(out)
