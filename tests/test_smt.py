@@ -354,6 +354,55 @@ def test_clear_denominators_memo_is_the_function():
     assert clear_denominators(sp.true) is sp.true
 
 
+def test_numerator_denominator_is_the_factored_fraction_without_factoring_the_numerator():
+    """The fraction relation() clears equals sympy's ``fraction(factor(cancel(together(.))))``
+    with the numerator expanded, expression for expression (so every SMT problem is unchanged):
+    negative and rational coefficients, numeric and factorable denominators, ``Max`` and root
+    atoms, numeric numerators; and the large numerators are never factored."""
+    import random
+
+    from sympy.polys import polytools
+
+    from dpverify.theorems.symbolic import _numerator_denominator
+
+    y, z = sp.symbols("y z", positive=True)
+
+    def reference(e: sp.Expr) -> tuple[sp.Expr, sp.Expr]:
+        n, den = sp.fraction(sp.factor(sp.cancel(sp.together(e))))
+        return sp.expand(n), den
+
+    rng = random.Random(3)
+
+    def poly(variables: list[sp.Symbol]) -> sp.Expr:
+        return sum(sp.Rational(rng.randint(-6, 6), rng.choice([1, 2, 3]))
+                   * sp.Mul(*(v ** rng.randint(0, 3) for v in variables))
+                   for _ in range(rng.randint(1, 4)))
+
+    atoms = [sp.S.One, sp.Max(y, z**2), sp.Max(0, y - z), sp.sqrt(y + 1)]
+    dens = [1, y + 1, (z - 1) ** 2, -(y + 2), sp.Rational(-3, 2), y**2 + 2 * y + 1]
+    cases = [3 / (y**2 + 2 * y + 1), -y / 2 + 1, sp.Rational(1, 3) - y / (y + z)]
+    for _ in range(80):
+        vs = rng.sample([y, z, x], rng.randint(1, 3))
+        m = rng.choice(atoms)
+        cases.append((poly(vs) + poly(vs) * m) / (poly(vs) * rng.choice([*dens, m, 1 - m]))
+                     + rng.choice([0, sp.Rational(1, 3), poly(vs) * m / (y + z)]))
+    for e in cases:
+        assert _numerator_denominator(e) == reference(e), e
+    calls: list[sp.Expr] = []
+    original = polytools.factor
+
+    def spy(f: sp.Expr, *gens: sp.Expr, **args: object) -> sp.Expr:
+        calls.append(f)
+        return original(f, *gens, **args)
+
+    polytools.factor, sp.factor = spy, spy
+    try:
+        _numerator_denominator(sp.expand((y + z + 1) ** 6 - 2) / (y + 1))
+    finally:
+        polytools.factor, sp.factor = original, original
+    assert calls == [y + 1]
+
+
 def test_extrema_unreduced_keeps_large_arguments_and_the_function():
     """Within, a large argument that sympy drops (never the maximum) is kept, numbers and a
     small argument against them are still reduced, the value is the same at every point
