@@ -38,6 +38,16 @@ RESTART_SCHEDULE = ((0, False, 1.5), (0, True, 1.5), (1, False, 4.0), (1, True, 
 HARD_LIMIT_GRACE_SECONDS = 2.0
 
 
+def _as_text(expr: Any) -> str:
+    """``expr`` as sympy prints it, with the terms of sums and products in sympy's internal
+    (canonical, deterministic) order instead of sorted by degree: the same statement, e.g.
+    ``(-1 + u)*(-9 + u) >= 0`` for ``(u - 9)*(u - 1) >= 0``, at about half the cost (the
+    sorting was 1.3 s of the catalogue's smt route)."""
+    from sympy.printing.str import sstr
+
+    return sstr(expr, order="none")
+
+
 def _assumption_hypotheses(symbols: Iterable[Any], problem: SmtProblem) -> list[tuple[str, Any]]:
     """sympy sign assumptions of the symbols, as relations (sympy may have used them)."""
     import sympy as sp
@@ -68,8 +78,8 @@ def verify(check: Smt, budget: Budget) -> tuple[Status, str, dict[str, Any]]:
     with extrema_unreduced():  # see there: the same problem up to equivalence, built faster
         problem = check.build()
     evidence: dict[str, Any] = {
-        "goal": str(problem.goal),
-        "hypotheses": [str(h) for h in problem.hypotheses],
+        "goal": _as_text(problem.goal),
+        "hypotheses": [_as_text(h) for h in problem.hypotheses],
         "substitutions": list(problem.substitutions),
         "variables": dict(problem.variables),
         "z3_version": z3.get_version_string(),
@@ -82,7 +92,7 @@ def verify(check: Smt, budget: Budget) -> tuple[Status, str, dict[str, Any]]:
         undeclared = sorted(s.name for s in symbols if s.name not in problem.variables)
         if undeclared:
             raise TranslationError(f"undeclared variables: {', '.join(undeclared)}")
-        named = [(f"h{i}: {h}", h) for i, h in enumerate(problem.hypotheses, 1)]
+        named = [(f"h{i}: {_as_text(h)}", h) for i, h in enumerate(problem.hypotheses, 1)]
         named += _assumption_hypotheses(symbols, problem)
     except TranslationError as e:
         return Status.NOT_APPLICABLE, f"not a polynomial problem: {e}", evidence
