@@ -354,6 +354,25 @@ def test_clear_denominators_memo_is_the_function():
     assert clear_denominators(sp.true) is sp.true
 
 
+def test_extrema_comparisons_memo_answers_a_repeated_comparison_alike():
+    """A comparison of a small argument with a number is made once per process: a Max/Min
+    rebuilt from the same arguments is the same, also after the memo is emptied, and the
+    comparison is not made again."""
+    from dpverify.theorems import symbolic
+
+    t = sp.Symbol("t", nonnegative=True)
+    w = sp.Symbol("w", real=True)
+    symbolic._COMPARISONS.clear()
+    with symbolic.extrema_unreduced():
+        first = (sp.Max(0, t), sp.Max(-1, w, 3), sp.Min(w, 1, 3), sp.Max(2, w + 1))
+        made = len(symbolic._COMPARISONS)
+        again = (sp.Max(0, t), sp.Max(-1, w, 3), sp.Min(w, 1, 3), sp.Max(2, w + 1))
+        assert len(symbolic._COMPARISONS) == made > 0
+        symbolic._COMPARISONS.clear()
+        fresh = (sp.Max(0, t), sp.Max(-1, w, 3), sp.Min(w, 1, 3), sp.Max(2, w + 1))
+    assert first == again == fresh == (t, sp.Max(3, w), sp.Min(1, w), sp.Max(2, w + 1))
+
+
 def test_numerator_denominator_is_the_factored_fraction_without_factoring_the_numerator():
     """The fraction relation() clears equals sympy's ``fraction(factor(cancel(together(.))))``
     with the numerator expanded, expression for expression (so every SMT problem is unchanged):
