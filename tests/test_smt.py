@@ -373,6 +373,22 @@ def test_extrema_comparisons_memo_answers_a_repeated_comparison_alike():
     assert first == again == fresh == (t, sp.Max(3, w), sp.Min(1, w), sp.Max(2, w + 1))
 
 
+def test_sympy_random_fixed_seeds_within_and_restores_after():
+    """Within, sympy's generators draw the same numbers in every process; outside, they
+    continue from where they were, also after an exception."""
+    from sympy.core import random as sympy_random
+
+    from dpverify.theorems.symbolic import sympy_random_fixed
+
+    before = sympy_random.rng.getstate()
+    with sympy_random_fixed(5):
+        first = [sympy_random.rng.random(), sympy_random._assumptions_rng.random()]
+    with pytest.raises(RuntimeError), sympy_random_fixed(5):
+        assert [sympy_random.rng.random(), sympy_random._assumptions_rng.random()] == first
+        raise RuntimeError("restored on an exception too")
+    assert sympy_random.rng.getstate() == before
+
+
 def test_numerator_denominator_is_the_factored_fraction_without_factoring_the_numerator():
     """The fraction relation() clears equals sympy's ``fraction(factor(cancel(together(.))))``
     with the numerator expanded, expression for expression (so every SMT problem is unchanged):

@@ -23,6 +23,31 @@ def strip_log(expr: Any, scale: Any) -> Any:
     return sp.factor(sp.cancel(sp.powsimp(sp.expand_log(sp.exp(scale * expr), force=True))))
 
 
+# the seed of sympy's generators while an SMT problem is built (any fixed value: a build's
+# result does not depend on it, its cost does)
+SYMPY_SEED = 0
+
+
+@contextlib.contextmanager
+def sympy_random_fixed(seed: int = SYMPY_SEED) -> Iterator[None]:
+    """Within: sympy's random generators (``sympy.core.random``: the evaluation points of
+    Wang's multivariate factorization, the order of assumption queries) seeded with ``seed``;
+    their states are restored on exit, also on an exception. A factorization is unique, so
+    what is built is the same with any seed, but its cost is not: unseeded, the generators
+    start from the operating system's entropy, and one process in some tens drew the points
+    that made a factorization take seconds instead of milliseconds (DLAP 7/5: 32 s of CPU in
+    a run of main, 1.5 s in most)."""
+    from sympy.core import random as sympy_random
+
+    saved = (sympy_random.rng.getstate(), sympy_random._assumptions_rng.getstate())
+    sympy_random.seed(seed)
+    try:
+        yield
+    finally:
+        sympy_random.rng.setstate(saved[0])
+        sympy_random._assumptions_rng.setstate(saved[1])
+
+
 # a Max/Min argument of at most this many nodes is still compared with the numbers among the
 # arguments by extrema_unreduced: Max(0, t) of a nonnegative symbol t is t (builders rely on
 # such reductions), and the comparison is cheap
