@@ -44,7 +44,7 @@ def test_remark15_polynomial_form_proved_with_core():
                                            (u - 1) * (u - 9) >= 0))
     assert status is Status.PROVED
     assert ev["unsat_core"] == ["h2: u <= 1"]  # u > 0 is not needed
-    assert ev["z3_version"] and ev["goal"] == "(u - 9)*(u - 1) >= 0"
+    assert ev["z3_version"] and ev["goal"] == "(-1 + u)*(-9 + u) >= 0"
 
 
 def test_remark15_square_root_form_proved():
@@ -352,6 +352,90 @@ def test_clear_denominators_memo_is_the_function():
     with_rational = clear_denominators(sp.Le(x + sp.Rational(1, 2), 1 / x))
     assert with_float.has(sp.Float) and not with_rational.has(sp.Float)
     assert clear_denominators(sp.true) is sp.true
+
+
+def test_extrema_comparisons_memo_answers_a_repeated_comparison_alike():
+    """A comparison of a small argument with a number is made once per process: a Max/Min
+    rebuilt from the same arguments is the same, also after the memo is emptied, and the
+    comparison is not made again."""
+    from dpverify.theorems import symbolic
+
+    t = sp.Symbol("t", nonnegative=True)
+    w = sp.Symbol("w", real=True)
+    symbolic._COMPARISONS.clear()
+    with symbolic.extrema_unreduced():
+        first = (sp.Max(0, t), sp.Max(-1, w, 3), sp.Min(w, 1, 3), sp.Max(2, w + 1))
+        made = len(symbolic._COMPARISONS)
+        again = (sp.Max(0, t), sp.Max(-1, w, 3), sp.Min(w, 1, 3), sp.Max(2, w + 1))
+        assert len(symbolic._COMPARISONS) == made > 0
+        symbolic._COMPARISONS.clear()
+        fresh = (sp.Max(0, t), sp.Max(-1, w, 3), sp.Min(w, 1, 3), sp.Max(2, w + 1))
+    assert first == again == fresh == (t, sp.Max(3, w), sp.Min(1, w), sp.Max(2, w + 1))
+
+
+def test_sympy_random_fixed_seeds_within_and_restores_after():
+    """Within, sympy's generators draw the same numbers in every process; outside, they
+    continue from where they were, also after an exception."""
+    from sympy.core import random as sympy_random
+
+    from dpverify.theorems.symbolic import sympy_random_fixed
+
+    before = sympy_random.rng.getstate()
+    with sympy_random_fixed(5):
+        first = [sympy_random.rng.random(), sympy_random._assumptions_rng.random()]
+    with pytest.raises(RuntimeError), sympy_random_fixed(5):
+        assert [sympy_random.rng.random(), sympy_random._assumptions_rng.random()] == first
+        raise RuntimeError("restored on an exception too")
+    assert sympy_random.rng.getstate() == before
+
+
+def test_numerator_denominator_is_the_factored_fraction_without_factoring_the_numerator():
+    """The fraction relation() clears equals sympy's ``fraction(factor(cancel(together(.))))``
+    with the numerator expanded, expression for expression (so every SMT problem is unchanged):
+    negative and rational coefficients, numeric and factorable denominators, ``Max`` and root
+    atoms, numeric numerators; and the large numerators are never factored."""
+    import random
+
+    from sympy.polys import polytools
+
+    from dpverify.theorems.symbolic import _numerator_denominator
+
+    y, z = sp.symbols("y z", positive=True)
+
+    def reference(e: sp.Expr) -> tuple[sp.Expr, sp.Expr]:
+        n, den = sp.fraction(sp.factor(sp.cancel(sp.together(e))))
+        return sp.expand(n), den
+
+    rng = random.Random(3)
+
+    def poly(variables: list[sp.Symbol]) -> sp.Expr:
+        return sum(sp.Rational(rng.randint(-6, 6), rng.choice([1, 2, 3]))
+                   * sp.Mul(*(v ** rng.randint(0, 3) for v in variables))
+                   for _ in range(rng.randint(1, 4)))
+
+    atoms = [sp.S.One, sp.Max(y, z**2), sp.Max(0, y - z), sp.sqrt(y + 1)]
+    dens = [1, y + 1, (z - 1) ** 2, -(y + 2), sp.Rational(-3, 2), y**2 + 2 * y + 1]
+    cases = [3 / (y**2 + 2 * y + 1), -y / 2 + 1, sp.Rational(1, 3) - y / (y + z)]
+    for _ in range(80):
+        vs = rng.sample([y, z, x], rng.randint(1, 3))
+        m = rng.choice(atoms)
+        cases.append((poly(vs) + poly(vs) * m) / (poly(vs) * rng.choice([*dens, m, 1 - m]))
+                     + rng.choice([0, sp.Rational(1, 3), poly(vs) * m / (y + z)]))
+    for e in cases:
+        assert _numerator_denominator(e) == reference(e), e
+    calls: list[sp.Expr] = []
+    original = polytools.factor
+
+    def spy(f: sp.Expr, *gens: sp.Expr, **args: object) -> sp.Expr:
+        calls.append(f)
+        return original(f, *gens, **args)
+
+    polytools.factor, sp.factor = spy, spy
+    try:
+        _numerator_denominator(sp.expand((y + z + 1) ** 6 - 2) / (y + 1))
+    finally:
+        polytools.factor, sp.factor = original, original
+    assert calls == [y + 1]
 
 
 def test_extrema_unreduced_keeps_large_arguments_and_the_function():

@@ -23,6 +23,31 @@ def strip_log(expr: Any, scale: Any) -> Any:
     return sp.factor(sp.cancel(sp.powsimp(sp.expand_log(sp.exp(scale * expr), force=True))))
 
 
+# the seed of sympy's generators while an SMT problem is built (any fixed value: a build's
+# result does not depend on it, its cost does)
+SYMPY_SEED = 0
+
+
+@contextlib.contextmanager
+def sympy_random_fixed(seed: int = SYMPY_SEED) -> Iterator[None]:
+    """Within: sympy's random generators (``sympy.core.random``: the evaluation points of
+    Wang's multivariate factorization, the order of assumption queries) seeded with ``seed``;
+    their states are restored on exit, also on an exception. A factorization is unique, so
+    what is built is the same with any seed, but its cost is not: unseeded, the generators
+    start from the operating system's entropy, and one process in some tens drew the points
+    that made a factorization take seconds instead of milliseconds (DLAP 7/5: 32 s of CPU in
+    a run of main, 1.5 s in most)."""
+    from sympy.core import random as sympy_random
+
+    saved = (sympy_random.rng.getstate(), sympy_random._assumptions_rng.getstate())
+    sympy_random.seed(seed)
+    try:
+        yield
+    finally:
+        sympy_random.rng.setstate(saved[0])
+        sympy_random._assumptions_rng.setstate(saved[1])
+
+
 # a Max/Min argument of at most this many nodes is still compared with the numbers among the
 # arguments by extrema_unreduced: Max(0, t) of a nonnegative symbol t is t (builders rely on
 # such reductions), and the comparison is cheap
@@ -70,7 +95,7 @@ def extrema_unreduced() -> Iterator[None]:
         dominated: set[Any] = set()  # numbers that a kept argument dominates
         for v in rest:  # each against the extreme number: the same outcome in any order
             if _small(v):
-                both = set(compare(cls, [*extreme, v], **options))
+                both = _against_number(compare, cls, extreme, v, options)
                 if v not in both:  # dominated by the number
                     continue
                 dominated |= extreme - both
@@ -82,6 +107,28 @@ def extrema_unreduced() -> Iterator[None]:
         yield
     finally:
         MinMaxBase._find_localzeros = saved
+
+
+# the outcomes of comparing a small Max/Min argument with a number: a pure function of the two
+# (symbols compare with their assumptions), asked again each time a rewrite rebuilds the extremum
+# (the catalogue's 340 smt builds in one process: 1016 comparisons, 377 distinct)
+_COMPARISONS: dict[tuple[Any, ...], frozenset[Any]] = {}
+_COMPARISONS_LIMIT = 20_000
+
+
+def _against_number(compare: Any, cls: Any, extreme: set[Any], v: Any,
+                    options: dict[str, Any]) -> set[Any]:
+    """``set(compare(cls, [*extreme, v], **options))``, memoised when ``extreme`` is one
+    number (the order of several would matter)."""
+    if len(extreme) != 1:
+        return set(compare(cls, [*extreme, v], **options))
+    key = (cls, *extreme, v, tuple(sorted(options.items())))
+    out = _COMPARISONS.get(key)
+    if out is None:
+        if len(_COMPARISONS) >= _COMPARISONS_LIMIT:
+            _COMPARISONS.clear()
+        out = _COMPARISONS[key] = frozenset(compare(cls, [*extreme, v], **options))
+    return set(out)
 
 
 def over_common_denominator(expr: Any) -> tuple[Any, Any]:
@@ -182,16 +229,49 @@ def clear_denominators(expr: Any) -> Any:
     import sympy as sp
 
     def relation(rel: Any) -> Any:
-        num, den = sp.fraction(sp.factor(sp.cancel(sp.together(rel.lhs - rel.rhs))))
+        num, den = _numerator_denominator(rel.lhs - rel.rhs)
         if den.is_positive:
-            return type(rel)(sp.expand(num), 0)
+            return type(rel)(num, 0)
         if den.is_negative:
-            return type(rel)(0, sp.expand(num))
+            return type(rel)(0, num)
         return rel
 
     out = sp.piecewise_fold(sp.sympify(expr))
     out = out.replace(lambda n: isinstance(n, sp.core.relational.Relational), relation)
     return _cancel_rational_pieces(out)
+
+
+def _numerator_denominator(expr: Any) -> tuple[Any, Any]:
+    """``sympy.fraction(sympy.factor(sympy.cancel(sympy.together(expr))))`` with the numerator
+    expanded, without factoring the numerator when both parts of the cancelled fraction are
+    polynomials (in their symbols and other atoms, e.g. ``Max(...)``, the generators ``factor``
+    takes): only the denominator's factors decide a sign, and the expanded numerator is
+    fixed by the contents and the sign of the leading coefficient (``factor`` makes every
+    factor primitive with a positive leading coefficient and moves the rest into one rational
+    coefficient, whose numerator ``fraction`` puts above the line and its denominator below).
+    Factoring a large multivariate numerator is most of the cost of a relation, and Wang's
+    algorithm draws its evaluation points from sympy's unseeded generator: DLAP 7/5 took
+    1.5 s to build in most processes, 7 to more than 12 s in about one in six."""
+    import sympy as sp
+
+    num, den = sp.fraction(sp.cancel(sp.together(expr)))
+    try:  # polynomials in their symbols and other atoms (Max(...), sqrt(...)), as factor sees them
+        if (num.is_number or (den.is_number and not den.is_Rational)
+                or num.has(sp.zoo, sp.nan, sp.oo, -sp.oo)):
+            raise sp.PolynomialError("a numeric numerator, an irrational denominator, an infinity")
+        num_content, num_primitive = sp.expand(num).as_content_primitive()
+        sp.Poly(num_primitive)
+        if den.is_number:
+            den_content, den_primitive, den_sign = abs(den), sp.S.One, sp.sign(den)
+        else:
+            den_content, den_primitive = sp.expand(den).as_content_primitive()
+            den_sign = sp.sign(sp.Poly(den_primitive).LC())
+    except sp.PolynomialError:  # sympy's factor, as before (cheap for a number)
+        num, den = sp.fraction(sp.factor(sp.cancel(sp.together(expr))))
+        return sp.expand(num), den
+    coefficient = sp.Rational(num_content) / sp.Rational(den_content)
+    numerator = sp.expand(den_sign * coefficient.p * num_primitive)
+    return numerator, den_sign * coefficient.q * sp.factor(den_primitive)
 
 
 def _cancel_rational_pieces(expr: Any) -> Any:

@@ -12,7 +12,7 @@ from typing import Any
 
 from dpverify.theorems.claims import Smt, SmtProblem
 from dpverify.theorems.errors import TranslationError
-from dpverify.theorems.symbolic import extrema_unreduced
+from dpverify.theorems.symbolic import extrema_unreduced, sympy_random_fixed
 from dpverify.verifiers.limited import TimeLimit, call_limited
 from dpverify.verifiers.smt import server
 from dpverify.verifiers.smt.model import _confirm, _problem_symbols, _rational_model
@@ -36,6 +36,16 @@ RESTART_SCHEDULE = ((0, False, 1.5), (0, True, 1.5), (1, False, 4.0), (1, True, 
 # with a 20 s budget), and a C call that ignores interrupts cannot be stopped in the process.
 # Every z3 call of the schedule is bounded by the budget: only a solver ignoring it is killed.
 HARD_LIMIT_GRACE_SECONDS = 2.0
+
+
+def _as_text(expr: Any) -> str:
+    """``expr`` as sympy prints it, with the terms of sums and products in sympy's internal
+    (canonical, deterministic) order instead of sorted by degree: the same statement, e.g.
+    ``(-1 + u)*(-9 + u) >= 0`` for ``(u - 9)*(u - 1) >= 0``, at about half the cost (the
+    sorting was 1.3 s of the catalogue's smt route)."""
+    from sympy.printing.str import sstr
+
+    return sstr(expr, order="none")
 
 
 def _assumption_hypotheses(symbols: Iterable[Any], problem: SmtProblem) -> list[tuple[str, Any]]:
@@ -65,11 +75,12 @@ def verify(check: Smt, budget: Budget) -> tuple[Status, str, dict[str, Any]]:
     import z3
 
     started = time.monotonic()
-    with extrema_unreduced():  # see there: the same problem up to equivalence, built faster
+    # see there: the same problem up to equivalence, built faster, at a reproducible cost
+    with extrema_unreduced(), sympy_random_fixed():
         problem = check.build()
     evidence: dict[str, Any] = {
-        "goal": str(problem.goal),
-        "hypotheses": [str(h) for h in problem.hypotheses],
+        "goal": _as_text(problem.goal),
+        "hypotheses": [_as_text(h) for h in problem.hypotheses],
         "substitutions": list(problem.substitutions),
         "variables": dict(problem.variables),
         "z3_version": z3.get_version_string(),
@@ -82,7 +93,7 @@ def verify(check: Smt, budget: Budget) -> tuple[Status, str, dict[str, Any]]:
         undeclared = sorted(s.name for s in symbols if s.name not in problem.variables)
         if undeclared:
             raise TranslationError(f"undeclared variables: {', '.join(undeclared)}")
-        named = [(f"h{i}: {h}", h) for i, h in enumerate(problem.hypotheses, 1)]
+        named = [(f"h{i}: {_as_text(h)}", h) for i, h in enumerate(problem.hypotheses, 1)]
         named += _assumption_hypotheses(symbols, problem)
     except TranslationError as e:
         return Status.NOT_APPLICABLE, f"not a polynomial problem: {e}", evidence
