@@ -90,15 +90,16 @@ from dpverify.theorems.numerics.pld._arith import (
     fdot,
 )
 from dpverify.theorems.numerics.pld.discrete import DiscretePLD
-from dpverify.theorems.numerics.pld.fft import MAX_LENGTH, TINY, FloatPLD, U, fft_error_factor
-from dpverify.theorems.numerics.pld.fourier_pld import (
-    _PREC,
-    FourierPLD,
-    _frac_up,
+from dpverify.theorems.numerics.pld.fft import (
+    MAX_LENGTH,
+    TINY,
+    FloatPLD,
+    U,
+    _float_up,
     _gamma,
-    _sum_up,
-    _up_nonneg,
+    fft_error_factor,
 )
+from dpverify.theorems.numerics.pld.fourier_pld import _PREC, FourierPLD, _sum_up, _up_nonneg
 from dpverify.theorems.numerics.pld.tilted import weights
 
 TAIL = 2.0**-45  # aliased tilted mass allowed outside the window (l1, vs masses ~ 1)
@@ -108,7 +109,7 @@ EXP_CAP = 600.0  # weight tables up to e^600 (tilted.MAX_EXPONENT)
 def _rel_up(base: float, power: int) -> float:
     """``(1 + base)^power - 1`` rounded up (exact rationals for small powers)."""
     if power <= 64:
-        return _frac_up((1 + Fraction(base)) ** power - 1)
+        return _float_up((1 + Fraction(base)) ** power - 1)
     with arb_precision(_PREC):
         return float(((_arb(Fraction(base)) + 1) ** power - 1).upper()) * (1 + 4 * U)
 
@@ -186,7 +187,7 @@ def _tilted_part(one: DiscretePLD, k: int, lam_h: Fraction) -> _Part:
     t = x * w
     s = 1.0 / float(np.sum(t))
     xh = t * s
-    a = _frac_up((1 + Fraction(U)) ** 3 * (1 + Fraction(alpha)) - 1)
+    a = _float_up((1 + Fraction(U)) ** 3 * (1 + Fraction(alpha)) - 1)
     under = bool(np.any((x > 0) & (xh < 2.0**-1022)))
     return _Part(xh, s, a, k, under)
 
@@ -314,7 +315,7 @@ def compose_fourier(ones: Sequence[tuple[DiscretePLD, int]], lam: Fraction) -> F
             folded = np.zeros(rows * n)
             folded[:len(p.xh)] = p.xh
             folded = folded.reshape(rows, n).sum(axis=0) if rows > 1 else folded
-            a = max(a, _frac_up((1 + Fraction(p.a)) * (1 + Fraction(_gamma(rows + 1))) - 1))
+            a = max(a, _float_up((1 + Fraction(p.a)) * (1 + Fraction(_gamma(rows + 1))) - 1))
             l1 = _sum_up(folded)
             under = len(p.xh) * TINY if p.underflow else 0.0
             norms_t *= _arb(Fraction(l1 + under)) ** p.k

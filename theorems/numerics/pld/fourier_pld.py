@@ -22,8 +22,9 @@ from dpverify.theorems.numerics.pld._arith import (
     _dyadic_floor,
     _span,
     fdot,
+    up,
 )
-from dpverify.theorems.numerics.pld.fft import TINY, U
+from dpverify.theorems.numerics.pld.fft import TINY, U, _float_up, _gamma
 from dpverify.theorems.numerics.pld.tilted import weights
 
 DECAY_CUT = 50.0  # query weights below e^-50 count as 0 (an absolute error of the weights)
@@ -32,14 +33,6 @@ FIRST_GAP = 2.0**-32  # relative offset of the first candidate from the float cr
 #                       times 16 (measured on bench/bench_pld.py's C and K1e6: the candidates
 #                       at 2^-40 and 2^-36 never held, the first success was at 2^-24 or 2^-28;
 #                       each failure is one certified delta_at over the window)
-
-
-def _gamma(m: int) -> float:
-    return m * U / (1 - m * U)
-
-
-def _up(x: np.ndarray | float) -> np.ndarray | float:
-    return np.nextafter(x, np.inf)
 
 
 _UP_FACTOR = 1 + 2.0**-51
@@ -58,14 +51,9 @@ def _up_nonneg(x: np.ndarray | float) -> np.ndarray | float:
     return x * _UP_FACTOR + 2.0**-1074
 
 
-def _frac_up(x: Fraction) -> float:
-    f = float(x)
-    return f if Fraction(f) >= x else math.nextafter(f, math.inf)
-
-
 def _sum_up(x: np.ndarray) -> float:
     """An upper bound of ``sum(x)``, ``x >= 0`` (Higham 2002, Sec. 3.1)."""
-    return float(_up(float(np.sum(x)) * (1 + 2 * _gamma(len(x) + 2)) + TINY))
+    return float(up(float(np.sum(x)) * (1 + 2 * _gamma(len(x) + 2)) + TINY))
 
 
 def _decay(c: Fraction, n: int) -> tuple[np.ndarray, float]:
@@ -75,7 +63,7 @@ def _decay(c: Fraction, n: int) -> tuple[np.ndarray, float]:
         return np.ones(n), 0.0
     t = min(n, int(DECAY_CUT / float(c)) + 1)
     w, alpha = weights(c, t)
-    err = _frac_up((1 + Fraction(U)) / (1 - Fraction(alpha)) - 1)
+    err = _float_up((1 + Fraction(U)) / (1 - Fraction(alpha)) - 1)
     return 1.0 / w, err + (math.exp(-DECAY_CUT + 1) if t < n else 0.0)
 
 

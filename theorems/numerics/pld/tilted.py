@@ -85,6 +85,7 @@ from dpverify.theorems.numerics.pld.fft import (
     TINY,
     FloatPLD,
     U,
+    _gamma,
     convolution_error_bound,
     convolve_outward,
 )
@@ -156,10 +157,6 @@ def _tilt(x: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, int]:
 
 
 SPIKES = 16  # at most this many large entries per factor are convolved directly
-
-
-def _gamma(k: int) -> float:
-    return k * U / (1 - k * U)
 
 
 def _spikes(t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
