@@ -56,7 +56,8 @@ import flint
 
 from dpverify.theorems.core import InvalidParameter
 from dpverify.theorems.ctx import ArbCtx, PrecisionExhausted, arb_endpoints, arb_precision
-from dpverify.theorems.numerics.pld import _dyadic_step
+from dpverify.theorems.numerics import pld as pld_engine
+from dpverify.theorems.numerics.pld import _dyadic_step, fourier_or_exact
 from dpverify.verifiers.accountants.pairs import SubsampledPair, span
 from dpverify.verifiers.accountants.scenario import Event, Scenario, exact
 
@@ -451,19 +452,6 @@ class Reference:
         self._pld_cache[key] = out
         return out
 
-    @staticmethod
-    def _by_default_method(body: Callable[[str], Any]) -> Any:
-        """``body(method)`` with the engine's default method, or with "exact" where that one
-        cannot (size limit, float range; both are rigorous)."""
-        from dpverify.theorems.numerics.pld import DEFAULT_METHOD
-
-        if DEFAULT_METHOD != "exact":
-            try:
-                return body(DEFAULT_METHOD)
-            except (PrecisionExhausted, ValueError, OverflowError, FloatingPointError):
-                pass
-        return body("exact")
-
     def _initial_step(self, directions: dict[str, list[tuple[Any, int]]]) -> Fraction:
         scales = []
         for items in directions.values():
@@ -530,17 +518,19 @@ class Reference:
                 lo = max(lo, low.eps_bound(t))
             return lo, hi
 
-        return self._refine(lambda h: self._by_default_method(lambda m: ends(h, m)),
-                            directions)
+        return self._refine(
+            lambda h: fourier_or_exact(lambda m: ends(h, m), pld_engine.DEFAULT_METHOD),
+            directions)
 
     def _pld_delta(self, eps: Fraction) -> Bound:
         directions = self._directions()
         h0 = self._initial_step(directions) * 4  # a coarse first look at the magnitude
         bits0, tail0 = self._plan(2.0**-60, directions)
         center = float(eps)
-        first = self._by_default_method(lambda m: max(
+        first = fourier_or_exact(lambda m: max(
             span(up.delta_bound(eps))[1]
-            for up, _ in self._composed(h0, bits0, tail0, directions, m, center)))
+            for up, _ in self._composed(h0, bits0, tail0, directions, m, center)),
+            pld_engine.DEFAULT_METHOD)
         abs_tol = max(float(first), 1e-300) * 2.0**-24 if first > 0 else 2.0**-80
         abs_tol = max(2.0 ** (16 * math.floor(math.log2(abs_tol) / 16)), 2.0**-1000)
         bits, tail = self._plan(abs_tol, directions)
@@ -553,8 +543,9 @@ class Reference:
             lo, hi = max(lo, Fraction(0)), min(hi, Fraction(1))
             return self._lift(lo, hi)
 
-        return self._refine(lambda h: self._by_default_method(lambda m: ends(h, m)),
-                            directions)
+        return self._refine(
+            lambda h: fourier_or_exact(lambda m: ends(h, m), pld_engine.DEFAULT_METHOD),
+            directions)
 
 
 # ------------------------------------------------------------------------------------------

@@ -132,6 +132,7 @@ from dpverify.theorems.numerics.pld.enclose import (
     enclose_delta_composition,
     enclose_eps,
     enclose_eps_composition,
+    fourier_or_exact,
     one_step_plds,
     sgm_composition,
 )
@@ -202,6 +203,7 @@ __all__ = [
     "enclose_eps",
     "enclose_eps_composition",
     "fft_error_factor",
+    "fourier_or_exact",
     "grid_for",
     "one_step_plds",
     "sgm_composition",

@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar
 
 import flint
 
@@ -95,6 +95,7 @@ METHODS = ("exact", "fft", "tilted", "auto", "fourier")
 # return composed PLDs for further composition (composed_pld(s), composition_pld) keep
 # "exact" as their default: a Fourier PLD answers queries only.
 DEFAULT_METHOD = "fourier"
+T = TypeVar("T")
 _FALLBACK = (PrecisionExhausted, ValueError, OverflowError, FloatingPointError)
 
 
@@ -357,12 +358,20 @@ def _one_end(parts: Sequence[Part], h: Fraction, bits: int, tail: float, kind: s
     for the query) falls back to the exact path, which is rigorous too."""
     if method == "fourier" and _composed_size(parts, h, bits, tail, kind) < FOURIER_MIN_SIZE:
         method = "exact"
+    return fourier_or_exact(
+        lambda m: read(composition_pld(parts, h, bits, tail, kind, m, center, delta)), method)
+
+
+def fourier_or_exact(body: Callable[[str], T], method: str) -> T:
+    """``body(method)``; for "fourier", ``body("exact")`` where the Fourier composition or a
+    query of it cannot be done (window beyond its size limit, weights out of the float range,
+    window too short for the query): both are rigorous. Other methods are not retried."""
     if method == "fourier":
         try:
-            return read(composition_pld(parts, h, bits, tail, kind, method, center, delta))
+            return body(method)
         except _FALLBACK:
             method = "exact"
-    return read(composition_pld(parts, h, bits, tail, kind, method, center, delta))
+    return body(method)
 
 
 def _eps_pass_parts(directions: Sequence[Sequence[Part]], delta: Number, h: Fraction,
