@@ -100,10 +100,9 @@ from dpverify.theorems.numerics.pld.fft import (
     fft_error_factor,
 )
 from dpverify.theorems.numerics.pld.fourier_pld import _PREC, FourierPLD, _sum_up, _up_nonneg
-from dpverify.theorems.numerics.pld.tilted import weights
+from dpverify.theorems.numerics.pld.tilted import MAX_EXPONENT, weights
 
 TAIL = 2.0**-45  # aliased tilted mass allowed outside the window (l1, vs masses ~ 1)
-EXP_CAP = 600.0  # weight tables up to e^600 (tilted.MAX_EXPONENT)
 
 
 def _rel_up(base: float, power: int) -> float:
@@ -201,7 +200,7 @@ def _mean(parts: Sequence[_Part]) -> float:
 def _mgf_up(xh: np.ndarray, theta: Fraction) -> float:
     """An upper bound of ``sum_i xh_i e^{theta i}``."""
     w, alpha = weights(theta, len(xh))
-    under = len(xh) * TINY * math.exp(EXP_CAP)  # the underflowed e_i of step 1
+    under = len(xh) * TINY * math.exp(MAX_EXPONENT)  # the underflowed e_i of step 1
     return float(_up_nonneg(_sum_up(xh * w) * (1 + alpha) * (1 + 2 * U) + under))
 
 
@@ -212,7 +211,7 @@ class _Chernoff:
     def __init__(self, parts: Sequence[_Part]) -> None:
         self.parts = parts
         span = max(len(p.xh) for p in parts)
-        self.thetas = (EXP_CAP / max(span - 1, 1)) * 2.0 ** (-np.arange(48) / 2)
+        self.thetas = (MAX_EXPONENT / max(span - 1, 1)) * 2.0 ** (-np.arange(48) / 2)
         self.right = np.zeros(len(self.thetas))  # log sum_I g_I e^{th I}
         self.left = np.zeros(len(self.thetas))  # log sum_I g_I e^{-th I}
         for p in parts:
@@ -390,13 +389,13 @@ def fourier_tilt(ones: Sequence[tuple[DiscretePLD, int]], center: float) -> Frac
     """The saddle-point tilt: the ``lam`` whose tilted composed law has mean ``center``
     (``sum_j k_j m_j(lam)``, ``m_j`` the tilted mean of one step, increasing in lam: its
     derivative is ``sum_j k_j v_j(lam)``, ``v_j`` the tilted variance), capped so that the
-    one-step weight tables stay within ``e^{EXP_CAP / 2}``, as a dyadic with 8 significant
+    one-step weight tables stay within ``e^{MAX_EXPONENT / 2}``, as a dyadic with 8 significant
     bits (any value is rigorous: a float locator). Newton's method on the bracket ``[lo, hi]``,
     a bisection step whenever Newton would leave it (safeguarded Newton, Press et al.,
     *Numerical Recipes*, 3rd ed., Sec. 9.4 ``rtsafe``): ~5 evaluations of the tilted moments
     instead of the ~17 of a bisection to ``2^-10``."""
     span = max((len(one) - 1) * float(one.h) for one, _k in ones)
-    lam_max = EXP_CAP / 2 / max(span, 1e-9)
+    lam_max = MAX_EXPONENT / 2 / max(span, 1e-9)
     steps = []
     for d, k in _float_parts(ones):
         lm, idx = _log_support(d.masses)
