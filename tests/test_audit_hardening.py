@@ -392,3 +392,25 @@ def test_plugin_baseline_mode(tmp_path: Path) -> None:
 def test_plugin_marker_passes_options(dpverify_audit: Any) -> None:
     recs = dpverify_audit(zoo.EXACT)
     assert checked(recs) == 3
+
+
+def test_the_reference_budget_counts_cpu_seconds_not_waiting() -> None:
+    """A pass that waits (a loaded machine) must not stop the refinement early: the budget is
+    CPU seconds, with the wall-clock backstop only at ``max_seconds``. A fake pass sleeps 0.2 s
+    without CPU and returns a width ~ h^2: a wall-clock budget of 1 s would predict the second
+    pass to overrun (0.2 s x 2^1.7 after 0.2 s) and stop at the first."""
+    from dpverify.verifiers.accountants.reference import Reference
+
+    ref = Reference(G10.scenario, rel_width=1e-3, max_seconds=1.0, force_pld=True)
+    directions = ref._directions()
+    h0 = ref._initial_step(directions)
+
+    def waiting_pass(h: Fraction) -> tuple[Fraction, Fraction]:
+        time.sleep(0.2)
+        width = Fraction(h / h0) ** 2 / 100  # 1e-2 at the first step
+        return Fraction(1) - width, Fraction(1)
+
+    bound = ref._refine(waiting_pass, directions)
+    assert len(bound.passes) >= 2
+    assert bound.passes[-1]["rel_width"] <= 1e-3
+    assert all(p["cpu"] < 0.1 for p in bound.passes)

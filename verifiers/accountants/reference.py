@@ -467,14 +467,20 @@ class Reference:
 
     def _refine(self, run: Callable[[Fraction], tuple[Value, Value]],
                 directions: dict[str, list[tuple[Any, int]]]) -> Bound:
-        started = time.monotonic()
+        """Passes at decreasing steps until the relative width is met. ``max_seconds`` counts
+        this process's CPU seconds, as the engine's driver does (``pld.enclose._refine``): on a
+        loaded machine, waiting for a core must not stop the refinement early and leave a wider
+        reference (and so more inconclusive audit checks); a pass predicted (from the last
+        pass's CPU time) to overrun the budget is not started, and none starts once
+        ``max_seconds`` of wall time have passed either: a bound, never a hang."""
+        started, started_cpu = time.monotonic(), time.process_time()
         h = self._initial_step(directions)
         span_est = self._span_estimate(directions)
         passes: list[dict[str, Any]] = []
         lo: Value = Fraction(0)
         hi: Value = INF
         while True:
-            t0 = time.monotonic()
+            t0, c0 = time.monotonic(), time.process_time()
             try:
                 lo, hi = run(h)
             except PrecisionExhausted as e:
@@ -483,19 +489,20 @@ class Reference:
                     raise
                 h = _dyadic_step(float(h) / 2)
                 continue
-            dt = time.monotonic() - t0
+            dt, cpu = time.monotonic() - t0, time.process_time() - c0
             width = float((Fraction(hi) - Fraction(lo)) / Fraction(hi)) if hi not in (0, INF) \
                 else 0.0
             passes.append({"h": str(h), "lo": float(lo), "hi": float(hi),
-                           "rel_width": width, "seconds": round(dt, 3)})
+                           "rel_width": width, "seconds": round(dt, 3), "cpu": round(cpu, 3)})
             if width <= self.rel_width:
                 break
             factor = math.sqrt(self.rel_width / width) * 0.8 if width > 0 else 0.5
             factor = min(max(factor, 1 / 8), 0.7)
             new_h = _dyadic_step(float(h) * factor)
-            elapsed = time.monotonic() - started
-            predicted = dt * (float(h) / float(new_h)) ** 1.7
-            if span_est / float(new_h) > MAX_BINS or elapsed + predicted > self.max_seconds:
+            spent = time.process_time() - started_cpu
+            predicted = max(cpu, 1e-3) * (float(h) / float(new_h)) ** 1.7
+            if (span_est / float(new_h) > MAX_BINS or spent + predicted > self.max_seconds
+                    or time.monotonic() - started >= self.max_seconds):
                 break
             h = new_h
         kinds = sorted({type(p).__name__ for items in directions.values() for p, _ in items})
