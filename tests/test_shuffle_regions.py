@@ -433,3 +433,18 @@ def test_exact_rr_laws_closed_form_is_the_product_form():
         assert len(closed) == len(products) == n
         for row_c, row_p in zip(closed, products, strict=True):
             assert [(c.num, c.den) for c in row_c] == [(p.num, p.den) for p in row_p]
+
+
+def test_wbk19_more_min_choice_goals_than_checks_is_an_error_not_a_silent_pass():
+    """Each alpha gets a fixed number of smt checks, goal ``i`` per check (the last goal again
+    past the end): more distinct goals than checks must fail loudly, since the goals past the
+    last check would never be handed to z3."""
+    import sympy as sp
+
+    from dpverify.theorems.shuffle_discrete import subsampled_rdp as m
+
+    u = sp.Symbol("u", real=True)
+    goals = tuple(sp.Ge(u + i, 0, evaluate=False) for i in range(3))
+    assert m._goal_problem(goals, 5, 3, ()).goal == goals[2]
+    with pytest.raises(RuntimeError, match="3 distinct Min-choice goals but only 2 checks"):
+        m._goal_problem(goals, 0, 2, ())

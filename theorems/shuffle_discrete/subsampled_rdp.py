@@ -144,26 +144,42 @@ def _gauss_smt_goals(alpha: int) -> tuple[Any, ...]:
     return _moment_goals(bound, exact, x)
 
 
-def _goal_problem(goals: tuple[Any, ...], index: int, substitutions: tuple[str, ...]
-                  ) -> SmtProblem:
-    """Goal ``index`` (the last one again past the end, so that a fixed number of checks covers
-    every distinct goal) over q in (0, 1], u > 0."""
+def _goal_problem(goals: tuple[Any, ...], index: int, checks: int,
+                  substitutions: tuple[str, ...]) -> SmtProblem:
+    """Goal ``index`` of the ``checks`` checks given to these goals (the last one again past
+    the end, so that a fixed number of checks covers every distinct goal) over q in (0, 1],
+    u > 0. More distinct goals than checks would leave goals unchecked: an error, never a
+    silent pass."""
     import sympy as sp
 
+    if len(goals) > checks:
+        raise RuntimeError(f"{len(goals)} distinct Min-choice goals but only {checks} checks: "
+                           "goals past the last check would go unchecked")
     q, u = sp.symbols("q u", real=True)
     hyps = (sp.Gt(q, 0), sp.Le(q, 1), sp.Gt(u, 0))
     return SmtProblem({"q": "real", "u": "real"}, hyps, goals[min(index, len(goals) - 1)],
                       (*substitutions, f"Min choice {index + 1} of {len(goals)} distinct"))
 
 
+def _gauss_checks(alpha: int) -> int:
+    """Checks per alpha, Gaussian base: the distinct Min choices (2 at every alpha in 2..8)."""
+    return 2
+
+
+def _rr_checks(alpha: int) -> int:
+    """Checks per alpha, RR base: the distinct Min choices (3 * 2^(alpha-2) in both orders
+    at the cases of ``_RR_SMT_CASES``)."""
+    return 3 * 2 ** (alpha - 2)
+
+
 def _rr_smt_problem(alpha: int, order: str, index: int) -> SmtProblem:
-    return _goal_problem(_rr_smt_goals(alpha, order), index,
+    return _goal_problem(_rr_smt_goals(alpha, order), index, _rr_checks(alpha),
                          ("x = e^eps0 = 1 + u", f"alpha = {alpha}",
                           "e^{(alpha-1) D_alpha} = sum P^alpha Q^{1-alpha}"))
 
 
 def _gauss_smt_problem(alpha: int, index: int) -> SmtProblem:
-    return _goal_problem(_gauss_smt_goals(alpha), index,
+    return _goal_problem(_gauss_smt_goals(alpha), index, _gauss_checks(alpha),
                          ("x = e^{1/(2 sigma^2)} = 1 + u", f"alpha = {alpha}",
                           "e^{(alpha-1) tau} = the binomial moment sum"))
 
@@ -294,7 +310,7 @@ WBK19_SUBRDP = Theorem(
                        lhs_name="WBK19 Thm 9", rhs_name="MTZ-SGM-RDP exact"),
                *(Smt(lambda a=a, i=i: _gauss_smt_problem(a, i),
                      f"moment of the bound >= exact moment, alpha = {a}, Min choice {i + 1}")
-                 for a in range(2, 9) for i in range(2)))),
+                 for a in range(2, 9) for i in range(_gauss_checks(a))))),
         Claim(6, "RR base: the bound >= the exact D_alpha of the witness pair in both orders. "
                  "Proved by z3 for every q in (0, 1] and eps0 > 0 at alpha in {2, 3, 4} for "
                  "D_alpha(mix || RR_0) and at alpha = 2 for D_alpha(RR_0 || mix) (x = e^eps0 = "
@@ -311,7 +327,7 @@ WBK19_SUBRDP = Theorem(
                *(Smt(lambda a=a, o=o, i=i: _rr_smt_problem(a, o, i),
                      f"moment of the bound >= exact moment ({o}), alpha = {a}, Min choice "
                      f"{i + 1}", part=o)
-                 for a, o in _RR_SMT_CASES for i in range(3 * 2 ** (a - 2))))),
+                 for a, o in _RR_SMT_CASES for i in range(_rr_checks(a))))),
     ),
     notes="The replace-one / without-replacement counterpart of STK-ANALYTIC-RDP (Poisson, "
           "add/remove); per STK-HOWTO rule 1 the two must not be mixed. A stored autodp copy "
