@@ -2,8 +2,11 @@
 sufficient-condition tail of its PLD, its RDP curve, and independent routes to each (quadratures
 over outputs or over the privacy loss, a Neyman–Pearson maximisation).
 
-Quadrature routes run in mpmath only: they are decided at two precisions, with truncation below
-the working precision (:mod:`dpverify.theorems.numerics.quadrature`).
+Quadrature routes run in mpmath, decided at two precisions with truncation below the working
+precision (:mod:`dpverify.theorems.numerics.quadrature`); the three delta quadratures
+(:func:`pld_expectation_quad`, :func:`gauss_delta_tail_quad`, :func:`gauss_delta_output_quad`)
+are rigorous in arb as well: ``acb.integral`` of the (entire) integrand over the window plus the
+tail beyond it, which each bounds by a Gaussian tail (:func:`acb_window_integral`).
 
 References: [BW18] arXiv 1805.06530v2 Thm 8; [S22] arXiv 2210.00597v4 Secs. 3.1–3.3 and 4;
 [CKS20] arXiv 2004.00010v4 Lemma 9; [DRS] arXiv 1905.02383 Cor. 2.13; [Mir17] arXiv 1702.07476v3
@@ -15,7 +18,12 @@ from __future__ import annotations
 from typing import Any
 
 from dpverify.theorems.numerics.ctx_search import golden_section_max
-from dpverify.theorems.numerics.quadrature import LOG2, absolute_accuracy, gauss_cutoff
+from dpverify.theorems.numerics.quadrature import (
+    LOG2,
+    absolute_accuracy,
+    acb_window_integral,
+    gauss_cutoff,
+)
 
 
 def npdf(ctx: Any, x: Any) -> Any:
@@ -84,13 +92,18 @@ def pld_expectation_quad(ctx: Any, rho: Any, eps: Any) -> Any:
     s = ctx.sqrt(2 * rho)
     hi = ctx.max(rho, eps) + gauss_cutoff(ctx) * s
     norm = 1 / (s * ctx.sqrt(2 * ctx.pi))
+
+    def density(z: Any) -> Any:  # in [0, the N(rho, 2 rho) density] on z >= eps
+        return -ctx.expm1(eps - z) * ctx.exp(-((z - rho) / s) ** 2 / 2) * norm
+
+    if ctx.name == "arb":
+        top = ctx.midpoint(hi, hi)
+        return acb_window_integral(density, eps, top, ctx.ncdf(-(top - rho) / s))
     frho, fs = float(rho), float(s)
 
     def integrand(z: Any) -> Any:
         x = (float(z) - frho) / fs  # the integrand is at most the density, norm e^{-x^2/2}
-        return absolute_accuracy(
-            ctx, x * x / 2 / LOG2,
-            lambda: -ctx.expm1(eps - z) * ctx.exp(-((z - rho) / s) ** 2 / 2) * norm)
+        return absolute_accuracy(ctx, x * x / 2 / LOG2, lambda: density(z))
 
     pts = [eps, rho, hi] if rho > eps else [eps, hi]
     return ctx.quad(integrand, pts)
@@ -111,14 +124,21 @@ def gauss_delta_tail_quad(ctx: Any, sigma: Any, eps: Any) -> Any:
     rho = 1 / (2 * sigma**2)
     s = ctx.sqrt(2 * rho)
     hi = ctx.max(rho, eps) + gauss_cutoff(ctx) * s
+
+    def value(z: Any) -> Any:
+        return ctx.exp(eps - z) * ctx.ncdf(-(z - rho) / s)
+
+    if ctx.name == "arb":  # beyond top >= eps: at most Phi(-(top - rho)/s) e^{eps - z}
+        top = ctx.midpoint(hi, hi)
+        return acb_window_integral(value, eps, top,
+                                   ctx.ncdf(-(top - rho) / s) * ctx.exp(eps - top))
     pts = [eps, rho, hi] if rho > eps else [eps, hi]
     fe, frho, fs = float(eps), float(rho), float(s)
 
     def integrand(z: Any) -> Any:  # at most e^{eps - z} e^{-x^2/2} (x > 0)
         x = (float(z) - frho) / fs
         small_bits = ((float(z) - fe) + (x * x / 2 if x > 0 else 0.0)) / LOG2
-        return absolute_accuracy(ctx, small_bits,
-                                  lambda: ctx.exp(eps - z) * ctx.ncdf(-(z - rho) / s))
+        return absolute_accuracy(ctx, small_bits, lambda: value(z))
 
     return ctx.quad(integrand, pts)
 
@@ -132,16 +152,20 @@ def gauss_delta_output_quad(ctx: Any, sigma: Any, eps: Any) -> Any:
     """
     y0 = sigma**2 * eps + ctx.num(1) / 2
     norm = 1 / (sigma * ctx.sqrt(2 * ctx.pi))
+
+    def gap(y: Any) -> Any:  # p - e^eps q: in [0, p(y)] on y >= y0
+        return norm * (ctx.exp(-((y - 1) / sigma) ** 2 / 2) - ctx.exp(eps - (y / sigma) ** 2 / 2))
+
+    hi = ctx.max(y0, ctx.one) + gauss_cutoff(ctx) * sigma
+    if ctx.name == "arb":
+        top = ctx.midpoint(hi, hi)
+        return acb_window_integral(gap, y0, top, ctx.ncdf(-(top - 1) / sigma))
     fsig = float(sigma)
 
     def integrand(y: Any) -> Any:  # on y >= y0 it is at most p(y) = norm e^{-x^2/2}
         x = (float(y) - 1) / fsig
-        return absolute_accuracy(
-            ctx, x * x / 2 / LOG2,
-            lambda: norm * (ctx.exp(-((y - 1) / sigma) ** 2 / 2)
-                            - ctx.exp(eps - (y / sigma) ** 2 / 2)))
+        return absolute_accuracy(ctx, x * x / 2 / LOG2, lambda: gap(y))
 
-    hi = ctx.max(y0, ctx.one) + gauss_cutoff(ctx) * sigma
     pts = [y0, ctx.one, hi] if y0 < 1 else [y0, hi]
     return ctx.quad(integrand, pts)
 

@@ -263,8 +263,8 @@ def _bw_claims() -> tuple[Claim, ...]:
     def quad_check(route_term: Any, name: str) -> Compare:
         return Compare(
             lhs=gauss_delta, op="eq", rhs=route_term, region=GAUSS_REGIMES, route="numeric",
-            tol=Tol.abs("1e-40"), lhs_name="BW closed form", rhs_name=name, ctx="mp",
-        )
+            tol=Tol.abs("1e-40"), lhs_name="BW closed form", rhs_name=name,
+        )  # arb: each quadrature is a rigorous acb.integral enclosure (formulas.gaussian)
 
     return (
         Claim(

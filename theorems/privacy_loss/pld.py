@@ -237,7 +237,7 @@ def _draw_pair_signed_eps(rng: random.Random) -> dict[str, Any]:
 def _approx_pld_claims() -> tuple[Claim, ...]:
     def gauss(route: Any, name: str) -> Compare:
         return Compare(route, "eq", gauss_delta, GAUSS_REGIMES, "numeric", Tol.abs("1e-40"),
-                       name, "BW closed form", ctx="mp")
+                       name, "BW closed form")  # arb: rigorous acb.integral (formulas.gaussian)
 
     def lap(route: Any, name: str, arb: bool = False) -> Compare:
         return Compare(laplace_term(route), "eq", laplace_term(laplace_delta), LAPLACE_POINTS,
