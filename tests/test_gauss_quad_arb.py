@@ -17,6 +17,8 @@ from dpverify.theorems.formulas.gaussian import (
     gauss_delta_output_quad,
     gauss_delta_pld_quad,
     gauss_delta_tail_quad,
+    normal_pld_delta,
+    pld_gauss_delta_quad,
 )
 
 mp = mpmath.MPContext()
@@ -40,6 +42,16 @@ def test_delta_quadrature_enclosure(quad: object, sigma: str, eps: str) -> None:
     assert ball.is_finite() and ball.rad() < 1e-42
     assert _contains(ball, MpCtx(300).run(quad, **pt))  # tanh-sinh, the mp branch
     assert _contains(ball, MpCtx(400).run(gauss_delta, **pt))  # [BW18] closed form
+
+
+@pytest.mark.parametrize(("rho", "eps"), [("25/32", "0.5"), ("25/32", "2"), ("67/100", "1"),
+                                          ("1/50", "0"), ("3", "-1")])
+def test_pld_delta_quadrature_enclosure(rho: str, eps: str) -> None:
+    pt = {"rho": F(rho), "eps": F(eps)}
+    ball = ArbCtx(165).run(pld_gauss_delta_quad, **pt)
+    assert ball.is_finite() and ball.rad() < 1e-42
+    assert _contains(ball, MpCtx(300).run(pld_gauss_delta_quad, **pt))
+    assert _contains(ball, MpCtx(400).run(lambda c, rho, eps: normal_pld_delta(c, rho, eps), **pt))
 
 
 @pytest.mark.parametrize("t", ["0.3", "2.5", "-0.5", "1.2"])

@@ -268,11 +268,18 @@ def pld_gauss_renyi_quad(ctx: Any, rho: Any, alpha: Any) -> Any:
 
 def pld_gauss_delta_quad(ctx: Any, rho: Any, eps: Any) -> Any:
     """``E[max(0, 1 - e^{eps - Z})]`` with ``Z ~ N(rho, 2 rho)`` by quadrature ([S22] Sec. 3.3,
-    [CKS20] Lemma 9's identity)."""
+    [CKS20] Lemma 9's identity); rigorous in arb (``acb.integral`` plus the Gaussian tail)."""
     sd = ctx.sqrt(2 * rho)
     a = ctx.max(eps, rho - 10 * sd)
-    return ctx.quad(lambda z: -ctx.expm1(eps - z) * normal_pdf(ctx, z, rho, sd),
-                    [eps, a + sd, a + 4 * sd, a + 12 * sd, ctx.inf])
+
+    def density(z: Any) -> Any:  # in [0, the N(rho, 2 rho) density] on z >= eps
+        return -ctx.expm1(eps - z) * normal_pdf(ctx, z, rho, sd)
+
+    if ctx.name == "arb":  # rigorous: the window up to max(eps, rho) + W sd, the rest bounded
+        top = ctx.max(eps, rho) + gauss_cutoff(ctx) * sd
+        top = ctx.midpoint(top, top)
+        return acb_window_integral(density, eps, top, ctx.ncdf(-(top - rho) / sd))
+    return ctx.quad(density, [eps, a + sd, a + 4 * sd, a + 12 * sd, ctx.inf])
 
 
 def gauss_renyi_exponent(ctx: Any, mean: Any, sigma: Any, alpha: Any, y: Any) -> Any:

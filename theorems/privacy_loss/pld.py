@@ -410,25 +410,24 @@ def _comp_pld_claims() -> tuple[Claim, ...]:
         mu = ctx.sqrt(ctx.fsum(m**2 for m in mu_list))
         return gauss_delta(ctx, 1 / mu, eps)
 
-    def hetero_quad(ctx: Any, mu_list: Any, eps: Any) -> Any:
-        mp_only(ctx)
+    def hetero_quad(ctx: Any, mu_list: Any, eps: Any) -> Any:  # rigorous in arb
         return pld_gauss_delta_quad(ctx, ctx.fsum(m**2 for m in mu_list) / 2, eps)
 
     return (
         Claim(1, "k = 25, sigma = 4: the mu_k = sqrt(k)/sigma closed form equals the "
                  "N(k rho, 2k rho) quadrature to 1e-40 at eps in {0.5, 2}.",
               (Compare(comp_gauss_delta, "eq",
-                       lambda ctx, sigma, k, eps: (mp_only(ctx), pld_gauss_delta_quad(
-                           ctx, k / (2 * sigma**2), eps))[1],
+                       lambda ctx, sigma, k, eps: pld_gauss_delta_quad(
+                           ctx, k / (2 * sigma**2), eps),
                        grid(sigma=["4"], k=[25], eps=["0.5", "2"]), "numeric",
                        QUAD_TOL, "delta(sigma/sqrt(k), eps)",
-                       "PLD quadrature N(k rho, 2k rho)", ctx="mp"),), scope="instance"),
+                       "PLD quadrature N(k rho, 2k rho)"),), scope="instance"),
         Claim(2, "Heterogeneous mus (0.5, 1, 0.3): the profile with sqrt(sum mu_j^2) equals the "
                  "quadrature with rho = sum mu_j^2/2 at eps = 1, to 1e-40.",
               (Compare(hetero_closed, "eq", hetero_quad,
                        points({"mu_list": (Fraction(1, 2), Fraction(1), Fraction(3, 10)),
                                "eps": "1"}), "numeric", QUAD_TOL,
-                       "GDP profile at sqrt(sum mu^2)", "PLD quadrature", ctx="mp"),),
+                       "GDP profile at sqrt(sum mu^2)", "PLD quadrature"),),
               scope="instance"),
         Claim(3, "For random finite pairs, the exact hockey-stick of the product distribution "
                  "equals E[max(0, 1 - e^{eps - (Z_1 + ... + Z_k)})] computed by discrete "
