@@ -257,9 +257,9 @@ def _approx_pld_claims() -> tuple[Claim, ...]:
         Claim(4, "The same identities hold for Laplace, where the PLD has atoms (at the points "
                  "of STK-LAPLACE): PLD expectation, tail integral, output-space integral, and "
                  "the two-term form P[Z > eps] - e^eps P[Z' < -eps] (certified in arb).",
-              (lap(laplace_delta_pld_quad, "PLD expectation (atoms + quadrature)"),
+              (lap(laplace_delta_pld_quad, "PLD expectation (atoms + quadrature)", arb=True),
                lap(laplace_delta_tail_quad, "tail-integral quadrature"),
-               lap(laplace_delta_output_quad, "output-space quadrature"),
+               lap(laplace_delta_output_quad, "output-space quadrature", arb=True),
                lap(laplace_delta_two_term, "P[Z > eps] - e^eps P[Z' < -eps]", arb=True)),
               scope="instance"),
         Claim(5, "P[Z > eps] - e^eps P[Z' < -eps] equals the hockey-stick value for random "
