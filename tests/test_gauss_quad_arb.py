@@ -17,8 +17,12 @@ from dpverify.theorems.formulas.gaussian import (
     gauss_delta_output_quad,
     gauss_delta_pld_quad,
     gauss_delta_tail_quad,
+    gauss_renyi_output_quad,
+    gauss_renyi_quad,
     normal_pld_delta,
     pld_gauss_delta_quad,
+    pld_gauss_mgf_quad,
+    pld_mgf_renyi_quad,
 )
 
 mp = mpmath.MPContext()
@@ -52,6 +56,24 @@ def test_pld_delta_quadrature_enclosure(rho: str, eps: str) -> None:
     assert ball.is_finite() and ball.rad() < 1e-42
     assert _contains(ball, MpCtx(300).run(pld_gauss_delta_quad, **pt))
     assert _contains(ball, MpCtx(400).run(lambda c, rho, eps: normal_pld_delta(c, rho, eps), **pt))
+
+
+BUMPS = [  # (quadrature, point, exact value): the Rényi divergences alpha mean^2/(2 sigma^2)
+    (gauss_renyi_quad, {"sigma": F(1), "alpha": F(2)}, F(1)),
+    (gauss_renyi_quad, {"sigma": F(3), "alpha": F(5, 4)}, F(5, 72)),
+    (pld_mgf_renyi_quad, {"rho": F(37, 100), "alpha": F(29, 4)}, F(29, 4) * F(37, 100)),
+    (pld_gauss_mgf_quad, {"rho": F(37, 100), "t": F(-1)}, F(1)),  # E[e^{-Z}] = 1
+    (gauss_renyi_output_quad, {"mean": F(3), "sigma": F(2), "alpha": F(5, 2)}, F(45, 16)),
+    (gauss_renyi_output_quad, {"mean": F(1), "sigma": F(1, 2), "alpha": F(7)}, F(14)),
+]
+
+
+@pytest.mark.parametrize(("quad", "point", "exact"), BUMPS)
+def test_bump_enclosure(quad: object, point: dict, exact: F) -> None:
+    ball = ArbCtx(165).run(quad, **point)
+    assert ball.is_finite() and ball.rad() < 1e-40
+    assert _contains(ball, MpCtx(300).run(quad, **point))
+    assert _contains(ball, mp.mpf(exact.numerator) / exact.denominator)
 
 
 @pytest.mark.parametrize("t", ["0.3", "2.5", "-0.5", "1.2"])

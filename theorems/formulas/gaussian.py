@@ -36,6 +36,20 @@ def normal_pdf(ctx: Any, z: Any, mean: Any, sd: Any) -> Any:
     return ctx.exp(-(((z - mean) / sd) ** 2) / 2) / (sd * ctx.sqrt(2 * ctx.pi))
 
 
+def arb_bump_integral(ctx: Any, f: Any, centre: Any, sd: Any) -> Any:
+    """``∫ f`` over the real line in arb, for a Gaussian bump ``f(y) = f(centre)
+    e^{-(y - centre)^2/(2 sd^2)}`` (``log f`` quadratic in y with leading coefficient
+    ``-1/(2 sd^2)`` and its vertex at ``centre``: read off each integrand's exponent where this
+    is used): rigorous ``acb.integral`` over ``centre -/+ L sd`` (:func:`gauss_cutoff`) plus
+    the two tails, ``f(centre) sd sqrt(2 pi) Phi(-d/sd)`` each at distance d."""
+    w = gauss_cutoff(ctx) * sd
+    lo, hi = centre - w, centre + w
+    lo, hi = ctx.midpoint(lo, lo), ctx.midpoint(hi, hi)  # exact end points
+    scale = f(centre) * sd * ctx.sqrt(2 * ctx.pi)
+    tail = scale * (ctx.ncdf(-(centre - lo) / sd) + ctx.ncdf(-(hi - centre) / sd))
+    return acb_window_integral(f, lo, hi, tail)
+
+
 # ------------------------------------------------------------------------------------------
 # Gaussian mechanism: closed forms
 
@@ -214,14 +228,19 @@ def gauss_renyi_quad(ctx: Any, sigma: Any, alpha: Any) -> Any:
     a Gaussian bump at ``y = alpha``; the window is ``alpha -/+ L s``."""
     s = sigma
     lnorm = ctx.log(s * ctx.sqrt(2 * ctx.pi))
+
+    def bump(y: Any) -> Any:  # exponent: -(y - alpha)^2/(2 s^2) + const
+        lp = -((y - 1) / s) ** 2 / 2 - lnorm
+        lq = -(y / s) ** 2 / 2 - lnorm
+        return ctx.exp(alpha * lp + (1 - alpha) * lq)
+
+    if ctx.name == "arb":
+        return ctx.log(arb_bump_integral(ctx, bump, alpha, s)) / (alpha - 1)
     fs, fa = float(s), float(alpha)
 
     def integrand(y: Any) -> Any:  # a Gaussian bump: e^{-x^2/2} times its peak value
         x = (float(y) - fa) / fs
-        lp = -((y - 1) / s) ** 2 / 2 - lnorm
-        lq = -(y / s) ** 2 / 2 - lnorm
-        return absolute_accuracy(ctx, x * x / 2 / LOG2,
-                                  lambda: ctx.exp(alpha * lp + (1 - alpha) * lq))
+        return absolute_accuracy(ctx, x * x / 2 / LOG2, lambda: bump(y))
 
     w = gauss_cutoff(ctx) * s
     return ctx.log(ctx.quad(integrand, [alpha - w, alpha, alpha + w])) / (alpha - 1)
@@ -237,13 +256,16 @@ def pld_mgf_renyi_quad(ctx: Any, rho: Any, alpha: Any) -> Any:
     centre = rho * (2 * alpha - 1)
     w = gauss_cutoff(ctx) * s
 
+    def bump(z: Any) -> Any:  # exponent: -(z - centre)^2/(2 s^2) + const
+        return ctx.exp((alpha - 1) * z - ((z - rho) / s) ** 2 / 2) * norm
+
+    if ctx.name == "arb":
+        return ctx.log(arb_bump_integral(ctx, bump, centre, s)) / (alpha - 1)
     fs, fc = float(s), float(centre)
 
     def integrand(z: Any) -> Any:  # a Gaussian bump: e^{-x^2/2} times its peak value
         x = (float(z) - fc) / fs
-        return absolute_accuracy(
-            ctx, x * x / 2 / LOG2,
-            lambda: ctx.exp((alpha - 1) * z - ((z - rho) / s) ** 2 / 2) * norm)
+        return absolute_accuracy(ctx, x * x / 2 / LOG2, lambda: bump(z))
 
     return ctx.log(ctx.quad(integrand, [centre - w, centre, centre + w])) / (alpha - 1)
 
@@ -256,8 +278,13 @@ def pld_gauss_mgf_quad(ctx: Any, rho: Any, t: Any) -> Any:
     """``E[e^{tZ}]`` for ``Z ~ N(rho, 2 rho)`` by quadrature over z ([S22] Sec. 3.1 PLD)."""
     sd = ctx.sqrt(2 * rho)
     centre = rho + 2 * t * rho  # the tilted Gaussian's mean
-    return ctx.quad(lambda z: ctx.exp(t * z) * normal_pdf(ctx, z, rho, sd),
-                    [-ctx.inf, centre - 8 * sd, centre, centre + 8 * sd, ctx.inf])
+
+    def tilted(z: Any) -> Any:  # exponent: -(z - centre)^2/(2 sd^2) + const
+        return ctx.exp(t * z) * normal_pdf(ctx, z, rho, sd)
+
+    if ctx.name == "arb":
+        return arb_bump_integral(ctx, tilted, centre, sd)
+    return ctx.quad(tilted, [-ctx.inf, centre - 8 * sd, centre, centre + 8 * sd, ctx.inf])
 
 
 def pld_gauss_renyi_quad(ctx: Any, rho: Any, alpha: Any) -> Any:
@@ -294,10 +321,12 @@ def gauss_renyi_output_quad(ctx: Any, mean: Any, sigma: Any, alpha: Any) -> Any:
     by quadrature over the output space (the integrand is a Gaussian bump at alpha*mean)."""
     norm = 1 / (sigma * ctx.sqrt(2 * ctx.pi))
 
-    def integrand(y: Any) -> Any:
+    def integrand(y: Any) -> Any:  # exponent: -(y - alpha mean)^2/(2 sigma^2) + const
         return norm * ctx.exp(gauss_renyi_exponent(ctx, mean, sigma, alpha, y))
 
     c = alpha * mean
+    if ctx.name == "arb":
+        return ctx.log(arb_bump_integral(ctx, integrand, c, sigma)) / (alpha - 1)
     return ctx.log(ctx.quad(integrand, [-ctx.inf, c - 8 * sigma, c, c + 8 * sigma, ctx.inf])) / (
         alpha - 1)
 
