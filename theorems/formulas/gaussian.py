@@ -2,8 +2,11 @@
 sufficient-condition tail of its PLD, its RDP curve, and independent routes to each (quadratures
 over outputs or over the privacy loss, a Neyman–Pearson maximisation).
 
-Quadrature routes run in mpmath only: they are decided at two precisions, with truncation below
-the working precision (:mod:`dpverify.theorems.numerics.quadrature`).
+Quadrature routes run in mpmath, decided at two precisions with truncation below the working
+precision (:mod:`dpverify.theorems.numerics.quadrature`); the three delta quadratures
+(:func:`pld_expectation_quad`, :func:`gauss_delta_tail_quad`, :func:`gauss_delta_output_quad`)
+are rigorous in arb as well: ``acb.integral`` of the (entire) integrand over the window plus the
+tail beyond it, which each bounds by a Gaussian tail (:func:`acb_window_integral`).
 
 References: [BW18] arXiv 1805.06530v2 Thm 8; [S22] arXiv 2210.00597v4 Secs. 3.1–3.3 and 4;
 [CKS20] arXiv 2004.00010v4 Lemma 9; [DRS] arXiv 1905.02383 Cor. 2.13; [Mir17] arXiv 1702.07476v3
@@ -15,7 +18,12 @@ from __future__ import annotations
 from typing import Any
 
 from dpverify.theorems.numerics.ctx_search import golden_section_max
-from dpverify.theorems.numerics.quadrature import LOG2, absolute_accuracy, gauss_cutoff
+from dpverify.theorems.numerics.quadrature import (
+    LOG2,
+    absolute_accuracy,
+    acb_window_integral,
+    gauss_cutoff,
+)
 
 
 def npdf(ctx: Any, x: Any) -> Any:
@@ -26,6 +34,20 @@ def npdf(ctx: Any, x: Any) -> Any:
 def normal_pdf(ctx: Any, z: Any, mean: Any, sd: Any) -> Any:
     """Density of ``N(mean, sd^2)`` at z."""
     return ctx.exp(-(((z - mean) / sd) ** 2) / 2) / (sd * ctx.sqrt(2 * ctx.pi))
+
+
+def arb_bump_integral(ctx: Any, f: Any, centre: Any, sd: Any) -> Any:
+    """``∫ f`` over the real line in arb, for a Gaussian bump ``f(y) = f(centre)
+    e^{-(y - centre)^2/(2 sd^2)}`` (``log f`` quadratic in y with leading coefficient
+    ``-1/(2 sd^2)`` and its vertex at ``centre``: read off each integrand's exponent where this
+    is used): rigorous ``acb.integral`` over ``centre -/+ L sd`` (:func:`gauss_cutoff`) plus
+    the two tails, ``f(centre) sd sqrt(2 pi) Phi(-d/sd)`` each at distance d."""
+    w = gauss_cutoff(ctx) * sd
+    lo, hi = centre - w, centre + w
+    lo, hi = ctx.midpoint(lo, lo), ctx.midpoint(hi, hi)  # exact end points
+    scale = f(centre) * sd * ctx.sqrt(2 * ctx.pi)
+    tail = scale * (ctx.ncdf(-(centre - lo) / sd) + ctx.ncdf(-(hi - centre) / sd))
+    return acb_window_integral(f, lo, hi, tail)
 
 
 # ------------------------------------------------------------------------------------------
@@ -84,13 +106,18 @@ def pld_expectation_quad(ctx: Any, rho: Any, eps: Any) -> Any:
     s = ctx.sqrt(2 * rho)
     hi = ctx.max(rho, eps) + gauss_cutoff(ctx) * s
     norm = 1 / (s * ctx.sqrt(2 * ctx.pi))
+
+    def density(z: Any) -> Any:  # in [0, the N(rho, 2 rho) density] on z >= eps
+        return -ctx.expm1(eps - z) * ctx.exp(-((z - rho) / s) ** 2 / 2) * norm
+
+    if ctx.name == "arb":
+        top = ctx.midpoint(hi, hi)
+        return acb_window_integral(density, eps, top, ctx.ncdf(-(top - rho) / s))
     frho, fs = float(rho), float(s)
 
     def integrand(z: Any) -> Any:
         x = (float(z) - frho) / fs  # the integrand is at most the density, norm e^{-x^2/2}
-        return absolute_accuracy(
-            ctx, x * x / 2 / LOG2,
-            lambda: -ctx.expm1(eps - z) * ctx.exp(-((z - rho) / s) ** 2 / 2) * norm)
+        return absolute_accuracy(ctx, x * x / 2 / LOG2, lambda: density(z))
 
     pts = [eps, rho, hi] if rho > eps else [eps, hi]
     return ctx.quad(integrand, pts)
@@ -111,14 +138,21 @@ def gauss_delta_tail_quad(ctx: Any, sigma: Any, eps: Any) -> Any:
     rho = 1 / (2 * sigma**2)
     s = ctx.sqrt(2 * rho)
     hi = ctx.max(rho, eps) + gauss_cutoff(ctx) * s
+
+    def value(z: Any) -> Any:
+        return ctx.exp(eps - z) * ctx.ncdf(-(z - rho) / s)
+
+    if ctx.name == "arb":  # beyond top >= eps: at most Phi(-(top - rho)/s) e^{eps - z}
+        top = ctx.midpoint(hi, hi)
+        return acb_window_integral(value, eps, top,
+                                   ctx.ncdf(-(top - rho) / s) * ctx.exp(eps - top))
     pts = [eps, rho, hi] if rho > eps else [eps, hi]
     fe, frho, fs = float(eps), float(rho), float(s)
 
     def integrand(z: Any) -> Any:  # at most e^{eps - z} e^{-x^2/2} (x > 0)
         x = (float(z) - frho) / fs
         small_bits = ((float(z) - fe) + (x * x / 2 if x > 0 else 0.0)) / LOG2
-        return absolute_accuracy(ctx, small_bits,
-                                  lambda: ctx.exp(eps - z) * ctx.ncdf(-(z - rho) / s))
+        return absolute_accuracy(ctx, small_bits, lambda: value(z))
 
     return ctx.quad(integrand, pts)
 
@@ -132,16 +166,20 @@ def gauss_delta_output_quad(ctx: Any, sigma: Any, eps: Any) -> Any:
     """
     y0 = sigma**2 * eps + ctx.num(1) / 2
     norm = 1 / (sigma * ctx.sqrt(2 * ctx.pi))
+
+    def gap(y: Any) -> Any:  # p - e^eps q: in [0, p(y)] on y >= y0
+        return norm * (ctx.exp(-((y - 1) / sigma) ** 2 / 2) - ctx.exp(eps - (y / sigma) ** 2 / 2))
+
+    hi = ctx.max(y0, ctx.one) + gauss_cutoff(ctx) * sigma
+    if ctx.name == "arb":
+        top = ctx.midpoint(hi, hi)
+        return acb_window_integral(gap, y0, top, ctx.ncdf(-(top - 1) / sigma))
     fsig = float(sigma)
 
     def integrand(y: Any) -> Any:  # on y >= y0 it is at most p(y) = norm e^{-x^2/2}
         x = (float(y) - 1) / fsig
-        return absolute_accuracy(
-            ctx, x * x / 2 / LOG2,
-            lambda: norm * (ctx.exp(-((y - 1) / sigma) ** 2 / 2)
-                            - ctx.exp(eps - (y / sigma) ** 2 / 2)))
+        return absolute_accuracy(ctx, x * x / 2 / LOG2, lambda: gap(y))
 
-    hi = ctx.max(y0, ctx.one) + gauss_cutoff(ctx) * sigma
     pts = [y0, ctx.one, hi] if y0 < 1 else [y0, hi]
     return ctx.quad(integrand, pts)
 
@@ -190,14 +228,19 @@ def gauss_renyi_quad(ctx: Any, sigma: Any, alpha: Any) -> Any:
     a Gaussian bump at ``y = alpha``; the window is ``alpha -/+ L s``."""
     s = sigma
     lnorm = ctx.log(s * ctx.sqrt(2 * ctx.pi))
+
+    def bump(y: Any) -> Any:  # exponent: -(y - alpha)^2/(2 s^2) + const
+        lp = -((y - 1) / s) ** 2 / 2 - lnorm
+        lq = -(y / s) ** 2 / 2 - lnorm
+        return ctx.exp(alpha * lp + (1 - alpha) * lq)
+
+    if ctx.name == "arb":
+        return ctx.log(arb_bump_integral(ctx, bump, alpha, s)) / (alpha - 1)
     fs, fa = float(s), float(alpha)
 
     def integrand(y: Any) -> Any:  # a Gaussian bump: e^{-x^2/2} times its peak value
         x = (float(y) - fa) / fs
-        lp = -((y - 1) / s) ** 2 / 2 - lnorm
-        lq = -(y / s) ** 2 / 2 - lnorm
-        return absolute_accuracy(ctx, x * x / 2 / LOG2,
-                                  lambda: ctx.exp(alpha * lp + (1 - alpha) * lq))
+        return absolute_accuracy(ctx, x * x / 2 / LOG2, lambda: bump(y))
 
     w = gauss_cutoff(ctx) * s
     return ctx.log(ctx.quad(integrand, [alpha - w, alpha, alpha + w])) / (alpha - 1)
@@ -213,13 +256,16 @@ def pld_mgf_renyi_quad(ctx: Any, rho: Any, alpha: Any) -> Any:
     centre = rho * (2 * alpha - 1)
     w = gauss_cutoff(ctx) * s
 
+    def bump(z: Any) -> Any:  # exponent: -(z - centre)^2/(2 s^2) + const
+        return ctx.exp((alpha - 1) * z - ((z - rho) / s) ** 2 / 2) * norm
+
+    if ctx.name == "arb":
+        return ctx.log(arb_bump_integral(ctx, bump, centre, s)) / (alpha - 1)
     fs, fc = float(s), float(centre)
 
     def integrand(z: Any) -> Any:  # a Gaussian bump: e^{-x^2/2} times its peak value
         x = (float(z) - fc) / fs
-        return absolute_accuracy(
-            ctx, x * x / 2 / LOG2,
-            lambda: ctx.exp((alpha - 1) * z - ((z - rho) / s) ** 2 / 2) * norm)
+        return absolute_accuracy(ctx, x * x / 2 / LOG2, lambda: bump(z))
 
     return ctx.log(ctx.quad(integrand, [centre - w, centre, centre + w])) / (alpha - 1)
 
@@ -232,8 +278,13 @@ def pld_gauss_mgf_quad(ctx: Any, rho: Any, t: Any) -> Any:
     """``E[e^{tZ}]`` for ``Z ~ N(rho, 2 rho)`` by quadrature over z ([S22] Sec. 3.1 PLD)."""
     sd = ctx.sqrt(2 * rho)
     centre = rho + 2 * t * rho  # the tilted Gaussian's mean
-    return ctx.quad(lambda z: ctx.exp(t * z) * normal_pdf(ctx, z, rho, sd),
-                    [-ctx.inf, centre - 8 * sd, centre, centre + 8 * sd, ctx.inf])
+
+    def tilted(z: Any) -> Any:  # exponent: -(z - centre)^2/(2 sd^2) + const
+        return ctx.exp(t * z) * normal_pdf(ctx, z, rho, sd)
+
+    if ctx.name == "arb":
+        return arb_bump_integral(ctx, tilted, centre, sd)
+    return ctx.quad(tilted, [-ctx.inf, centre - 8 * sd, centre, centre + 8 * sd, ctx.inf])
 
 
 def pld_gauss_renyi_quad(ctx: Any, rho: Any, alpha: Any) -> Any:
@@ -244,11 +295,18 @@ def pld_gauss_renyi_quad(ctx: Any, rho: Any, alpha: Any) -> Any:
 
 def pld_gauss_delta_quad(ctx: Any, rho: Any, eps: Any) -> Any:
     """``E[max(0, 1 - e^{eps - Z})]`` with ``Z ~ N(rho, 2 rho)`` by quadrature ([S22] Sec. 3.3,
-    [CKS20] Lemma 9's identity)."""
+    [CKS20] Lemma 9's identity); rigorous in arb (``acb.integral`` plus the Gaussian tail)."""
     sd = ctx.sqrt(2 * rho)
     a = ctx.max(eps, rho - 10 * sd)
-    return ctx.quad(lambda z: -ctx.expm1(eps - z) * normal_pdf(ctx, z, rho, sd),
-                    [eps, a + sd, a + 4 * sd, a + 12 * sd, ctx.inf])
+
+    def density(z: Any) -> Any:  # in [0, the N(rho, 2 rho) density] on z >= eps
+        return -ctx.expm1(eps - z) * normal_pdf(ctx, z, rho, sd)
+
+    if ctx.name == "arb":  # rigorous: the window up to max(eps, rho) + W sd, the rest bounded
+        top = ctx.max(eps, rho) + gauss_cutoff(ctx) * sd
+        top = ctx.midpoint(top, top)
+        return acb_window_integral(density, eps, top, ctx.ncdf(-(top - rho) / sd))
+    return ctx.quad(density, [eps, a + sd, a + 4 * sd, a + 12 * sd, ctx.inf])
 
 
 def gauss_renyi_exponent(ctx: Any, mean: Any, sigma: Any, alpha: Any, y: Any) -> Any:
@@ -263,10 +321,12 @@ def gauss_renyi_output_quad(ctx: Any, mean: Any, sigma: Any, alpha: Any) -> Any:
     by quadrature over the output space (the integrand is a Gaussian bump at alpha*mean)."""
     norm = 1 / (sigma * ctx.sqrt(2 * ctx.pi))
 
-    def integrand(y: Any) -> Any:
+    def integrand(y: Any) -> Any:  # exponent: -(y - alpha mean)^2/(2 sigma^2) + const
         return norm * ctx.exp(gauss_renyi_exponent(ctx, mean, sigma, alpha, y))
 
     c = alpha * mean
+    if ctx.name == "arb":
+        return ctx.log(arb_bump_integral(ctx, integrand, c, sigma)) / (alpha - 1)
     return ctx.log(ctx.quad(integrand, [-ctx.inf, c - 8 * sigma, c, c + 8 * sigma, ctx.inf])) / (
         alpha - 1)
 

@@ -7,10 +7,17 @@ References: catalogue STK-LAPLACE (derived; consistent with [S22] arXiv 2210.005
 
 from __future__ import annotations
 
+import itertools
 from fractions import Fraction
 from typing import Any
 
-from dpverify.theorems.numerics.quadrature import LOG2, absolute_accuracy, exp_cutoff
+from dpverify.theorems.errors import Unsupported
+from dpverify.theorems.numerics.quadrature import (
+    LOG2,
+    absolute_accuracy,
+    acb_window_integral,
+    exp_cutoff,
+)
 
 
 def laplace_delta(ctx: Any, b: Any, eps: Any, sensitivity: Any) -> Any:
@@ -69,10 +76,72 @@ def laplace_delta_output_quad(ctx: Any, b: Any, eps: Any, sensitivity: Any,
         p, q = q, p
     ee = ctx.exp(eps)
     kinks = [(sensitivity - eps * b) / 2, (sensitivity + eps * b) / 2]
+    if ctx.name == "arb":
+        return _arb_pieces(ctx, b, sensitivity, kinks, reverse,
+                           lambda lp, lq: lambda y: (ctx.exp(lp(y)) - ee * ctx.exp(lq(y)))
+                           / (2 * b), positive_part=True)
     small = _laplace_small_bits(b, sensitivity)
     return ctx.quad(lambda y: absolute_accuracy(ctx, small(y),
                                                  lambda: ctx.pos(p(y) - ee * q(y))),
                     _laplace_breakpoints(ctx, b, sensitivity, kinks))
+
+
+def _arb_breakpoints(ctx: Any, b: Any, sensitivity: Any, kinks: list[Any]) -> list[Any]:
+    """:func:`_laplace_breakpoints` with balls: a kink is kept when certainly inside ``(0,
+    Delta)``, dropped when certainly outside, and two kinks must be certainly ordered or the
+    same exact point; anything else is left to mpmath (Unsupported): a piece must never hide a
+    sign change."""
+    inner: list[Any] = []
+    for x in kinks:
+        if ctx.le(x, ctx.zero) is True or ctx.le(sensitivity, x) is True:
+            continue
+        if ctx.lt(ctx.zero, x) is not True or ctx.lt(x, sensitivity) is not True:
+            raise Unsupported("a Laplace kink is not separated from 0 or Delta at this precision")
+        if any(y.is_exact() and x.is_exact() and y == x for y in inner):
+            continue
+        if any(ctx.lt(x, y) is not True and ctx.lt(y, x) is not True for y in inner):
+            raise Unsupported("two Laplace kinks are not separated at this precision")
+        inner.append(x)
+    inner.sort(key=lambda x: float(x.mid()))
+    t = exp_cutoff(ctx) * b
+    return [-t, ctx.zero, *inner, sensitivity, sensitivity + t]
+
+
+def _arb_pieces(ctx: Any, b: Any, sensitivity: Any, kinks: list[Any], reverse: bool,
+                piece: Any, positive_part: bool = False, tail: Any = None) -> Any:
+    """The arb branch of the Laplace quadratures: rigorous ``acb.integral`` on each piece
+    between the breakpoints of :func:`_laplace_breakpoints` (``[-T b, 0, kinks, Delta, Delta +
+    T b]``), where ``|y|`` and ``|y - Delta|`` have fixed signs, so ``piece(lp, lq)`` built from
+    the log-densities ``lp = -|y|/b``, ``lq = -|y - Delta|/b`` of that piece (linear) is
+    entire. ``positive_part``: the integrand is ``(piece)_+``,
+    whose sign is constant on each piece (it changes only at the kinks); a piece whose sign the
+    balls do not decide is left to mpmath (Unsupported). Beyond the window the integrand is
+    at most ``p`` (or ``q``) and ``tail`` (default ``e^{-T}``, both sides: ``[0, tail]``)
+    bounds it."""
+    pts = _arb_breakpoints(ctx, b, sensitivity, kinks)
+    total = ctx.zero
+    for u, v in itertools.pairwise(pts):
+        mid = (u + v) / 2
+        sp = 1 if ctx.lt(ctx.zero, mid) is True else -1  # |y| = sp y on this piece
+        sq = 1 if ctx.lt(sensitivity, mid) is True else -1
+
+        def lp(y: Any, sp: int = sp) -> Any:
+            return -(sp * y) / b
+
+        def lq(y: Any, sq: int = sq) -> Any:
+            return -(sq * (y - sensitivity)) / b
+
+        f = piece(lq, lp) if reverse else piece(lp, lq)
+        if positive_part:
+            at_mid = f(mid)
+            if ctx.lt(at_mid, ctx.zero) is True:
+                continue
+            if ctx.lt(ctx.zero, at_mid) is not True:
+                raise Unsupported("the sign of the Laplace integrand is undecided on a piece")
+        total = total + acb_window_integral(f, u, v, ctx.zero)
+    if tail is None:
+        tail = ctx.exp(-exp_cutoff(ctx))  # each side: at most e^{-T}/2
+    return total + ctx.hull(ctx.zero, tail)
 
 
 def _laplace_small_bits(b: Any, sensitivity: Any) -> Any:
@@ -101,6 +170,19 @@ def laplace_delta_pld_quad(ctx: Any, b: Any, eps: Any, sensitivity: Any) -> Any:
 
     atoms = gain(eps0) / 2 + gain(-eps0) * ctx.exp(-eps0) / 2
     y0 = (sensitivity - eps * b) / 2
+    if ctx.name == "arb":  # rigorous: the gain's sign is fixed on each side of y0
+        pts = [ctx.zero, *_arb_breakpoints(ctx, b, sensitivity, [y0])[2:-2], sensitivity]
+        cont = ctx.zero
+        for u, v in itertools.pairwise(pts):
+            mid = (u + v) / 2
+            if ctx.lt((sensitivity - 2 * mid) / b, eps) is True:
+                continue  # no gain on this piece
+            if ctx.lt(eps, (sensitivity - 2 * mid) / b) is not True:
+                raise Unsupported("the sign of the Laplace PLD gain is undecided on a piece")
+            cont = cont + acb_window_integral(
+                lambda y: -ctx.expm1(eps - (sensitivity - 2 * y) / b) * ctx.exp(-y / b) / (2 * b),
+                u, v, ctx.zero)
+        return atoms + cont
     pts = [ctx.zero, *([y0] if 0 < y0 < sensitivity else []), sensitivity]
     cont = ctx.quad(lambda y: gain((sensitivity - 2 * y) / b) * ctx.exp(-y / b) / (2 * b), pts)
     return atoms + cont
@@ -171,6 +253,14 @@ def laplace_renyi_quad(ctx: Any, b: Any, alpha: Any, sensitivity: Any) -> Any:
         lq = -ctx.abs(y - sensitivity) / b
         return ctx.exp(alpha * lp + (1 - alpha) * lq) / (2 * b)
 
+    if ctx.name == "arb":  # the tails beyond -T b and Delta + T b in closed form (exponentials)
+        t = exp_cutoff(ctx) * b
+        tails = (ctx.exp((-t + (alpha - 1) * sensitivity) / b)
+                 + ctx.exp((-t - alpha * sensitivity) / b)) / 2
+        total = _arb_pieces(ctx, b, sensitivity, [], False,
+                            lambda lp, lq: lambda y: ctx.exp(alpha * lp(y) + (1 - alpha) * lq(y))
+                            / (2 * b), tail=tails)
+        return ctx.log(total) / (alpha - 1)
     small = _laplace_small_bits(b, sensitivity)
     total = ctx.quad(lambda y: absolute_accuracy(ctx, small(y), lambda: integrand(y)),
                      _laplace_breakpoints(ctx, b, sensitivity, []))

@@ -13,7 +13,12 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
+from dpverify.theorems.ctx import FloatCtx
 from dpverify.theorems.values import approx_float
+
+
+def _float_le(a: float, b: float) -> bool:
+    return a <= b
 
 
 def _tail_enclosure(ctx: Any, total: Any, bound: Any) -> Any:
@@ -65,6 +70,8 @@ def binomial_sum(ctx: Any, eps0: Any, k: int, lo: int, hi: int,
     """
     if lo > hi:
         return ctx.zero
+    # doubles (the DDR-FIG1 searches): the comparisons inline, the same ``bool(a <= b)``
+    le = _float_le if type(ctx) is FloatCtx else ctx.le
     y = ctx.exp(eps0)
     tiny = _negligible_scale(ctx)
     half = ctx.num(Fraction(1, 2))
@@ -79,7 +86,7 @@ def binomial_sum(ctx: Any, eps0: Any, k: int, lo: int, hi: int,
         p = p * r
         i += 1
         total = total + p * weight(i)
-        if i < hi and ctx.le(p, tiny * total) is True and ctx.le(r, half) is True:
+        if i < hi and le(p, tiny * total) is True and le(r, half) is True:
             total = _tail_enclosure(ctx, total, p)
             break
     # downwards
@@ -90,7 +97,7 @@ def binomial_sum(ctx: Any, eps0: Any, k: int, lo: int, hi: int,
         p = p * r
         i -= 1
         total = total + p * weight(i)
-        if i > lo and ctx.le(p, tiny * total) is True and ctx.le(r, half) is True:
+        if i > lo and le(p, tiny * total) is True and le(r, half) is True:
             total = _tail_enclosure(ctx, total, p)
             break
     return total

@@ -45,6 +45,26 @@ def absolute_accuracy(ctx: Any, small_bits: float, thunk: Any) -> Any:
         return thunk()
 
 
+def per_precision(ctx: Any, make: Callable[[], Any]) -> Callable[[], Any]:
+    """``make()`` for an integrand's constant, evaluated once per working precision of the
+    mpmath context (quadrature raises it by guard bits, :func:`absolute_accuracy` lowers it):
+    the very value the integrand would compute at each node, computed once. Outside mpmath
+    ``make()`` is called each time."""
+    m = getattr(ctx, "m", None)
+    if m is None:
+        return make
+    memo: dict[int, Any] = {}
+
+    def value() -> Any:
+        prec = m.prec
+        v = memo.get(prec)
+        if v is None:
+            v = memo[prec] = make()
+        return v
+
+    return value
+
+
 LOG2 = math.log(2)
 
 

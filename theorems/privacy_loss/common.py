@@ -1,5 +1,5 @@
 """Helpers shared by the claim terms of the privacy_loss family: quadrature tolerances, the
-mpmath-only guard, the Gaussian and Laplace claim points, constants and SMT symbols.
+Gaussian and Laplace claim points, constants and SMT symbols.
 """
 
 from __future__ import annotations
@@ -8,7 +8,6 @@ from dataclasses import replace
 from typing import Any
 
 from dpverify.theorems.claims import Points, Tol
-from dpverify.theorems.ctx import Unsupported
 from dpverify.theorems.formulas.gaussian import gauss_eps
 from dpverify.theorems.refs import BW18
 
@@ -22,11 +21,6 @@ BW18_V2 = replace(BW18, version="v2")
 # 50 digits; at that precision each mpmath quadrature costs seconds, too slow for the quick run).
 QUAD_TOL = Tol.abs("1e-30")
 QUAD_TOL_REL = Tol.rel("1e-30")
-
-
-def mp_only(ctx: Any) -> None:
-    if ctx.name != "mp":
-        raise Unsupported("this route integrates numerically (mpmath only)")
 
 
 # The four regimes of STK-HT claim 1, as noise multipliers (Delta, sigma) -> sigma/Delta.

@@ -64,7 +64,7 @@ def _pld_gauss_claims() -> tuple[Claim, ...]:
                 Compare(lambda ctx, rho, alpha, **_: pld_mgf_renyi_quad(ctx, rho, alpha), "eq",
                         lambda ctx, rho, alpha, **_: alpha * rho,
                         grid(rho=["0.37"], alpha=["1.5", "3", "7.25"]), "numeric",
-                        Tol.abs("1e-45"), "PLD-MGF quadrature", "alpha*rho", ctx="mp"),
+                        Tol.abs("1e-45"), "PLD-MGF quadrature", "alpha*rho"),
             ),
             scope="instance",
         ),
@@ -77,8 +77,7 @@ def _pld_gauss_claims() -> tuple[Claim, ...]:
                 Compare(gauss_renyi_quad, "eq", gauss_rdp_tau,
                         Points(({"sigma": "1", "alpha": "2"}, {"sigma": "0.5", "alpha": "4.5"},
                                 {"sigma": "3", "alpha": "1.25"})),
-                        "numeric", Tol.abs("1e-40"), "Rényi quadrature", "alpha/(2 s^2)",
-                        ctx="mp"),
+                        "numeric", Tol.abs("1e-40"), "Rényi quadrature", "alpha/(2 s^2)"),
             ),
             scope="instance",
         ),
@@ -263,8 +262,8 @@ def _bw_claims() -> tuple[Claim, ...]:
     def quad_check(route_term: Any, name: str) -> Compare:
         return Compare(
             lhs=gauss_delta, op="eq", rhs=route_term, region=GAUSS_REGIMES, route="numeric",
-            tol=Tol.abs("1e-40"), lhs_name="BW closed form", rhs_name=name, ctx="mp",
-        )
+            tol=Tol.abs("1e-40"), lhs_name="BW closed form", rhs_name=name,
+        )  # arb: each quadrature is a rigorous acb.integral enclosure (formulas.gaussian)
 
     return (
         Claim(
@@ -445,7 +444,7 @@ MIR_RDP_GAUSS = Theorem(
                         lambda ctx, rho, alpha, **_: gauss_rdp_tau(
                             ctx, ctx.sqrt(1 / (2 * rho)), alpha),
                         grid(rho=["0.37"], alpha=["1.5", "3", "7.25"]), "numeric",
-                        Tol.abs("1e-40"), "Rényi quadrature", "alpha/(2 s^2)", ctx="mp"),
+                        Tol.abs("1e-40"), "Rényi quadrature", "alpha/(2 s^2)"),
             ),
             scope="instance",
         ),

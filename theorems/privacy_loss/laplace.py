@@ -46,7 +46,7 @@ _TWO_TERM_BOX = Box(reals={"b": ("0.05", "20"), "eps": ("-10", "10")}, log_scale
 def _laplace_claims() -> tuple[Claim, ...]:
     def check(route: Any, name: str) -> Compare:
         return Compare(laplace_term(laplace_delta), "eq", laplace_term(route), LAPLACE_POINTS,
-                       "numeric", Tol.abs("1e-40"), "closed form", name, ctx="mp")
+                       "numeric", Tol.abs("1e-40"), "closed form", name)  # arb: rigorous
 
     return (
         Claim(1, "The closed form equals the output-space quadrature ∫ (p - e^eps q)_+ to "
@@ -172,7 +172,7 @@ def _mir_lap_claims() -> tuple[Claim, ...]:
                        lambda ctx, eps0, alpha, **_: laplace_renyi_quad(ctx, 1 / eps0, alpha,
                                                                         ctx.one),
                        grid(eps0=["0.8"], alpha=["1.5", "2", "10"]), "numeric",
-                       Tol.abs("1e-35"), "Mironov's formula", "Rényi quadrature", ctx="mp"),),
+                       Tol.abs("1e-35"), "Mironov's formula", "Rényi quadrature"),),
               scope="instance"),
         Claim(2, "tau(alpha) <= STK-PDP-ZCDP.tau(eps0, alpha) <= eps0 for all alpha > 1 "
                  "(Laplace is eps0-DP; RR has the largest RDP curve among eps0-DP pairs); "

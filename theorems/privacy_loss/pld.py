@@ -65,7 +65,6 @@ from dpverify.theorems.privacy_loss.common import (
     LAPLACE_POINTS,
     QUAD_TOL,
     laplace_term,
-    mp_only,
 )
 from dpverify.theorems.privacy_loss.pld_pairs_smt import (
     pure_level_iff_problem,
@@ -153,9 +152,9 @@ def _pld_def_claims() -> tuple[Claim, ...]:
     return (
         Claim(1, "E[e^{-Z}] = 1 to 1e-45 for the Gaussian PLD Z ~ N(rho, 2 rho), rho = 0.37 "
                  "(quadrature).",
-              (Compare(lambda ctx, rho: (mp_only(ctx), pld_gauss_mgf_quad(ctx, rho, -ctx.one))[1],
+              (Compare(lambda ctx, rho: pld_gauss_mgf_quad(ctx, rho, -ctx.one),
                        "eq", lambda ctx, **_: ctx.one, points({"rho": "0.37"}), "numeric",
-                       QUAD_TOL, "E[e^-Z] (quadrature)", "1", ctx="mp"),), scope="instance"),
+                       QUAD_TOL, "E[e^-Z] (quadrature)", "1"),), scope="instance"),
         Claim(2, "For random finite pairs with common support, E[g(Z')] = E[g(-Z) e^{-Z}] for g "
                  "in {identity, exp, indicator of (-inf, c]}. Proved by z3 for every "
                  "full-support pair on 2 and 3 outputs and every real c (both sides from the "
@@ -237,7 +236,7 @@ def _draw_pair_signed_eps(rng: random.Random) -> dict[str, Any]:
 def _approx_pld_claims() -> tuple[Claim, ...]:
     def gauss(route: Any, name: str) -> Compare:
         return Compare(route, "eq", gauss_delta, GAUSS_REGIMES, "numeric", Tol.abs("1e-40"),
-                       name, "BW closed form", ctx="mp")
+                       name, "BW closed form")  # arb: rigorous acb.integral (formulas.gaussian)
 
     def lap(route: Any, name: str, arb: bool = False) -> Compare:
         return Compare(laplace_term(route), "eq", laplace_term(laplace_delta), LAPLACE_POINTS,
@@ -257,9 +256,9 @@ def _approx_pld_claims() -> tuple[Claim, ...]:
         Claim(4, "The same identities hold for Laplace, where the PLD has atoms (at the points "
                  "of STK-LAPLACE): PLD expectation, tail integral, output-space integral, and "
                  "the two-term form P[Z > eps] - e^eps P[Z' < -eps] (certified in arb).",
-              (lap(laplace_delta_pld_quad, "PLD expectation (atoms + quadrature)"),
+              (lap(laplace_delta_pld_quad, "PLD expectation (atoms + quadrature)", arb=True),
                lap(laplace_delta_tail_quad, "tail-integral quadrature"),
-               lap(laplace_delta_output_quad, "output-space quadrature"),
+               lap(laplace_delta_output_quad, "output-space quadrature", arb=True),
                lap(laplace_delta_two_term, "P[Z > eps] - e^eps P[Z' < -eps]", arb=True)),
               scope="instance"),
         Claim(5, "P[Z > eps] - e^eps P[Z' < -eps] equals the hockey-stick value for random "
@@ -410,25 +409,24 @@ def _comp_pld_claims() -> tuple[Claim, ...]:
         mu = ctx.sqrt(ctx.fsum(m**2 for m in mu_list))
         return gauss_delta(ctx, 1 / mu, eps)
 
-    def hetero_quad(ctx: Any, mu_list: Any, eps: Any) -> Any:
-        mp_only(ctx)
+    def hetero_quad(ctx: Any, mu_list: Any, eps: Any) -> Any:  # rigorous in arb
         return pld_gauss_delta_quad(ctx, ctx.fsum(m**2 for m in mu_list) / 2, eps)
 
     return (
         Claim(1, "k = 25, sigma = 4: the mu_k = sqrt(k)/sigma closed form equals the "
                  "N(k rho, 2k rho) quadrature to 1e-40 at eps in {0.5, 2}.",
               (Compare(comp_gauss_delta, "eq",
-                       lambda ctx, sigma, k, eps: (mp_only(ctx), pld_gauss_delta_quad(
-                           ctx, k / (2 * sigma**2), eps))[1],
+                       lambda ctx, sigma, k, eps: pld_gauss_delta_quad(
+                           ctx, k / (2 * sigma**2), eps),
                        grid(sigma=["4"], k=[25], eps=["0.5", "2"]), "numeric",
                        QUAD_TOL, "delta(sigma/sqrt(k), eps)",
-                       "PLD quadrature N(k rho, 2k rho)", ctx="mp"),), scope="instance"),
+                       "PLD quadrature N(k rho, 2k rho)"),), scope="instance"),
         Claim(2, "Heterogeneous mus (0.5, 1, 0.3): the profile with sqrt(sum mu_j^2) equals the "
                  "quadrature with rho = sum mu_j^2/2 at eps = 1, to 1e-40.",
               (Compare(hetero_closed, "eq", hetero_quad,
                        points({"mu_list": (Fraction(1, 2), Fraction(1), Fraction(3, 10)),
                                "eps": "1"}), "numeric", QUAD_TOL,
-                       "GDP profile at sqrt(sum mu^2)", "PLD quadrature", ctx="mp"),),
+                       "GDP profile at sqrt(sum mu^2)", "PLD quadrature"),),
               scope="instance"),
         Claim(3, "For random finite pairs, the exact hockey-stick of the product distribution "
                  "equals E[max(0, 1 - e^{eps - (Z_1 + ... + Z_k)})] computed by discrete "

@@ -21,7 +21,7 @@ from dpverify.theorems.formulas.gaussian import (
 from dpverify.theorems.formulas.laplace import laplace_rdp_tau
 from dpverify.theorems.numerics.finite import push_forward, random_kernel, random_pair, renyi
 from dpverify.theorems.params import RHO, SIGMA, K
-from dpverify.theorems.privacy_loss.common import FAMILY, QUAD_TOL, QUAD_TOL_REL, mp_only, sym
+from dpverify.theorems.privacy_loss.common import FAMILY, QUAD_TOL, QUAD_TOL_REL, sym
 from dpverify.theorems.privacy_loss.post_universal import (
     ORDER_BOX,
     adaptive_problem,
@@ -81,13 +81,13 @@ STK_ZCDP_DEF = Theorem(
                    "log E[e^{tZ}] <= t(t+1) rho  =>  D_alpha <= alpha rho (t = alpha - 1 > 0)"))),
         Claim(2, "Group privacy: for the Gaussian, the pair at distance k has D_alpha = alpha "
                  "k^2 rho exactly.",
-              (Compare(lambda ctx, sigma, k, alpha: (mp_only(ctx), gauss_renyi_output_quad(
-                           ctx, ctx.num(k), sigma, alpha))[1], "eq",
+              (Compare(lambda ctx, sigma, k, alpha: gauss_renyi_output_quad(
+                           ctx, ctx.num(k), sigma, alpha), "eq",
                        lambda ctx, sigma, k, alpha: alpha * k**2 * zcdp_gauss_rho(ctx, sigma),
                        Points(({"sigma": "2", "k": 3, "alpha": "2.5"},
                                {"sigma": "5", "k": 4, "alpha": "7"})),
                        "numeric", QUAD_TOL, "D_alpha(N(k, s^2)||N(0, s^2)) quadrature",
-                       "alpha k^2 rho", ctx="mp"),), scope="instance"),
+                       "alpha k^2 rho"),), scope="instance"),
     ),
     notes="rho-zCDP is RDP at all orders with tau(alpha) = alpha rho (STK-RDP-DEF).",
 )
@@ -123,17 +123,16 @@ STK_ZCDP_GAUSS = Theorem(
     claims=(
         Claim(1, "D_alpha = alpha rho exactly, checked via the PLD MGF (STK-PLD-GAUSS claim 1) "
                  "and by output-space quadrature (MIR-RDP-GAUSS).",
-              (Compare(lambda ctx, sigma, alpha: (mp_only(ctx), pld_gauss_renyi_quad(
-                           ctx, zcdp_gauss_rho(ctx, sigma), alpha))[1], "eq",
+              (Compare(lambda ctx, sigma, alpha: pld_gauss_renyi_quad(
+                           ctx, zcdp_gauss_rho(ctx, sigma), alpha), "eq",
                        lambda ctx, sigma, alpha: alpha * zcdp_gauss_rho(ctx, sigma),
                        _RENYI_GAUSS_POINTS, "numeric", QUAD_TOL,
-                       "log E[e^{(alpha-1)Z}]/(alpha-1), Z ~ N(rho, 2rho)", "alpha rho",
-                       ctx="mp"),
-               Compare(lambda ctx, sigma, alpha: (mp_only(ctx), gauss_renyi_output_quad(
-                           ctx, ctx.one, sigma, alpha))[1], "eq",
+                       "log E[e^{(alpha-1)Z}]/(alpha-1), Z ~ N(rho, 2rho)", "alpha rho"),
+               Compare(lambda ctx, sigma, alpha: gauss_renyi_output_quad(
+                           ctx, ctx.one, sigma, alpha), "eq",
                        lambda ctx, sigma, alpha: alpha * zcdp_gauss_rho(ctx, sigma),
                        _RENYI_GAUSS_POINTS, "numeric", QUAD_TOL,
-                       "D_alpha(N(1, s^2)||N(0, s^2)) quadrature", "alpha rho", ctx="mp")),
+                       "D_alpha(N(1, s^2)||N(0, s^2)) quadrature", "alpha rho")),
               scope="instance"),
         Claim(2, "D_alpha(N(1, s^2)||N(0, s^2)) = alpha rho(s) for all s > 0, alpha > 1 (so "
                  "the Gaussian is rho-zCDP with equality): log p^alpha q^{1-alpha} + log(s "
@@ -157,7 +156,6 @@ def _kfold_gauss_renyi_quad(ctx: Any, rho: Any, k: int, alpha: Any) -> Any:
     """``D_alpha`` of k independent Gaussian releases: the k-dimensional output integral
     factorises (Fubini) into the k-th power of the one-dimensional one, computed by quadrature
     with ``sigma = 1/sqrt(2 rho)``."""
-    mp_only(ctx)
     sigma = 1 / ctx.sqrt(2 * rho)
     return k * gauss_renyi_output_quad(ctx, ctx.one, sigma, alpha)
 
@@ -181,7 +179,7 @@ STK_ZCDP_COMP = Theorem(
                        Points(({"rho": "0.37", "k": 25, "alpha": "3"},
                                {"rho": "0.01", "k": 1000, "alpha": "1.5"})),
                        "numeric", QUAD_TOL_REL, "D_alpha of the k-fold product (quadrature)",
-                       "alpha * rho(rho, k)", ctx="mp"),), scope="instance"),
+                       "alpha * rho(rho, k)"),), scope="instance"),
         Claim(2, "The bound is attained for every k >= 1, s > 0, alpha > 1: k Gaussian "
                  "releases N(1, s^2) form N(1_k, s^2 I_k), at distance sqrt(k) from N(0, s^2 "
                  "I_k) ([S22] Sec. 3.1), and log p^alpha q^{1-alpha} + log(s sqrt(2 pi)) = -(y - "
