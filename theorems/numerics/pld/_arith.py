@@ -86,14 +86,38 @@ def _span(x: Number) -> tuple[Fraction, Fraction]:
 # on the side of the exact value, one step is a whole spacing.
 
 
-def down(x: np.ndarray) -> np.ndarray:
-    """One float step towards -inf: a lower bound of the exact value of a rounded operation."""
-    return np.nextafter(x, -np.inf)
+SMALL = 2048  # arrays below this size: np.nextafter itself (measured cheaper there)
 
 
-def up(x: np.ndarray) -> np.ndarray:
-    """One float step towards +inf: an upper bound of the exact value of a rounded operation."""
-    return np.nextafter(x, np.inf)
+def up(x: Any) -> Any:
+    """One float step towards +inf: an upper bound of the exact value of a rounded operation.
+
+    Bitwise ``np.nextafter(x, inf)`` (a test compares them on zeros, subnormals, the largest
+    floats, infinities and NaN), about 4x cheaper: the IEEE binary64 encodings of the finite
+    floats, read as signed integers, are ordered like the floats on each side of zero, so the
+    next float up is the encoding plus 1 for ``+0`` and positive floats and minus 1 for
+    negative ones (``-0`` is first mapped to ``+0`` by adding ``+0``, exact in round to
+    nearest); non-finite lanes (rare) and small arrays (where ``np.nextafter`` is cheaper) are
+    left to ``np.nextafter``."""
+    if np.size(x) < SMALL:
+        return np.nextafter(x, np.inf)
+    y = np.array(x, dtype=np.float64)  # a copy
+    y += 0.0  # -0.0 + 0.0 = +0.0
+    bits = y.view(np.int64)
+    bits += (bits >> 63) | 1  # +1 for a clear sign bit, -1 for a set one
+    finite = np.isfinite(x)
+    if not np.all(finite):
+        bad = ~finite
+        y[bad] = np.nextafter(np.asarray(x, dtype=np.float64)[bad], np.inf)
+    return y
+
+
+def down(x: Any) -> Any:
+    """One float step towards -inf: a lower bound of the exact value of a rounded operation
+    (``-up(-x)``, bitwise ``np.nextafter(x, -inf)``)."""
+    if np.size(x) < SMALL:
+        return np.nextafter(x, -np.inf)
+    return -up(-np.asarray(x, dtype=np.float64))
 
 
 def fdot(x: np.ndarray, y: np.ndarray) -> float:

@@ -16,11 +16,25 @@ most of the discretisation's time. Here a block of consecutive grid points aroun
    balls by power-series arithmetic (``flint.arb_series``: ``exp``, ``log``, ``erfc`` of
    truncated series are rigorous for every coefficient) at the exact point ``x0``;
 2. the Lagrange remainder is ``R_N(t) = g^(N)(xi)/N! t^N`` for some ``xi`` between ``x0`` and
-   ``x0 + t``; the same series evaluated at the *ball* ``X = [x0 - r, x0 + r]`` gives a
-   coefficient ``c_N(X)`` that contains ``g^(N)(xi)/N!`` for every ``xi`` in X, so
-   ``|R_N(t)| <= |c_N(X)| r^N`` (a ball that the functions cannot be evaluated on, e.g. one that
-   reaches the edge of the support of the loss, gives a non-finite bound and the block is
-   split, down to single bins that go back to the point-by-point arb route);
+   ``x0 + t``. Each quantity is an integral of the P-density ``f_P = F_P'`` of the loss against
+   a nonnegative kernel over the loss interval of its bin, because ``f_Q(u) = e^-u f_P(u)``
+   (for a set A of finite losses, ``P[L in A] = int_{L in A} (dP/dQ) dQ = int_{L in A} e^L
+   dQ`` by the definition ``L = log(dP/dQ)``, so ``dP_L = e^u dQ_L``; a test checks it on the
+   pairs' series):
+   ``p_hi(z) = e^h/(e^h-1) int_0^h (1 - e^-s) f_P(z+s) ds``,
+   ``p_lo(z) = 1/(e^h-1) int_0^h (e^(h-s) - 1) f_P(z+s) ds``, ``p_half(z) = int_0^(h/2)
+   f_P(z+s) ds`` and ``q_half`` likewise with ``f_Q``. Differentiating under the integral,
+   ``|g^(N)(xi)| <= K sup |f^(N)(u)|`` over ``u`` in ``[xi, xi + h]`` with the kernel's total
+   weight ``K`` (``(e^h - 1 - h)/(e^h - 1)``, ``(h e^h - e^h + 1)/(e^h - 1)``, ``h/2``, ``h/2``;
+   :func:`kernel_weights`), and ``f^(N)(u)/N! = (N+1) c_{N+1}(u)`` with ``c_{N+1}`` the
+   Taylor coefficient of degree N + 1 of the CDF. The CDFs' series evaluated at the *ball*
+   ``U = [x0 - r, x0 + r + h]`` give a coefficient ``c_{N+1}(U)`` that contains it for every
+   ``u`` in U, so ``|R_N(t)| <= K (N+1) |c_{N+1}(U)| r^N`` (one series of the CDFs on a ball
+   per block; a ball that the functions cannot be evaluated on, e.g. one that reaches the edge
+   of the support of the loss, gives a non-finite bound and the block is split, down to single
+   bins that go back to the point-by-point arb route). (The previous bound evaluated the
+   quantities themselves on the ball: their differences of CDFs and the division by
+   ``e^h - 1`` made it ~``r/h`` times and more too wide, and it cost three series on the ball.)
 3. the floats ``c~_i`` nearest the midpoints differ from the ``c_i`` by at most
    ``e_i = |c_i - c~_i| <= rad(c_i) + |c~_i| 2^-52 + 2^-1074``, which adds ``sum_i e_i r^i``
    (these sums are bounded in float64 with outward rounding, :func:`_block_errors`);
@@ -39,18 +53,23 @@ most of the discretisation's time. Here a block of consecutive grid points aroun
    add at most
    ``T_d`` at every ``|t| <= r``, which joins the constant error.
 
-So each enclosure is ``v +- (gamma'' S(r) + T_d + sum_i e_i r^i + |c_N(X)| r^N + 2^-1000)``. The
+So each enclosure is ``v +- (gamma'' S(r) + T_d + sum_i e_i r^i + K (N+1) |c_{N+1}(U)| r^N +
+2^-1000)``. The
 quantities are differences of CDFs computed in arb before any float enters, so there is no
 cancellation in float: the float error is relative to the bin's own mass (~2^-50), which is all
 the composition needs (a relative error rho per bin moves a k-fold composition's delta by a
 relative ``(1 + rho)^k - 1``, ~1e-11 at k = 14062 for rho = 2^-50; measured on scenario C's
 one-step PLDs: the fast upper PLD's total mass exceeds the point-by-point one's by 1.5e-15).
 The block radius adapts: a block is halved when its remainder exceeds ``REL_TOL |c_0| +
-2^-(bits+4)`` (``REL_TOL = 2^-44``: a relative error of at most ~2^-43 per bin, ~1e-9 in the
-delta of 14062 steps, far below the widths of the discretisation; accuracy, not soundness: any
-accepted bound is rigorous); after a success the next radius is predicted from the ratio of
-the remainder to its tolerance (``r^N`` growth, at most doubled); below ``MIN_BLOCK``
-half steps the point-by-point route takes over for a stretch that grows with each failure.
+2^-(bits+4)``, and the terms of degree ``>= d`` are dropped while ``T_d`` stays below the same
+tolerance (``REL_TOL = 2^-48``: a relative error of at most ~2^-46 per bin, ~1e-10 in the delta
+of 14062 steps, far below the widths of the discretisation; accuracy, not soundness: any
+accepted bound is rigorous. With the remainder bound of step 2, blocks at 2^-48 are as large
+as the former ones at 2^-44, so the bins' enclosures are tighter at the same cost); after a
+success the next radius is predicted from the ratio of the remainder to its tolerance (``r^(N+4)``
+growth: the ball's bound grows a little faster than ``r^N``; at most doubled); below
+``MIN_BLOCK`` half steps the point-by-point route takes over for a stretch that grows with each
+failure.
 The abscissae ``t`` must be exact floats: the route is used only for dyadic steps h with at
 most 40 significant bits (:func:`taylor_exact_step`).
 """
@@ -74,7 +93,7 @@ MAX_BLOCK = 2048  # half-steps per block at most
 MIN_BLOCK = 16  # half steps: below this the point-by-point route is cheaper
 SAFETY = 0.02  # aimed remainder / tolerance of the next block (measured on scenario C at
 #                h = 1/32768: 0.25 gave 80 failed blocks of 263, 0.02 gives 6 of 166)
-REL_TOL = 2.0**-44  # remainder tolerance relative to the value (accuracy, not soundness)
+REL_TOL = 2.0**-48  # remainder tolerance relative to the value (accuracy, not soundness)
 _U = 2.0**-53
 _GAMMA = 2 * TERMS * _U / (1 - 2 * TERMS * _U)
 _HORNER = _GAMMA * (1 + 2 * _GAMMA) * (1 + 2.0**-40)
@@ -91,8 +110,8 @@ SeriesCdf = Callable[[flint.arb_series], tuple[flint.arb_series, flint.arb_serie
 class FineBins:
     """Float enclosures ``[lo, hi]`` of the quantities at half-steps ``m = 0 .. 2 n - 1`` of a
     run of ``n`` grid steps starting at grid index ``start`` (``p_lo``, ``p_hi``: of the step-h
-    bin from ``z_{start + m/2}``, used at even m only; ``p_half``, ``q_half``: of the step-h/2
-    bin from there)."""
+    bin from ``z_{start + m/2}``, computed and used at even m only, NaN at odd m; ``p_half``,
+    ``q_half``: of the step-h/2 bin from there)."""
 
     start: int
     lo: dict[str, np.ndarray]
@@ -107,9 +126,10 @@ def taylor_exact_step(h: Fraction) -> bool:
 
 
 def _series(cdf: SeriesCdf, x0: flint.arb, h: flint.arb) -> list[list[flint.arb]]:
-    """Coefficients of the four quantities at ``z = x0 + t`` (x0 a point or a ball)."""
-    if flint.ctx.cap < TERMS + 1:
-        raise RuntimeError("the series length must include the remainder term")
+    """Coefficients of degree ``< TERMS`` of the four quantities at ``z = x0 + t`` (x0 an
+    exact point)."""
+    if flint.ctx.cap < TERMS:
+        raise RuntimeError("the series length must include every evaluated term")
     t = flint.arb_series([x0, 1])
     p0, q0 = cdf(t)
     p1, q1 = cdf(t + h / 2)
@@ -122,13 +142,43 @@ def _series(cdf: SeriesCdf, x0: flint.arb, h: flint.arb) -> list[list[flint.arb]
     p_lo = (ez * mq * ew - mp_) / em
     out = []
     for s in (p_lo, p_hi, p1 - p0, q1 - q0):
-        c = s.coeffs()
-        out.append(c + [flint.arb(0)] * (TERMS + 1 - len(c)))
+        c = s.coeffs()[:TERMS]
+        out.append(c + [flint.arb(0)] * (TERMS - len(c)))
     return out
 
 
+def kernel_weights(h: flint.arb) -> list[flint.arb]:
+    """``K`` per quantity (order of ``QUANTITIES``): the quantity's N-th derivative is at most
+    ``K sup |f^(N)|`` over the loss interval of its bin (module docstring, step 2)."""
+    em = h.expm1()
+    return [(em - h) / em, (h * (em + 1) - em) / em, h / 2, h / 2]
+
+
+def _remainders(cdf: SeriesCdf, x0: flint.arb, r: flint.arb, h: flint.arb,
+                kernels: Sequence[flint.arb]) -> list[flint.arb] | None:
+    """Upper bounds of ``|g^(N)(xi)/N!| r^N`` for the four quantities g and every xi within r
+    of x0 (module docstring, step 2): ``K (N + 1) |c_{N+1}(U)| r^N`` with ``c_{N+1}(U)`` the
+    coefficient of degree N + 1 of ``F_P`` (``F_Q`` for ``q_half``) on the ball ``U = [x0 - r,
+    x0 + r + h]``; None if not finite (U reaches where the CDFs are not analytic)."""
+    if flint.ctx.cap < TERMS + 2:
+        raise RuntimeError("the series length must include the remainder term")
+    u = x0 + h / 2 + (r + h / 2) * flint.arb(0, 1)
+    fp, fq = cdf(flint.arb_series([u, 1]))
+    top = []
+    for s in (fp, fq):
+        c = s.coeffs()
+        # coefficients beyond the stored ones are exact zeros (the cap is above TERMS + 1)
+        top.append(abs(c[TERMS + 1]) if len(c) > TERMS + 1 else flint.arb(0))
+    scale = (TERMS + 1) * r.upper() ** TERMS
+    rems = [k * top[0] * scale for k in kernels[:3]] + [kernels[3] * top[1] * scale]
+    if not all(rem.is_finite() for rem in rems):
+        return None
+    return [rem.upper() for rem in rems]
+
+
 def _block(cdf: SeriesCdf, off: flint.arb, hb: flint.arb, center: int, half_r: int,
-           bits: int) -> tuple[np.ndarray, np.ndarray, float, int] | None:
+           bits: int, kernels: Sequence[flint.arb]
+           ) -> tuple[np.ndarray, np.ndarray, float, int] | None:
     """The float coefficients (4 x N, zero from the degree on) and the per-quantity constant
     error of the block centred at half-step index ``center`` with radius ``half_r`` half-steps,
     the largest ratio of a remainder to its tolerance (a float estimate, for the choice of the
@@ -140,15 +190,13 @@ def _block(cdf: SeriesCdf, off: flint.arb, hb: flint.arb, center: int, half_r: i
     if not r < 4:  # keeps the underflow term 2^-1000 above its worst propagation
         return None
     ru = r.upper()
-    # the remainders first: a block that fails costs one series evaluation, not two
-    on_ball = _series(cdf, x0 + r * flint.arb(0, 1), hb)
-    rems = [abs(cb[TERMS]) * ru**TERMS for cb in on_ball]
-    if not all(rem.is_finite() for rem in rems):
+    # the remainders first (one series on a ball): a block that fails costs little
+    flint.ctx.cap = TERMS + 2
+    rems = _remainders(cdf, x0, r, hb, kernels)
+    if rems is None:
         return None
     floor = flint.arb(2) ** (-bits - 4)
-    for cb, rem in zip(on_ball, rems, strict=True):  # |c_0(x0)| <= upper |c_0(X)|: a filter
-        if not rem < abs(cb[0]).upper() * REL_TOL + floor:
-            return None
+    flint.ctx.cap = TERMS
     at_point = _series(cdf, x0, hb)
     nq = len(QUANTITIES)
     mids, rads = np.empty((nq, TERMS)), np.empty((nq, TERMS))
@@ -203,7 +251,7 @@ def fine_bins(cdf: SeriesCdf, offset: Fraction, h: Fraction, runs: Sequence[tupl
     point-by-point route, used where no block is accurate)."""
     out = []
     cap = flint.ctx.cap
-    flint.ctx.cap = TERMS + 1  # series length: the remainder term must be computed
+    # the series lengths are set by each block (TERMS + 2 on the ball, TERMS at the point)
     try:
         with arb_precision(PREC):
             out = _fine_bins(cdf, _arb(offset), _arb(h), float(h), runs, bits, slow)
@@ -215,11 +263,13 @@ def fine_bins(cdf: SeriesCdf, offset: Fraction, h: Fraction, runs: Sequence[tupl
 def _fine_bins(cdf: SeriesCdf, off: flint.arb, hb: flint.arb, h: float,
                runs: Sequence[tuple[int, int]], bits: int,
                slow: Callable[[int], Sequence[flint.arb]]) -> list[FineBins]:
-    return [_run_bins(cdf, off, hb, h, a, b, bits, slow) for a, b in runs]
+    kernels = kernel_weights(hb)
+    return [_run_bins(cdf, off, hb, h, a, b, bits, slow, kernels) for a, b in runs]
 
 
 def _run_bins(cdf: SeriesCdf, off: flint.arb, hb: flint.arb, h: float, a: int, b: int,
-              bits: int, slow: Callable[[int], Sequence[flint.arb]]) -> FineBins:
+              bits: int, slow: Callable[[int], Sequence[flint.arb]],
+              kernels: Sequence[flint.arb]) -> FineBins:
     """One run: blocks grown while accurate (:func:`_next_size`), halved when not; below
     ``MIN_BLOCK`` half steps go point by point, more of them after each further failure (a
     block costs
@@ -234,7 +284,7 @@ def _run_bins(cdf: SeriesCdf, off: flint.arb, hb: flint.arb, h: float, a: int, b
         size = min(size, n_half - m)
         if size >= MIN_BLOCK:
             half_r = (size + 1) // 2
-            got = _block(cdf, off, hb, 2 * a + m + half_r, half_r, bits)
+            got = _block(cdf, off, hb, 2 * a + m + half_r, half_r, bits, kernels)
             if got is not None:
                 blocks.append((m, size, got[0], got[1], got[3]))
                 m += size
@@ -250,8 +300,10 @@ def _run_bins(cdf: SeriesCdf, off: flint.arb, hb: flint.arb, h: float, a: int, b
         size, fails = MIN_BLOCK, fails + 1
     if blocks:
         _evaluate(blocks, h, lo, hi)
-    bad = ~np.all([np.isfinite(lo[name]) & np.isfinite(hi[name]) for name in QUANTITIES],
-                  axis=0)
+    finite = [np.isfinite(lo[name]) & np.isfinite(hi[name]) for name in QUANTITIES]
+    for qi in (0, 1):  # p_lo, p_hi: only at the grid points (even half-steps)
+        finite[qi][1::2] = True
+    bad = ~np.all(finite, axis=0)
     for j in np.flatnonzero(bad):
         _slow_into(slow, 2 * a + int(j), int(j), lo, hi)
     return FineBins(a, lo, hi)
@@ -261,7 +313,7 @@ def _next_size(size: int, ratio: float) -> int:
     """The next block after an accepted one whose largest remainder was ``ratio`` times its
     tolerance: the remainder grows like ``r^N``, so the radius is scaled by ``(SAFETY /
     ratio)^(1/N)``, at most doubled (accuracy only: every block is checked)."""
-    grow = 2.0 if ratio <= 0 else min(2.0, (SAFETY / ratio) ** (1 / TERMS))
+    grow = 2.0 if ratio <= 0 else min(2.0, (SAFETY / ratio) ** (1 / (TERMS + 4)))
     return max(MIN_BLOCK, min(MAX_BLOCK, int(size * grow)))
 
 
@@ -274,29 +326,40 @@ def _slow_into(slow: Callable[[int], Sequence[flint.arb]], m: int, j: int,
 
 def _evaluate(blocks: Sequence[tuple[int, int, np.ndarray, np.ndarray, int]], h: float,
               lo: dict[str, np.ndarray], hi: dict[str, np.ndarray]) -> None:
-    """Horner in float64 at every half-step of every block (up to its degree), with the error
-    bound of the module docstring; the blocks of one size and degree share their abscissae
-    (broadcast, no gather), and the rounding term uses ``S(r) >= S(|t|)`` per block."""
-    groups: dict[tuple[int, int], list[int]] = {}
-    for k, (_m, s, _c, _e, d) in enumerate(blocks):
-        groups.setdefault((s, d), []).append(k)
-    for (s, d), ks in groups.items():
+    """Horner in float64 at the half-steps of every block (up to its degree), with the error
+    bound of the module docstring: ``p_half``, ``q_half`` at every half-step, ``p_lo``,
+    ``p_hi`` at the grid points only (even half-steps of the run, the only ones used). The
+    blocks of one size, degree and parity of start share their abscissae (broadcast, no
+    gather), and the rounding term uses ``S(r) >= S(|t|)`` per block."""
+    groups: dict[tuple[int, int, int], list[int]] = {}
+    for k, (m, s, _c, _e, d) in enumerate(blocks):
+        groups.setdefault((s, d, m % 2), []).append(k)
+    for (s, d, parity), ks in groups.items():
         half_r = (s + 1) // 2
         t = (np.arange(s) - half_r) * (h / 2)  # exact: small integers times a dyadic step
         r = half_r * (h / 2)  # >= |t| (exact)
         coeffs = np.stack([blocks[k][2] for k in ks])  # blocks x quantities x N
         const = np.stack([blocks[k][3] for k in ks])  # blocks x quantities
-        v = np.repeat(coeffs[:, :, d - 1:d], s, axis=2)
         sr = np.abs(coeffs[:, :, d - 1])
         for i in range(d - 2, -1, -1):
-            v = v * t + coeffs[:, :, i:i + 1]
             sr = sr * r + np.abs(coeffs[:, :, i])
-        err = (_HORNER * sr + const + _TINY)[:, :, None]
-        err = err * (1 + 2.0**-40) + np.abs(v) * 2.0**-51
-        idx = np.array([blocks[k][0] for k in ks])[:, None] + np.arange(s)
-        for qi, name in enumerate(QUANTITIES):
-            lo[name][idx] = v[:, qi, :] - err[:, qi, :]
-            hi[name][idx] = v[:, qi, :] + err[:, qi, :]
+        err0 = _HORNER * sr + const + _TINY  # blocks x quantities
+        starts = np.array([blocks[k][0] for k in ks])[:, None]
+        even = np.arange(parity, s, 2)  # the block's half-steps at grid points
+        for q0, where in ((0, even), (2, np.arange(s))):  # (p_lo, p_hi), (p_half, q_half)
+            c = coeffs[:, q0:q0 + 2, :]
+            tt = t[where]
+            v = np.empty((len(ks), 2, len(tt)))
+            v[...] = c[:, :, d - 1:d]
+            for i in range(d - 2, -1, -1):
+                v *= tt
+                v += c[:, :, i:i + 1]
+            err = err0[:, q0:q0 + 2, None] * (1 + 2.0**-40) + np.abs(v) * 2.0**-51
+            idx = starts + where
+            for qi in (0, 1):
+                name = QUANTITIES[q0 + qi]
+                lo[name][idx] = v[:, qi, :] - err[:, qi, :]
+                hi[name][idx] = v[:, qi, :] + err[:, qi, :]
 
 
 class FineTable:
