@@ -182,11 +182,27 @@ class UnitAccumulator:
             self.extra[i] = self.extra.get(i, 0) + v
 
     def poly(self) -> flint.fmpz_poly:
-        out = flint.fmpz_poly(self.hi.tolist()) * (1 << self.shift) \
-            + flint.fmpz_poly(self.lo.tolist())
-        if self.extra:
-            coeffs = [0] * self.n
-            for i, v in self.extra.items():
-                coeffs[i] = v
-            out += flint.fmpz_poly(coeffs)
-        return out
+        return self.result()[0]
+
+    def result(self) -> tuple[flint.fmpz_poly, np.ndarray]:
+        """The masses as an ``fmpz_poly`` and as the nearest float64 of each integer (read-only;
+        numpy's int64 -> float64 conversion and Python's ``float(int)`` both round to nearest,
+        ties to even, as ``fmpz.__float__`` does: :meth:`.discrete.DiscretePLD.unit_floats`).
+        Each ``hi 2^s + lo`` is formed in int64 where ``hi < 2^(62 - s)`` (then both parts are
+        below ``2^62``, see the class docstring), as a Python int elsewhere (rare)."""
+        s = self.shift
+        big = self.hi >= (1 << (62 - s))
+        combined = (np.where(big, 0, self.hi) << s) + self.lo
+        vals = combined.tolist()
+        floats = combined.astype(np.float64)
+        exact = np.flatnonzero(big).tolist()
+        for i in exact:
+            vals[i] = (int(self.hi[i]) << s) + int(self.lo[i])
+        for i, v in self.extra.items():
+            vals[i] += v
+        for i in {*exact, *self.extra}:
+            floats[i] = float(vals[i])
+        poly = flint.fmpz_poly(vals)
+        floats = floats[:poly.length()]  # the poly drops zeros at the top
+        floats.flags.writeable = False
+        return poly, floats

@@ -169,6 +169,7 @@ def discretize(pair: LossPair, grid: Grid, bits: int, tail: float,
         up_inf = _units(cdf(Fraction(cuts[-1]))[2] + p_inf, bits, True)  # above: to +inf
 
         lo: flint.fmpz_poly | None = None
+        lo_floats: np.ndarray | None = None
         if lower:
             bins = _lower_bins(cells, fast, masses, ilo)
             if pour:
@@ -178,15 +179,21 @@ def discretize(pair: LossPair, grid: Grid, bits: int, tail: float,
                 acc = UnitAccumulator(n, bits)
                 t, mass = lower_atoms(bins, e_hi, float(grid.z(ilo)), float(h))
                 acc.add_floats(t, np.floor(mass * 2.0**bits))
-                lo = acc.poly()
+                lo, lo_floats = acc.result()
                 if len(bins) <= POUR_MAX_BINS:  # coarse grids: the pouring may sit higher
                     poured = flint.fmpz_poly(_poured(pair, bins, ez, n, bits, grid.z(ilo), h))
-                    lo = max(lo, poured, key=_mass_position)
+                    if _mass_position(poured) > _mass_position(lo):
+                        lo, lo_floats = poured, None
         lo_inf = _units(p_inf, bits, False)
     shift = grid.z(ilo)
-    upper_pld = DiscretePLD("upper", h, shift, up.poly(), up_inf, bits, 0)
-    lower_pld = (DiscretePLD("lower", h, shift, lo, lo_inf, bits, 0)
-                 if lo is not None else None)
+    up_poly, up_floats = up.result()
+    upper_pld = DiscretePLD("upper", h, shift, up_poly, up_inf, bits, 0)
+    upper_pld.set_unit_floats(up_floats)
+    lower_pld = None
+    if lo is not None:
+        lower_pld = DiscretePLD("lower", h, shift, lo, lo_inf, bits, 0)
+        if lo_floats is not None:
+            lower_pld.set_unit_floats(lo_floats)
     return upper_pld, lower_pld
 
 
