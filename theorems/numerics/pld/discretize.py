@@ -65,7 +65,7 @@ def grid_for(pair: LossPair, h: Fraction) -> Grid:
     return Grid(h, Fraction(0))
 
 
-TAYLOR_MIN_STEPS = 2048  # fewer fine grid steps: the point-by-point route (measured: on coarse
+TAYLOR_MIN_STEPS = 0  # fewer fine grid steps: the point-by-point route (measured: on coarse
 #                          grids the blocks mostly fail and their attempts cost more than they save)
 COARSE = 32  # grid steps per cell
 MAX_COARSE = 256  # grid steps per merged coarse cell in the tails at most

@@ -91,9 +91,12 @@ from dpverify.theorems.numerics.pld.lower import Bins
 TERMS = 20  # N: Taylor terms per block (the remainder is the term of degree N)
 MAX_BLOCK = 2048  # half-steps per block at most
 MIN_BLOCK = 16  # half steps: below this the point-by-point route is cheaper
-SAFETY = 0.02  # aimed remainder / tolerance of the next block (measured on scenario C at
-#                h = 1/32768: 0.25 gave 80 failed blocks of 263, 0.02 gives 6 of 166)
+SAFETY = 0.002  # aimed remainder / tolerance of the next block (measured on the fine passes
+#                of C and A: 0.02 gave 148 and 122 block evaluations, the blocks shrinking
+#                towards an edge failing every other time; 0.002 gives 126 and 105)
 REL_TOL = 2.0**-48  # remainder tolerance relative to the value (accuracy, not soundness)
+EARLY_REJECT = 8.0  # a block whose remainder exceeds this many times an estimate of its
+#                     tolerance (from the density on the ball) skips its point series
 _U = 2.0**-53
 _GAMMA = 2 * TERMS * _U / (1 - 2 * TERMS * _U)
 _HORNER = _GAMMA * (1 + 2 * _GAMMA) * (1 + 2.0**-40)
@@ -155,47 +158,57 @@ def kernel_weights(h: flint.arb) -> list[flint.arb]:
 
 
 def _remainders(cdf: SeriesCdf, x0: flint.arb, r: flint.arb, h: flint.arb,
-                kernels: Sequence[flint.arb]) -> list[flint.arb] | None:
+                kernels: Sequence[flint.arb]) -> tuple[list[flint.arb], list[float]] | None:
     """Upper bounds of ``|g^(N)(xi)/N!| r^N`` for the four quantities g and every xi within r
     of x0 (module docstring, step 2): ``K (N + 1) |c_{N+1}(U)| r^N`` with ``c_{N+1}(U)`` the
     coefficient of degree N + 1 of ``F_P`` (``F_Q`` for ``q_half``) on the ball ``U = [x0 - r,
-    x0 + r + h]``; None if not finite (U reaches where the CDFs are not analytic)."""
+    x0 + r + h]``; None if not finite (U reaches where the CDFs are not analytic). Also float
+    estimates ``K sup_U f`` of the quantities' sizes (to reject hopeless blocks early: a
+    locator, never a bound)."""
     if flint.ctx.cap < TERMS + 2:
         raise RuntimeError("the series length must include the remainder term")
     u = x0 + h / 2 + (r + h / 2) * flint.arb(0, 1)
     fp, fq = cdf(flint.arb_series([u, 1]))
-    top = []
+    top, density = [], []
     for s in (fp, fq):
         c = s.coeffs()
         # coefficients beyond the stored ones are exact zeros (the cap is above TERMS + 1)
         top.append(abs(c[TERMS + 1]) if len(c) > TERMS + 1 else flint.arb(0))
+        density.append(float(abs(c[1]).upper()) if len(c) > 1 else 0.0)
     scale = (TERMS + 1) * r.upper() ** TERMS
     rems = [k * top[0] * scale for k in kernels[:3]] + [kernels[3] * top[1] * scale]
     if not all(rem.is_finite() for rem in rems):
         return None
-    return [rem.upper() for rem in rems]
+    sizes = [float(k.upper()) * density[0] for k in kernels[:3]]
+    return [rem.upper() for rem in rems], [*sizes, float(kernels[3].upper()) * density[1]]
 
 
 def _block(cdf: SeriesCdf, off: flint.arb, hb: flint.arb, center: int, half_r: int,
            bits: int, kernels: Sequence[flint.arb]
-           ) -> tuple[np.ndarray, np.ndarray, float, int] | None:
+           ) -> tuple[np.ndarray, np.ndarray, float, int] | float:
     """The float coefficients (4 x N, zero from the degree on) and the per-quantity constant
     error of the block centred at half-step index ``center`` with radius ``half_r`` half-steps,
     the largest ratio of a remainder to its tolerance (a float estimate, for the choice of the
-    next block) and the degree d evaluated; None if not accurate. The terms of degree >= d are
-    dropped when their bound ``sum_{i>=d} |c~_i| r^i`` is below the tolerance; that bound
-    joins the constant error."""
+    next block) and the degree d evaluated; if not accurate, that ratio (``inf`` if unknown).
+    The terms of degree >= d are dropped when their bound ``sum_{i>=d} |c~_i| r^i`` is below
+    the tolerance; that bound joins the constant error."""
     x0 = off + _arb(Fraction(center, 2)) * hb
     r = _arb(Fraction(half_r, 2)) * hb
     if not r < 4:  # keeps the underflow term 2^-1000 above its worst propagation
-        return None
+        return math.inf
     ru = r.upper()
     # the remainders first (one series on a ball): a block that fails costs little
     flint.ctx.cap = TERMS + 2
-    rems = _remainders(cdf, x0, r, hb, kernels)
-    if rems is None:
-        return None
+    got = _remainders(cdf, x0, r, hb, kernels)
+    if got is None:
+        return math.inf
+    rems, sizes = got
     floor = flint.arb(2) ** (-bits - 4)
+    floor_f = 2.0 ** (-bits - 4)
+    estimate = max(float(rem) / (size * REL_TOL + floor_f)
+                   for rem, size in zip(rems, sizes, strict=True))
+    if estimate > EARLY_REJECT:  # hopeless: skip the point series (accuracy only)
+        return estimate
     flint.ctx.cap = TERMS
     at_point = _series(cdf, x0, hb)
     nq = len(QUANTITIES)
@@ -203,15 +216,15 @@ def _block(cdf: SeriesCdf, off: flint.arb, hb: flint.arb, center: int, half_r: i
     rem_f, tol_f = np.empty(nq), np.empty(nq)
     for qi, (cs, rem) in enumerate(zip(at_point, rems, strict=True)):
         if not all(c.is_finite() for c in cs[:TERMS]):
-            return None
+            return math.inf
         tol = abs(cs[0]).lower() * REL_TOL + floor
-        if not rem < tol:
-            return None
         rem_f[qi], tol_f[qi] = float(rem.upper()), float(tol.lower())
+        if not rem < tol:
+            return max(rem_f[qi] / max(tol_f[qi], floor_f), 1.0)
         mids[qi] = [float(c.mid()) for c in cs[:TERMS]]
         rads[qi] = [float(c.rad()) for c in cs[:TERMS]]
     if not np.all(np.abs(mids) < 1e250):  # no overflow in Horner (|t| < 4, N terms)
-        return None
+        return math.inf
     return _block_errors(mids, rads, rem_f, tol_f, float(ru))
 
 
@@ -270,7 +283,7 @@ def _fine_bins(cdf: SeriesCdf, off: flint.arb, hb: flint.arb, h: float,
 def _run_bins(cdf: SeriesCdf, off: flint.arb, hb: flint.arb, h: float, a: int, b: int,
               bits: int, slow: Callable[[int], Sequence[flint.arb]],
               kernels: Sequence[flint.arb]) -> FineBins:
-    """One run: blocks grown while accurate (:func:`_next_size`), halved when not; below
+    """One run: blocks grown while accurate (:func:`_next_size`), shrunk when not; below
     ``MIN_BLOCK`` half steps go point by point, more of them after each further failure (a
     block costs
     about as much as ``MIN_BLOCK`` points of the point-by-point route, so hopeless stretches,
@@ -285,13 +298,13 @@ def _run_bins(cdf: SeriesCdf, off: flint.arb, hb: flint.arb, h: float, a: int, b
         if size >= MIN_BLOCK:
             half_r = (size + 1) // 2
             got = _block(cdf, off, hb, 2 * a + m + half_r, half_r, bits, kernels)
-            if got is not None:
+            if not isinstance(got, float):
                 blocks.append((m, size, got[0], got[1], got[3]))
                 m += size
                 size, fails = _next_size(size, got[2]), 0
                 continue
-            if size >= 2 * MIN_BLOCK:
-                size //= 2
+            if size > MIN_BLOCK:
+                size = _smaller_size(size, got)
                 continue
         stretch = min(MIN_BLOCK << min(fails, 4), n_half - m)
         for j in range(m, m + stretch):  # the point-by-point route
@@ -311,10 +324,21 @@ def _run_bins(cdf: SeriesCdf, off: flint.arb, hb: flint.arb, h: float, a: int, b
 
 def _next_size(size: int, ratio: float) -> int:
     """The next block after an accepted one whose largest remainder was ``ratio`` times its
-    tolerance: the remainder grows like ``r^N``, so the radius is scaled by ``(SAFETY /
-    ratio)^(1/N)``, at most doubled (accuracy only: every block is checked)."""
+    tolerance: the ball's bound grows a little faster than ``r^N`` (measured: ~``r^(N+3)``),
+    so the radius is scaled by ``(SAFETY / ratio)^(1/(N+4))``, at most doubled (accuracy only:
+    every block is checked)."""
     grow = 2.0 if ratio <= 0 else min(2.0, (SAFETY / ratio) ** (1 / (TERMS + 4)))
     return max(MIN_BLOCK, min(MAX_BLOCK, int(size * grow)))
+
+
+def _smaller_size(size: int, ratio: float) -> int:
+    """The next try after a block whose remainder was ``ratio`` (>= 1, or an estimate) times
+    its tolerance: scaled like :func:`_next_size` (by 1/4 to 7/8), halved if the ratio is
+    unknown (``inf``: e.g. the ball reached the edge of the support)."""
+    if not math.isfinite(ratio):
+        return max(MIN_BLOCK, size // 2)
+    shrink = min(0.875, max(0.25, (SAFETY / ratio) ** (1 / (TERMS + 4))))
+    return max(MIN_BLOCK, int(size * shrink))
 
 
 def _slow_into(slow: Callable[[int], Sequence[flint.arb]], m: int, j: int,
