@@ -132,7 +132,8 @@ def discretize(pair: LossPair, grid: Grid, bits: int, tail: float,
                                                                      else y))
             return out[0], out[1]
 
-        # coarse cells; fine ones are resolved at step h (upper) and h/2 (lower)
+        # coarse cells; fine ones are resolved at step h (upper: from the grid points; lower:
+        # centred on them, half bins at the ends of a run)
         cuts = list(range(ilo, ihi + 1, COARSE))
         cell_mass = _cell_masses(pair, grid, cuts)
         if cell_mass is None:
@@ -230,9 +231,11 @@ def _lower_bins(cells: Sequence[tuple[int, int, bool]], fast: FineTable,
                 and fast.covers(a, cells[j + 1][1]) == covered:
             j += 1
         end = cells[j][1]
-        if covered:
+        if covered:  # the half bins at the ends from arb, the centred ones from the table
+            pending.append((a, a + HALF))
             flush()
             parts.append(fast.lower_bins(a, end, ilo))
+            pending.append((end - HALF, end))
         else:
             pending.extend(itertools.pairwise(
                 [a, *(a + t + HALF for t in range(int(end - a))), end]))
@@ -342,15 +345,14 @@ def _fast_fine_bins(pair: LossPair, grid: Grid, ilo: int,
     zero = flint.arb(0)
 
     def slow(m: int) -> list[flint.arb]:
-        """The quantities at half step m (the split only at grid points, even m: the only
-        ones used), from arb CDFs."""
+        """The quantities at half step m from arb CDFs: the split at grid points (even m),
+        the step's masses half-way between them (odd m), the only ones used."""
         a = Fraction(m, 2)
-        ph, qh = masses(a, a + HALF)
-        if m % 2:
-            return [zero, zero, ph, qh]
         pb, qb = masses(a, a + 1)
+        if m % 2:
+            return [zero, zero, pb, qb]
         ea, eb = ez(m // 2 - ilo), ez(m // 2 - ilo + 1)
         width = eb - ea
-        return [ea * (eb * qb - pb) / width, eb * (pb - ea * qb) / width, ph, qh]
+        return [ea * (eb * qb - pb) / width, eb * (pb - ea * qb) / width, zero, zero]
 
     return FineTable(fine_bins(pair.cdf_series, grid.offset, grid.h, runs, bits, slow))

@@ -1,15 +1,17 @@
 """Bin masses of a one-step PLD by blockwise Taylor expansion: one arb power series per block of
 grid points, float64 evaluation at the points with a rigorous error bound.
 
-The one-step discretisation (:mod:`.discretize`) needs, at every fine grid step, the P- and
-Q-mass of the loss interval ``(z, z + w]`` (``w = h`` or ``h/2``) and, for the upper PLD, the
-connect-the-dots split of the step-h bin
+The one-step discretisation (:mod:`.discretize`) needs, at every fine grid point ``z``, the
+connect-the-dots split of the step-h bin ``(z, z + h]`` (upper PLD)
 
-    p_hi = e^w (M_P - e^z M_Q) / (e^w - 1),   p_lo = (e^{z+w} M_Q - M_P) / (e^w - 1),
+    p_hi = e^h (M_P - e^z M_Q) / (e^h - 1),   p_lo = (e^{z+h} M_Q - M_P) / (e^h - 1),
 
-where ``M_P(z) = F_P(z + w) - F_P(z)``, ``M_Q`` likewise, and ``F_P, F_Q`` are the loss CDFs of
-the pair. Calling arb's ``erfc`` at each grid point (~40 µs with the Python around it) was
-most of the discretisation's time. Here a block of consecutive grid points around a grid point
+and the P- and Q-mass ``p_step = M_P``, ``q_step = M_Q`` of the centred bin ``(z - h/2, z +
+h/2]`` (lower PLD), where ``M_P(x) = F_P(x + h) - F_P(x)``, ``M_Q`` likewise, and ``F_P, F_Q``
+are the loss CDFs of the pair: ``p_lo``, ``p_hi`` at the grid points (even half-steps),
+``p_step``, ``q_step`` at the half-way points (odd half-steps; two CDF series per block, at
+``x0`` and ``x0 + h``). Calling arb's ``erfc`` at each grid point (~40 µs with the Python
+around it) was most of the discretisation's time. Here a block of consecutive grid points around a grid point
 ``x0``, all within ``|t| <= r`` of it, is handled by one expansion of each quantity ``g``:
 
 1. ``g(x0 + t) = sum_{i<N} c_i t^i + R_N(t)``; the ``c_i = g^(i)(x0)/i!`` are computed as arb
@@ -22,10 +24,10 @@ most of the discretisation's time. Here a block of consecutive grid points aroun
    dQ`` by the definition ``L = log(dP/dQ)``, so ``dP_L = e^u dQ_L``; a test checks it on the
    pairs' series):
    ``p_hi(z) = e^h/(e^h-1) int_0^h (1 - e^-s) f_P(z+s) ds``,
-   ``p_lo(z) = 1/(e^h-1) int_0^h (e^(h-s) - 1) f_P(z+s) ds``, ``p_half(z) = int_0^(h/2)
-   f_P(z+s) ds`` and ``q_half`` likewise with ``f_Q``. Differentiating under the integral,
+   ``p_lo(z) = 1/(e^h-1) int_0^h (e^(h-s) - 1) f_P(z+s) ds``, ``p_step(z) = int_0^h f_P(z+s)
+   ds`` and ``q_step`` likewise with ``f_Q``. Differentiating under the integral,
    ``|g^(N)(xi)| <= K sup |f^(N)(u)|`` over ``u`` in ``[xi, xi + h]`` with the kernel's total
-   weight ``K`` (``(e^h - 1 - h)/(e^h - 1)``, ``(h e^h - e^h + 1)/(e^h - 1)``, ``h/2``, ``h/2``;
+   weight ``K`` (``(e^h - 1 - h)/(e^h - 1)``, ``(h e^h - e^h + 1)/(e^h - 1)``, ``h``, ``h``;
    :func:`kernel_weights`), and ``f^(N)(u)/N! = (N+1) c_{N+1}(u)`` with ``c_{N+1}`` the
    Taylor coefficient of degree N + 1 of the CDF. The CDFs' series evaluated at the *ball*
    ``U = [x0 - r, x0 + r + h]`` give a coefficient ``c_{N+1}(U)`` that contains it for every
@@ -102,9 +104,10 @@ _GAMMA = 2 * TERMS * _U / (1 - 2 * TERMS * _U)
 _HORNER = _GAMMA * (1 + 2 * _GAMMA) * (1 + 2.0**-40)
 _TINY = 2.0**-1000
 
-# the quantities per block: the connect-the-dots split of the step-h bin (upper PLD) and the
-# P- and Q-mass of the step-h/2 bin (lower PLD)
-QUANTITIES = ("p_lo", "p_hi", "p_half", "q_half")
+# the quantities per block: the connect-the-dots split of the step-h bin from a grid point
+# (upper PLD; at even half-steps) and the P- and Q-mass of the step-h bin from a half-way point,
+# i.e. of the centred bin (z_t - h/2, z_t + h/2] (lower PLD; at odd half-steps)
+QUANTITIES = ("p_lo", "p_hi", "p_step", "q_step")
 
 SeriesCdf = Callable[[flint.arb_series], tuple[flint.arb_series, flint.arb_series]]
 
@@ -112,9 +115,10 @@ SeriesCdf = Callable[[flint.arb_series], tuple[flint.arb_series, flint.arb_serie
 @dataclass
 class FineBins:
     """Float enclosures ``[lo, hi]`` of the quantities at half-steps ``m = 0 .. 2 n - 1`` of a
-    run of ``n`` grid steps starting at grid index ``start`` (``p_lo``, ``p_hi``: of the step-h
-    bin from ``z_{start + m/2}``, computed and used at even m only, NaN at odd m; ``p_half``,
-    ``q_half``: of the step-h/2 bin from there)."""
+    run of ``n`` grid steps starting at grid index ``start``: ``p_lo``, ``p_hi`` (of the step-h
+    bin from ``z_{start + m/2}``) at even m, ``p_step``, ``q_step`` (P- and Q-mass of the
+    step-h bin from there: the centred bin of grid point ``start + (m + 1)/2``) at odd m; NaN
+    or unused elsewhere."""
 
     start: int
     lo: dict[str, np.ndarray]
@@ -135,16 +139,15 @@ def _series(cdf: SeriesCdf, x0: flint.arb, h: flint.arb) -> list[list[flint.arb]
         raise RuntimeError("the series length must include every evaluated term")
     t = flint.arb_series([x0, 1])
     p0, q0 = cdf(t)
-    p1, q1 = cdf(t + h / 2)
-    p2, q2 = cdf(t + h)
-    mp_, mq = p2 - p0, q2 - q0
+    p1, q1 = cdf(t + h)
+    mp_, mq = p1 - p0, q1 - q0
     ew = h.exp()
     em = ew - 1
     ez = t.exp()
     p_hi = (mp_ - ez * mq) * (ew / em)
     p_lo = (ez * mq * ew - mp_) / em
     out = []
-    for s in (p_lo, p_hi, p1 - p0, q1 - q0):
+    for s in (p_lo, p_hi, mp_, mq):
         c = s.coeffs()[:TERMS]
         out.append(c + [flint.arb(0)] * (TERMS - len(c)))
     return out
@@ -154,14 +157,14 @@ def kernel_weights(h: flint.arb) -> list[flint.arb]:
     """``K`` per quantity (order of ``QUANTITIES``): the quantity's N-th derivative is at most
     ``K sup |f^(N)|`` over the loss interval of its bin (module docstring, step 2)."""
     em = h.expm1()
-    return [(em - h) / em, (h * (em + 1) - em) / em, h / 2, h / 2]
+    return [(em - h) / em, (h * (em + 1) - em) / em, h, h]
 
 
 def _remainders(cdf: SeriesCdf, x0: flint.arb, r: flint.arb, h: flint.arb,
                 kernels: Sequence[flint.arb]) -> tuple[list[flint.arb], list[float]] | None:
     """Upper bounds of ``|g^(N)(xi)/N!| r^N`` for the four quantities g and every xi within r
     of x0 (module docstring, step 2): ``K (N + 1) |c_{N+1}(U)| r^N`` with ``c_{N+1}(U)`` the
-    coefficient of degree N + 1 of ``F_P`` (``F_Q`` for ``q_half``) on the ball ``U = [x0 - r,
+    coefficient of degree N + 1 of ``F_P`` (``F_Q`` for ``q_step``) on the ball ``U = [x0 - r,
     x0 + r + h]``; None if not finite (U reaches where the CDFs are not analytic). Also float
     estimates ``K sup_U f`` of the quantities' sizes (to reject hopeless blocks early: a
     locator, never a bound)."""
@@ -314,8 +317,9 @@ def _run_bins(cdf: SeriesCdf, off: flint.arb, hb: flint.arb, h: float, a: int, b
     if blocks:
         _evaluate(blocks, h, lo, hi)
     finite = [np.isfinite(lo[name]) & np.isfinite(hi[name]) for name in QUANTITIES]
-    for qi in (0, 1):  # p_lo, p_hi: only at the grid points (even half-steps)
+    for qi in (0, 1):  # p_lo, p_hi at the even half-steps, p_step, q_step at the odd ones
         finite[qi][1::2] = True
+        finite[qi + 2][::2] = True
     bad = ~np.all(finite, axis=0)
     for j in np.flatnonzero(bad):
         _slow_into(slow, 2 * a + int(j), int(j), lo, hi)
@@ -351,8 +355,8 @@ def _slow_into(slow: Callable[[int], Sequence[flint.arb]], m: int, j: int,
 def _evaluate(blocks: Sequence[tuple[int, int, np.ndarray, np.ndarray, int]], h: float,
               lo: dict[str, np.ndarray], hi: dict[str, np.ndarray]) -> None:
     """Horner in float64 at the half-steps of every block (up to its degree), with the error
-    bound of the module docstring: ``p_half``, ``q_half`` at every half-step, ``p_lo``,
-    ``p_hi`` at the grid points only (even half-steps of the run, the only ones used). The
+    bound of the module docstring: ``p_lo``, ``p_hi`` at the grid points (even half-steps of the
+    run), ``p_step``, ``q_step`` half-way between them (odd half-steps), the only ones used. The
     blocks of one size, degree and parity of start share their abscissae (broadcast, no
     gather), and the rounding term uses ``S(r) >= S(|t|)`` per block."""
     groups: dict[tuple[int, int, int], list[int]] = {}
@@ -369,8 +373,8 @@ def _evaluate(blocks: Sequence[tuple[int, int, np.ndarray, np.ndarray, int]], h:
             sr = sr * r + np.abs(coeffs[:, :, i])
         err0 = _HORNER * sr + const + _TINY  # blocks x quantities
         starts = np.array([blocks[k][0] for k in ks])[:, None]
-        even = np.arange(parity, s, 2)  # the block's half-steps at grid points
-        for q0, where in ((0, even), (2, np.arange(s))):  # (p_lo, p_hi), (p_half, q_half)
+        # (p_lo, p_hi) at the block's even half-steps of the run, (p_step, q_step) at the odd
+        for q0, where in ((0, np.arange(parity, s, 2)), (2, np.arange(1 - parity, s, 2))):
             c = coeffs[:, q0:q0 + 2, :]
             tt = t[where]
             v = np.empty((len(ks), 2, len(tt)))
@@ -417,23 +421,19 @@ class FineTable:
                 acc.add_floats(np.arange(base, base + len(x)), np.maximum(np.ceil(x), 0.0))
 
     def lower_bins(self, a: Fraction | int, b: Fraction | int, ilo: int) -> Bins:
-        """The lower bins of the fine cells ``[a, b]`` (in one run): ``[a, a + 1/2]``, the
-        centred steps ``[a + 1/2 + t, a + 3/2 + t]`` (two half steps each, summed with outward
-        rounding) and ``[b - 1/2, b]``; grid indices relative to ``ilo``."""
+        """The centred lower bins ``[t - 1/2, t + 1/2]`` of the grid points ``t = a + 1 .. b -
+        1`` of the fine cells ``[a, b]`` (in one run; the half bins at the ends are the
+        caller's), from ``p_step``, ``q_step`` at the odd half-steps; grid indices relative to
+        ``ilo``."""
         run = self._run(a, b)
         if run is None:
             raise ValueError(f"the cells [{a}, {b}] are not in one run")
-        c0, c1 = int(2 * (a - run.start)), int(2 * (b - run.start))
+        c0, c1 = int(2 * (a - run.start)) + 1, int(2 * (b - run.start)) - 1
         out = []
-        for name in ("p_half", "q_half"):
-            lo, hi = run.lo[name][c0:c1], run.hi[name][c0:c1]
-            b_lo = np.concatenate([lo[:1], down(lo[1:-1:2] + lo[2:-1:2]), lo[-1:]])
-            b_hi = np.concatenate([hi[:1], up(hi[1:-1:2] + hi[2:-1:2]), hi[-1:]])
+        for name in ("p_step", "q_step"):
+            b_lo, b_hi = run.lo[name][c0:c1:2], run.hi[name][c0:c1:2]
             if not (np.all(np.isfinite(b_lo)) and np.all(np.isfinite(b_hi))):
                 raise PrecisionExhausted("a fine bin's enclosure is not finite")
             out += [np.maximum(b_lo, 0.0), b_hi]
-        steps = int(b - a)
-        left = float(a) - ilo + np.arange(steps + 1) - 0.5
-        left[0] = float(a) - ilo
-        right = left + np.concatenate([[0.5], np.ones(steps - 1), [0.5]])
-        return Bins(*out, left, right)
+        centre = float(a) - ilo + np.arange(1, int(b - a))
+        return Bins(*out, centre - 0.5, centre + 0.5)
