@@ -11,8 +11,9 @@ h/2]`` (lower PLD), where ``M_P(x) = F_P(x + h) - F_P(x)``, ``M_Q`` likewise, an
 are the loss CDFs of the pair: ``p_lo``, ``p_hi`` at the grid points (even half-steps),
 ``p_step``, ``q_step`` at the half-way points (odd half-steps; two CDF series per block, at
 ``x0`` and ``x0 + h``). Calling arb's ``erfc`` at each grid point (~40 µs with the Python
-around it) was most of the discretisation's time. Here a block of consecutive grid points around a grid point
-``x0``, all within ``|t| <= r`` of it, is handled by one expansion of each quantity ``g``:
+around it) was most of the discretisation's time. Here a block of consecutive grid points
+around a grid point ``x0``, all within ``|t| <= r`` of it, is handled by one expansion of each
+quantity ``g``:
 
 1. ``g(x0 + t) = sum_{i<N} c_i t^i + R_N(t)``; the ``c_i = g^(i)(x0)/i!`` are computed as arb
    balls by power-series arithmetic (``flint.arb_series``: ``exp``, ``log``, ``erfc`` of
@@ -87,7 +88,7 @@ import flint
 import numpy as np
 
 from dpverify.theorems.ctx import PrecisionExhausted, arb_precision
-from dpverify.theorems.numerics.pld._arith import PREC, UnitAccumulator, _arb, down, up
+from dpverify.theorems.numerics.pld._arith import PREC, UnitAccumulator, _arb, up
 from dpverify.theorems.numerics.pld.lower import Bins
 
 TERMS = 20  # N: Taylor terms per block (the remainder is the term of degree N)
