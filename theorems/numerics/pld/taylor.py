@@ -92,7 +92,7 @@ from dpverify.theorems.numerics.pld._arith import PREC, UnitAccumulator, _arb, u
 from dpverify.theorems.numerics.pld.lower import Bins
 
 TERMS = 20  # N: Taylor terms per block (the remainder is the term of degree N)
-MAX_BLOCK = 2048  # half-steps per block at most
+MAX_BLOCK = 4096  # half-steps per block at most
 MIN_BLOCK = 16  # half steps: below this the point-by-point route is cheaper
 SAFETY = 0.002  # aimed remainder / tolerance of the next block (measured on the fine passes
 #                of C and A: 0.02 gave 148 and 122 block evaluations, the blocks shrinking
