@@ -93,22 +93,16 @@ def up(x: Any) -> Any:
     """One float step towards +inf: an upper bound of the exact value of a rounded operation.
 
     Bitwise ``np.nextafter(x, inf)`` (a test compares them on zeros, subnormals, the largest
-    floats, infinities and NaN), about 4x cheaper: the IEEE binary64 encodings of the finite
-    floats, read as signed integers, are ordered like the floats on each side of zero, so the
-    next float up is the encoding plus 1 for ``+0`` and positive floats and minus 1 for
-    negative ones (``-0`` is first mapped to ``+0`` by adding ``+0``, exact in round to
-    nearest); non-finite lanes (rare) and small arrays (where ``np.nextafter`` is cheaper) are
-    left to ``np.nextafter``."""
+    floats, infinities and NaN), cheaper on large arrays (measured: the vectorised lower PLD of
+    C and A 63 -> 45 ms): the IEEE binary64 encodings of the finite floats, read as signed
+    integers, are ordered like the floats on each side of zero, so the next float up is the
+    encoding plus 1 for ``+0`` and positive floats and minus 1 for negative ones (``-0`` is
+    first mapped to ``+0`` by adding ``+0``, exact in round to nearest); non-finite lanes
+    (rare) and small arrays (where ``np.nextafter`` is cheaper) are left to ``np.nextafter``."""
     if np.size(x) < SMALL:
         return np.nextafter(x, np.inf)
-    y = np.array(x, dtype=np.float64)  # a copy
-    y += 0.0  # -0.0 + 0.0 = +0.0
-    bits = y.view(np.int64)
-    bits += (bits >> 63) | 1  # +1 for a clear sign bit, -1 for a set one
-    finite = np.isfinite(x)
-    if not np.all(finite):
-        bad = ~finite
-        y[bad] = np.nextafter(np.asarray(x, dtype=np.float64)[bad], np.inf)
+    y = np.add(x, 0.0, dtype=np.float64)  # a new array; -0.0 + 0.0 = +0.0
+    _step_up(y, x, np.inf)
     return y
 
 
@@ -117,7 +111,26 @@ def down(x: Any) -> Any:
     (``-up(-x)``, bitwise ``np.nextafter(x, -inf)``)."""
     if np.size(x) < SMALL:
         return np.nextafter(x, -np.inf)
-    return -up(-np.asarray(x, dtype=np.float64))
+    y = np.negative(x, dtype=np.float64)  # a new array
+    y += 0.0  # -0.0 + 0.0 = +0.0
+    _step_up(y, x, -np.inf)
+    np.negative(y, out=y)
+    return y
+
+
+def _step_up(y: np.ndarray, x: Any, direction: float) -> None:
+    """``y`` (no ``-0``) one float up, in place; ``y``'s lanes where ``x`` is not finite set to
+    ``np.nextafter(x, direction)`` read in ``y``'s orientation (``-`` for ``down``)."""
+    bits = y.view(np.int64)
+    sign = bits >> 63  # 0 for a clear sign bit, -1 for a set one: the only temporary
+    bits += sign  # bits + 2 sign + 1 = bits +- 1, in place
+    bits += sign
+    bits += 1
+    finite = np.isfinite(x)
+    if not np.all(finite):
+        bad = ~finite
+        stepped = np.nextafter(np.asarray(x, dtype=np.float64)[bad], direction)
+        y[bad] = stepped if direction > 0 else -stepped
 
 
 def fdot(x: np.ndarray, y: np.ndarray) -> float:
