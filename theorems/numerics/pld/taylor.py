@@ -357,7 +357,8 @@ def _evaluate(blocks: Sequence[tuple[int, int, np.ndarray, np.ndarray, int]], h:
               lo: dict[str, np.ndarray], hi: dict[str, np.ndarray]) -> None:
     """Horner in float64 at the half-steps of every block (up to its degree), with the error
     bound of the module docstring: ``p_lo``, ``p_hi`` at the grid points (even half-steps of the
-    run), ``p_step``, ``q_step`` half-way between them (odd half-steps), the only ones used. The
+    run), ``p_step``, ``q_step`` half-way between them (odd half-steps), the only ones used, in
+    one array (the shorter of the two rows of abscissae padded with zeros, not stored). The
     blocks of one size, degree and parity of start share their abscissae (broadcast, no
     gather), and the rounding term uses ``S(r) >= S(|t|)`` per block."""
     groups: dict[tuple[int, int, int], list[int]] = {}
@@ -372,23 +373,27 @@ def _evaluate(blocks: Sequence[tuple[int, int, np.ndarray, np.ndarray, int]], h:
         sr = np.abs(coeffs[:, :, d - 1])
         for i in range(d - 2, -1, -1):
             sr = sr * r + np.abs(coeffs[:, :, i])
-        err0 = _HORNER * sr + const + _TINY  # blocks x quantities
-        starts = np.array([blocks[k][0] for k in ks])[:, None]
+        err0 = (_HORNER * sr + const + _TINY) * (1 + 2.0**-40)  # blocks x quantities
         # (p_lo, p_hi) at the block's even half-steps of the run, (p_step, q_step) at the odd
-        for q0, where in ((0, np.arange(parity, s, 2)), (2, np.arange(1 - parity, s, 2))):
-            c = coeffs[:, q0:q0 + 2, :]
-            tt = t[where]
-            v = np.empty((len(ks), 2, len(tt)))
-            v[...] = c[:, :, d - 1:d]
-            for i in range(d - 2, -1, -1):
-                v *= tt
-                v += c[:, :, i:i + 1]
-            err = err0[:, q0:q0 + 2, None] * (1 + 2.0**-40) + np.abs(v) * 2.0**-51
+        at = (np.arange(parity, s, 2), np.arange(1 - parity, s, 2))
+        width = max(len(at[0]), len(at[1]))
+        tt = np.zeros((4, width))
+        tt[:2, :len(at[0])] = t[at[0]]
+        tt[2:, :len(at[1])] = t[at[1]]
+        v = np.empty((len(ks), 4, width))
+        v[...] = coeffs[:, :, d - 1:d]
+        for i in range(d - 2, -1, -1):
+            v *= tt
+            v += coeffs[:, :, i:i + 1]
+        err = np.abs(v)
+        err *= 2.0**-51
+        err += err0[:, :, None]
+        starts = np.array([blocks[k][0] for k in ks])[:, None]
+        for qi, name in enumerate(QUANTITIES):
+            where = at[qi // 2]
             idx = starts + where
-            for qi in (0, 1):
-                name = QUANTITIES[q0 + qi]
-                lo[name][idx] = v[:, qi, :] - err[:, qi, :]
-                hi[name][idx] = v[:, qi, :] + err[:, qi, :]
+            lo[name][idx] = v[:, qi, :len(where)] - err[:, qi, :len(where)]
+            hi[name][idx] = v[:, qi, :len(where)] + err[:, qi, :len(where)]
 
 
 class FineTable:
