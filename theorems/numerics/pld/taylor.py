@@ -225,7 +225,7 @@ def _block(cdf: SeriesCdf, off: flint.arb, hb: flint.arb, center: int, half_r: i
         rem_f[qi], tol_f[qi] = float(rem.upper()), float(tol.lower())
         if not rem < tol:
             return max(rem_f[qi] / max(tol_f[qi], floor_f), 1.0)
-        mids[qi] = [float(c.mid()) for c in cs[:TERMS]]
+        mids[qi] = [float(c) for c in cs[:TERMS]]  # the midpoint, rounded to nearest
         rads[qi] = [float(c.rad()) for c in cs[:TERMS]]
     if not np.all(np.abs(mids) < 1e250):  # no overflow in Horner (|t| < 4, N terms)
         return math.inf
