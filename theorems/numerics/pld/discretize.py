@@ -65,8 +65,11 @@ def grid_for(pair: LossPair, h: Fraction) -> Grid:
     return Grid(h, Fraction(0))
 
 
-TAYLOR_MIN_STEPS = 0  # fewer fine grid steps: the point-by-point route (measured: on coarse
-#                          grids the blocks mostly fail and their attempts cost more than they save)
+TAYLOR_MIN_STEPS = 512  # fewer fine grid steps: the point-by-point route (was 2048, when the
+#                         blocks' remainder bound was too wide for coarse grids; measured with
+#                         the bound of taylor.py step 2: the first passes of C (h = 3/4096) 0.22
+#                         -> 0.11 s, A (1/512) 0.26 -> 0.10 s, HET 0.37 -> 0.27 s with blocks;
+#                         on grids of a few hundred steps, e.g. q = 1/2, h = 1/64, they cost more)
 COARSE = 32  # grid steps per cell
 MAX_COARSE = 256  # grid steps per merged coarse cell in the tails at most
 FINE_MASS = 2.0**-60  # a coarse cell with more P-mass than this (or than the tail budget)
@@ -146,7 +149,7 @@ def discretize(pair: LossPair, grid: Grid, bits: int, tail: float,
         def ez(i: int) -> flint.arb:  # e^{z_{ilo + i}}, exact point, arb
             hit = ez_cache.get(i)
             if hit is None:
-                hit = ez_cache[i] = z_of(Fraction(ilo + i)).exp()
+                hit = ez_cache[i] = z_of(ilo + i).exp()  # int: the same ball as a Fraction
             return hit
 
         p_inf = pair.p_inf()
