@@ -216,3 +216,30 @@ def test_evaluator_reports_enclosure_digits() -> None:
     assert lo <= v <= hi
     assert len(res.value.replace(".", "").lstrip("0")) < 12  # not 30 spurious digits
     assert hi - lo <= mp.mpf("1e-3") * hi
+
+
+def test_unit_accumulator_floats_are_the_nearest_floats_of_its_integers() -> None:
+    """``UnitAccumulator.result``: the exact integers (int64 parts, Python ints above 2^62 and
+    from ``add_int``) and their nearest floats, as ``DiscretePLD.unit_floats`` would convert
+    them (values that truncation and nearest rounding tell apart; zeros at the top dropped)."""
+    import numpy as np
+
+    from dpverify.theorems.numerics.pld._arith import UnitAccumulator
+
+    acc = UnitAccumulator(8, 70)
+    units = np.array([0.0, 1.0, 2.0**53 + 2.0, 2.0**60 + 2.0**9, 2.0**69, 3.0 * 2**66, 5.0, 0.0])
+    acc.add_floats(np.arange(8), units)
+    acc.add_floats(np.array([3, 4, 4]), np.array([2.0**8 - 1, 2.0**40 + 1, 1.0]))
+    acc.add_int(2, 1)
+    acc.add_int(5, 2**64 + 3)
+    poly, floats = acc.result()
+    want = [0, 1, 2**53 + 3, 2**60 + 2**9 + 2**8 - 1, 2**69 + 2**40 + 2, 3 * 2**66 + 2**64 + 3, 5]
+    assert [int(c) for c in poly.coeffs()] == want
+    assert floats.tolist() == [float(v) for v in want]
+    assert not floats.flags.writeable
+    d = pld.DiscretePLD("upper", Fraction(1, 8), Fraction(0), poly, 0, 70, 2**54)
+    d.set_unit_floats(floats)
+    assert d.unit_floats() is floats
+    trimmed = d._trimmed()  # 2^53 + 3 units at the left move up, into 2^60 + ...
+    assert trimmed.poly != d.poly
+    assert trimmed.unit_floats().tolist() == [float(c) for c in trimmed.poly.coeffs()]

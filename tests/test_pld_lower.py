@@ -153,3 +153,24 @@ def test_composed_lower_below_a_finer_upper() -> None:
         assert float(d_lo.upper()) <= float(d_up.lower())
         if pair.direction == "add":  # remove: delta below the unit 2^-70 at this eps
             assert float(d_lo.mid()) > 0.5 * float(d_up.mid()) > 0
+
+
+def test_outward_steps_are_bitwise_nextafter() -> None:
+    """``_arith.up``/``down`` (integer steps on the encodings for large arrays) equal
+    ``np.nextafter`` bit for bit: zeros of both signs, subnormals, the normal range's ends, the
+    largest floats, infinities and NaN, at both sizes (below and above ``SMALL``)."""
+    from dpverify.theorems.numerics.pld._arith import SMALL, down, up
+
+    tiny, big = 5e-324, 1.7976931348623157e308
+    special = np.array([0.0, -0.0, tiny, -tiny, 2 * tiny, 2.0**-1022, -(2.0**-1022),
+                        np.nextafter(2.0**-1022, 0), 1.0, -1.0, 0.5, -0.5, 2.0**52, big, -big,
+                        np.inf, -np.inf, np.nan, -np.nan])
+    rng = np.random.default_rng(7)
+    rand = rng.standard_normal(3 * SMALL) * 10.0 ** rng.integers(-320, 300, 3 * SMALL)
+    with np.errstate(over="ignore"):
+        for x in (special, np.concatenate([rand, special]), np.tile(special, SMALL)):
+            for ours, direction in ((up, np.inf), (down, -np.inf)):
+                got, want = ours(x), np.nextafter(x, direction)
+                assert np.array_equal(got.view(np.int64), want.view(np.int64))
+        for v in (1.0, -0.0, 3.5e-310):
+            assert up(v) == np.nextafter(v, np.inf) and down(v) == np.nextafter(v, -np.inf)

@@ -60,8 +60,7 @@ def _slow(pair: pld.LossPair, h: Fraction, offset: Fraction):
         a = Fraction(m, 2)
         pb, qb = mass(a, a + 1)
         ea, eb = z(a).exp(), z(a + 1).exp()
-        ph, qh = mass(a, a + Fraction(1, 2))
-        return [ea * (eb * qb - pb) / (eb - ea), eb * (pb - ea * qb) / (eb - ea), ph, qh]
+        return [ea * (eb * qb - pb) / (eb - ea), eb * (pb - ea * qb) / (eb - ea), pb, qb]
 
     return slow
 
@@ -90,6 +89,8 @@ def _mismatches(series_pair: pld.LossPair, pair: pld.LossPair, h: Fraction, run:
     with pld.arb_precision(pld.PREC):
         for j in range(0, 2 * (run[1] - run[0]), 7):
             for name, v in zip(taylor.QUANTITIES, slow(2 * run[0] + j), strict=True):
+                if (j % 2) != (name in ("p_step", "q_step")):  # split at grid points only,
+                    continue  # the steps' masses half-way between them only
                 lo, hi = bins.lo[name][j], bins.hi[name][j]
                 mid = float(v.mid())
                 if not (lo <= mid <= hi) or hi - lo > 1e-12 * abs(mid) + 2.0**-bits:
@@ -119,13 +120,79 @@ def test_a_planted_wrong_series_is_caught() -> None:
 
 def test_short_series_are_refused() -> None:
     pair = pld.SubsampledGaussian(Fraction(1, 100), Fraction(1), "add")
+    h = flint.arb(1) / 64
     cap = flint.ctx.cap
     try:
-        flint.ctx.cap = taylor.TERMS
+        flint.ctx.cap = taylor.TERMS - 1
+        with pytest.raises(RuntimeError, match="evaluated"):
+            taylor._series(pair.cdf_series, flint.arb(0), h)
+        flint.ctx.cap = taylor.TERMS + 1
         with pytest.raises(RuntimeError, match="remainder"):
-            taylor._series(pair.cdf_series, flint.arb(0), flint.arb(1) / 64)
+            taylor._remainders(pair.cdf_series, flint.arb(0), h, h, taylor.kernel_weights(h))
     finally:
         flint.ctx.cap = cap
+
+
+@pytest.mark.parametrize(("q", "sigma", "direction"), [
+    (Fraction(1, 100), Fraction(1), "add"), (Fraction(256, 60000), Fraction(11, 10), "remove"),
+    (Fraction(1), Fraction(2), "add")])
+def test_loss_densities_satisfy_the_privacy_loss_identity(q, sigma, direction) -> None:
+    """``f_Q(u) = e^-u f_P(u)`` (the remainder bound of taylor.py step 2 rests on it): the
+    series of ``F_P'`` and ``e^u F_Q'`` at a point agree coefficient by coefficient."""
+    pair = pld.SubsampledGaussian(q, sigma, direction)
+    cap = flint.ctx.cap
+    try:
+        flint.ctx.cap = 12
+        with pld.arb_precision(pld.PREC):
+            for u in (pair.quantile(0.3), pair.quantile(0.5), pair.quantile(0.01, upper=True)):
+                t = flint.arb_series([pld._arb(Fraction(u)), 1])
+                fp, fq = pair.cdf_series(t)
+                lhs = fp.derivative().coeffs()
+                rhs = (t.exp() * fq.derivative()).coeffs()
+                for a, b in zip(lhs[:10], rhs[:10], strict=True):
+                    assert a.overlaps(b)
+                    assert float(abs(a - b).upper()) <= 1e-20 * float(abs(a).upper())
+    finally:
+        flint.ctx.cap = cap
+
+
+@pytest.mark.parametrize(("q", "sigma", "direction", "z", "half_r"), [
+    (Fraction(256, 60000), Fraction(11, 10), "add", 0.05, 200),
+    (Fraction(256, 60000), Fraction(11, 10), "remove", -0.1, 400),
+    (Fraction(1, 100), Fraction(1), "add", 0.3, 800)])
+def test_remainder_bound_holds_and_is_not_vacuous(q, sigma, direction, z, half_r) -> None:
+    """The bound of step 2 against the true remainder of the degree-N Taylor polynomial (arb
+    coefficients at x0) at the block's ends, from arb point values of the quantities, both at
+    320 bits (their own rounding far below the remainder): at least the true one (soundness),
+    and within 10^3 of it (a bound that could not fail would not be tested)."""
+    pair = pld.SubsampledGaussian(q, sigma, direction)
+    h = Fraction(1, 65536)
+    grid = grid_for(pair, h)
+    centre = 2 * math.floor((z - float(grid.offset)) / float(h))
+    slow = _slow(pair, h, grid.offset)
+    cap = flint.ctx.cap
+    try:
+        with pld.arb_precision(320):
+            hb = pld._arb(h)
+            x0 = pld._arb(grid.offset) + pld._arb(Fraction(centre, 2)) * hb
+            r = pld._arb(Fraction(half_r, 2)) * hb
+            flint.ctx.cap = taylor.TERMS + 2
+            got = taylor._remainders(pair.cdf_series, x0, r, hb, taylor.kernel_weights(hb))
+            assert got is not None
+            rems = got[0]
+            flint.ctx.cap = taylor.TERMS
+            coeffs = taylor._series(pair.cdf_series, x0, hb)
+            worst = [flint.arb(0)] * 4
+            for m in (centre - half_r, centre - half_r + 1, centre + half_r - 1, centre + half_r):
+                t = pld._arb(Fraction(m - centre, 2)) * hb
+                for qi, v in enumerate(slow(m)):
+                    poly = sum((c * t**i for i, c in enumerate(coeffs[qi])), flint.arb(0))
+                    worst[qi] = max(worst[qi], abs(v - poly).upper(), key=float)
+    finally:
+        flint.ctx.cap = cap
+    for qi in range(4):
+        assert float(worst[qi]) <= float(rems[qi])
+        assert float(rems[qi]) <= 1e3 * float(worst[qi])
 
 
 def test_non_dyadic_steps_take_the_point_route() -> None:

@@ -86,14 +86,51 @@ def _span(x: Number) -> tuple[Fraction, Fraction]:
 # on the side of the exact value, one step is a whole spacing.
 
 
-def down(x: np.ndarray) -> np.ndarray:
-    """One float step towards -inf: a lower bound of the exact value of a rounded operation."""
-    return np.nextafter(x, -np.inf)
+SMALL = 2048  # arrays below this size: np.nextafter itself (measured cheaper there)
 
 
-def up(x: np.ndarray) -> np.ndarray:
-    """One float step towards +inf: an upper bound of the exact value of a rounded operation."""
-    return np.nextafter(x, np.inf)
+def up(x: Any) -> Any:
+    """One float step towards +inf: an upper bound of the exact value of a rounded operation.
+
+    Bitwise ``np.nextafter(x, inf)`` (a test compares them on zeros, subnormals, the largest
+    floats, infinities and NaN), cheaper on large arrays (measured: the vectorised lower PLD of
+    C and A 63 -> 45 ms): the IEEE binary64 encodings of the finite floats, read as signed
+    integers, are ordered like the floats on each side of zero, so the next float up is the
+    encoding plus 1 for ``+0`` and positive floats and minus 1 for negative ones (``-0`` is
+    first mapped to ``+0`` by adding ``+0``, exact in round to nearest); non-finite lanes
+    (rare) and small arrays (where ``np.nextafter`` is cheaper) are left to ``np.nextafter``."""
+    if np.size(x) < SMALL:
+        return np.nextafter(x, np.inf)
+    y = np.add(x, 0.0, dtype=np.float64)  # a new array; -0.0 + 0.0 = +0.0
+    _step_up(y, x, np.inf)
+    return y
+
+
+def down(x: Any) -> Any:
+    """One float step towards -inf: a lower bound of the exact value of a rounded operation
+    (``-up(-x)``, bitwise ``np.nextafter(x, -inf)``)."""
+    if np.size(x) < SMALL:
+        return np.nextafter(x, -np.inf)
+    y = np.negative(x, dtype=np.float64)  # a new array
+    y += 0.0  # -0.0 + 0.0 = +0.0
+    _step_up(y, x, -np.inf)
+    np.negative(y, out=y)
+    return y
+
+
+def _step_up(y: np.ndarray, x: Any, direction: float) -> None:
+    """``y`` (no ``-0``) one float up, in place; ``y``'s lanes where ``x`` is not finite set to
+    ``np.nextafter(x, direction)`` read in ``y``'s orientation (``-`` for ``down``)."""
+    bits = y.view(np.int64)
+    sign = bits >> 63  # 0 for a clear sign bit, -1 for a set one: the only temporary
+    bits += sign  # bits + 2 sign + 1 = bits +- 1, in place
+    bits += sign
+    bits += 1
+    finite = np.isfinite(x)
+    if not np.all(finite):
+        bad = ~finite
+        stepped = np.nextafter(np.asarray(x, dtype=np.float64)[bad], direction)
+        y[bad] = stepped if direction > 0 else -stepped
 
 
 def fdot(x: np.ndarray, y: np.ndarray) -> float:
@@ -158,11 +195,27 @@ class UnitAccumulator:
             self.extra[i] = self.extra.get(i, 0) + v
 
     def poly(self) -> flint.fmpz_poly:
-        out = flint.fmpz_poly(self.hi.tolist()) * (1 << self.shift) \
-            + flint.fmpz_poly(self.lo.tolist())
-        if self.extra:
-            coeffs = [0] * self.n
-            for i, v in self.extra.items():
-                coeffs[i] = v
-            out += flint.fmpz_poly(coeffs)
-        return out
+        return self.result()[0]
+
+    def result(self) -> tuple[flint.fmpz_poly, np.ndarray]:
+        """The masses as an ``fmpz_poly`` and as the nearest float64 of each integer (read-only;
+        numpy's int64 -> float64 conversion and Python's ``float(int)`` both round to nearest,
+        ties to even, as ``fmpz.__float__`` does: :meth:`.discrete.DiscretePLD.unit_floats`).
+        Each ``hi 2^s + lo`` is formed in int64 where ``hi < 2^(62 - s)`` (then both parts are
+        below ``2^62``, see the class docstring), as a Python int elsewhere (rare)."""
+        s = self.shift
+        big = self.hi >= (1 << (62 - s))
+        combined = (np.where(big, 0, self.hi) << s) + self.lo
+        vals = combined.tolist()
+        floats = combined.astype(np.float64)
+        exact = np.flatnonzero(big).tolist()
+        for i in exact:
+            vals[i] = (int(self.hi[i]) << s) + int(self.lo[i])
+        for i, v in self.extra.items():
+            vals[i] += v
+        for i in {*exact, *self.extra}:
+            floats[i] = float(vals[i])
+        poly = flint.fmpz_poly(vals)
+        floats = floats[:poly.length()]  # the poly drops zeros at the top
+        floats.flags.writeable = False
+        return poly, floats

@@ -99,8 +99,16 @@ class DiscretePLD:
         if self.kind == "upper":
             kept = kept + acc  # the left tail moves up to the first kept point
             inf += acc2  # the right tail goes to +inf
-        return DiscretePLD(self.kind, self.h, self.shift + i * self.h, kept, inf, self.B,
-                           self.trim, self.steps)
+        out = DiscretePLD(self.kind, self.h, self.shift + i * self.h, kept, inf, self.B,
+                          self.trim, self.steps)
+        hit = self._units_cache
+        if hit is not None and hit[0] is c and kept.length() <= j + 1 - i:
+            units = hit[1][i:i + kept.length()].copy()  # the kept coefficients' floats
+            if self.kind == "upper" and acc and len(units):
+                units[0] = float(kept[0])  # nearest, as unit_floats converts
+            units.flags.writeable = False
+            out.set_unit_floats(units)
+        return out
 
     def self_compose(self, k: int) -> DiscretePLD:
         """The k-fold composition by repeated squaring."""
@@ -138,6 +146,13 @@ class DiscretePLD:
         """The rigorous one-sided bound at eps (a ball of eps: its worst end)."""
         lo, hi = _span(eps)
         return self.delta_at(lo if self.kind == "upper" else hi)
+
+    def set_unit_floats(self, units: np.ndarray) -> None:
+        """Record the nearest floats of the integer masses, computed by the caller (e.g.
+        :meth:`._arith.UnitAccumulator.result`), so :meth:`unit_floats` need not convert."""
+        if len(units) != self.poly.length() or units.flags.writeable:
+            raise ValueError("the unit floats must be read-only, one per coefficient")
+        self._units_cache = (self.poly, units)
 
     def unit_floats(self) -> np.ndarray:
         """The integer masses as float64, each the nearest float of its integer (python-flint's

@@ -65,8 +65,11 @@ def grid_for(pair: LossPair, h: Fraction) -> Grid:
     return Grid(h, Fraction(0))
 
 
-TAYLOR_MIN_STEPS = 2048  # fewer fine grid steps: the point-by-point route (measured: on coarse
-#                          grids the blocks mostly fail and their attempts cost more than they save)
+TAYLOR_MIN_STEPS = 512  # fewer fine grid steps: the point-by-point route (was 2048, when the
+#                         blocks' remainder bound was too wide for coarse grids; measured with
+#                         the bound of taylor.py step 2: the first passes of C (h = 3/4096) 0.22
+#                         -> 0.11 s, A (1/512) 0.26 -> 0.10 s, HET 0.37 -> 0.27 s with blocks;
+#                         on grids of a few hundred steps, e.g. q = 1/2, h = 1/64, they cost more)
 COARSE = 32  # grid steps per cell
 MAX_COARSE = 256  # grid steps per merged coarse cell in the tails at most
 FINE_MASS = 2.0**-60  # a coarse cell with more P-mass than this (or than the tail budget)
@@ -132,7 +135,8 @@ def discretize(pair: LossPair, grid: Grid, bits: int, tail: float,
                                                                      else y))
             return out[0], out[1]
 
-        # coarse cells; fine ones are resolved at step h (upper) and h/2 (lower)
+        # coarse cells; fine ones are resolved at step h (upper: from the grid points; lower:
+        # centred on them, half bins at the ends of a run)
         cuts = list(range(ilo, ihi + 1, COARSE))
         cell_mass = _cell_masses(pair, grid, cuts)
         if cell_mass is None:
@@ -145,7 +149,7 @@ def discretize(pair: LossPair, grid: Grid, bits: int, tail: float,
         def ez(i: int) -> flint.arb:  # e^{z_{ilo + i}}, exact point, arb
             hit = ez_cache.get(i)
             if hit is None:
-                hit = ez_cache[i] = z_of(Fraction(ilo + i)).exp()
+                hit = ez_cache[i] = z_of(ilo + i).exp()  # int: the same ball as a Fraction
             return hit
 
         p_inf = pair.p_inf()
@@ -169,6 +173,7 @@ def discretize(pair: LossPair, grid: Grid, bits: int, tail: float,
         up_inf = _units(cdf(Fraction(cuts[-1]))[2] + p_inf, bits, True)  # above: to +inf
 
         lo: flint.fmpz_poly | None = None
+        lo_floats: np.ndarray | None = None
         if lower:
             bins = _lower_bins(cells, fast, masses, ilo)
             if pour:
@@ -178,15 +183,21 @@ def discretize(pair: LossPair, grid: Grid, bits: int, tail: float,
                 acc = UnitAccumulator(n, bits)
                 t, mass = lower_atoms(bins, e_hi, float(grid.z(ilo)), float(h))
                 acc.add_floats(t, np.floor(mass * 2.0**bits))
-                lo = acc.poly()
+                lo, lo_floats = acc.result()
                 if len(bins) <= POUR_MAX_BINS:  # coarse grids: the pouring may sit higher
                     poured = flint.fmpz_poly(_poured(pair, bins, ez, n, bits, grid.z(ilo), h))
-                    lo = max(lo, poured, key=_mass_position)
+                    if _mass_position(poured) > _mass_position(lo):
+                        lo, lo_floats = poured, None
         lo_inf = _units(p_inf, bits, False)
     shift = grid.z(ilo)
-    upper_pld = DiscretePLD("upper", h, shift, up.poly(), up_inf, bits, 0)
-    lower_pld = (DiscretePLD("lower", h, shift, lo, lo_inf, bits, 0)
-                 if lo is not None else None)
+    up_poly, up_floats = up.result()
+    upper_pld = DiscretePLD("upper", h, shift, up_poly, up_inf, bits, 0)
+    upper_pld.set_unit_floats(up_floats)
+    lower_pld = None
+    if lo is not None:
+        lower_pld = DiscretePLD("lower", h, shift, lo, lo_inf, bits, 0)
+        if lo_floats is not None:
+            lower_pld.set_unit_floats(lo_floats)
     return upper_pld, lower_pld
 
 
@@ -223,9 +234,11 @@ def _lower_bins(cells: Sequence[tuple[int, int, bool]], fast: FineTable,
                 and fast.covers(a, cells[j + 1][1]) == covered:
             j += 1
         end = cells[j][1]
-        if covered:
+        if covered:  # the half bins at the ends from arb, the centred ones from the table
+            pending.append((a, a + HALF))
             flush()
             parts.append(fast.lower_bins(a, end, ilo))
+            pending.append((end - HALF, end))
         else:
             pending.extend(itertools.pairwise(
                 [a, *(a + t + HALF for t in range(int(end - a))), end]))
@@ -335,15 +348,14 @@ def _fast_fine_bins(pair: LossPair, grid: Grid, ilo: int,
     zero = flint.arb(0)
 
     def slow(m: int) -> list[flint.arb]:
-        """The quantities at half step m (the split only at grid points, even m: the only
-        ones used), from arb CDFs."""
+        """The quantities at half step m from arb CDFs: the split at grid points (even m),
+        the step's masses half-way between them (odd m), the only ones used."""
         a = Fraction(m, 2)
-        ph, qh = masses(a, a + HALF)
-        if m % 2:
-            return [zero, zero, ph, qh]
         pb, qb = masses(a, a + 1)
+        if m % 2:
+            return [zero, zero, pb, qb]
         ea, eb = ez(m // 2 - ilo), ez(m // 2 - ilo + 1)
         width = eb - ea
-        return [ea * (eb * qb - pb) / width, eb * (pb - ea * qb) / width, ph, qh]
+        return [ea * (eb * qb - pb) / width, eb * (pb - ea * qb) / width, zero, zero]
 
     return FineTable(fine_bins(pair.cdf_series, grid.offset, grid.h, runs, bits, slow))

@@ -42,7 +42,7 @@ bound of the exact expression of the true values: ``x_j >= down(p_lo - up(E_hi q
 P-mass ``>= down(down(a p_lo) + ...)``; the fractions f, g themselves are exact floats (the
 merge uses exactly them). ``e^{z_t}`` is enclosed by :func:`exp_grid` (arb at block starts and
 offsets, one outward float product). The enclosures of the masses are relative to each bin's
-own mass (~2^-43, :mod:`.taylor`), far below the discretisation's own error.
+own mass (~2^-46, :mod:`.taylor`), far below the discretisation's own error.
 
 Both ways of moving mass keep every atom's loss within ``O(h^2)`` of its grid point from above,
 so (like the pouring of :mod:`.pour` it replaces) the construction keeps the mean of the loss to

@@ -10,7 +10,7 @@ from fractions import Fraction
 
 import flint
 
-from dpverify.theorems.numerics.pld._arith import _arb, _certain_le, _certain_lt, _units
+from dpverify.theorems.numerics.pld._arith import _arb, _units
 
 
 def _lower_masses(p: Sequence[flint.arb], q: Sequence[flint.arb], ez: Sequence[flint.arb],
@@ -29,6 +29,7 @@ def _lower_masses(p: Sequence[flint.arb], q: Sequence[flint.arb], ez: Sequence[f
     to second order. Fractions are exact dyadics chosen on the safe side of the balls; the mass
     left at the top is emitted at the highest grid point certified below its loss, or dropped.
     """
+    # (arb's ``<`` and ``<=`` are True only when certain for every value of the balls)
     nb = len(p)  # bins, in increasing loss order
     n = len(ez)  # grid points
     zero, one = flint.arb(0), flint.arb(1)
@@ -41,9 +42,9 @@ def _lower_masses(p: Sequence[flint.arb], q: Sequence[flint.arb], ez: Sequence[f
     def loss_index(pp: flint.arb, qq: flint.arb, floor: bool = False) -> int | None:
         """The index of the grid point just above (``floor``: below) a float estimate of the
         pool's loss."""
-        if not _certain_lt(zero, pp):
+        if not (zero < pp):
             return None
-        if not _certain_lt(zero, qq):
+        if not (zero < qq):
             return n - 1
         pm, qm = float(pp.mid()), float(qq.mid())
         if pm > 0 and qm > 0:  # a locator only: the atoms are certified where they are made
@@ -59,10 +60,10 @@ def _lower_masses(p: Sequence[flint.arb], q: Sequence[flint.arb], ez: Sequence[f
     def emit(pp: flint.arb, qq: flint.arb, i: int) -> None:
         """Emit the pool at the highest grid point <= i (at most 4 below) certified below its
         loss; drop it if there is none (dropping mass keeps a lower bound)."""
-        if not _certain_lt(zero, pp):
+        if not (zero < pp):
             return
         for j in range(i, max(i - 5, -1), -1):
-            if _certain_le(ez[j] * qq, pp):
+            if ez[j] * qq <= pp:
                 out[j] += _units(pp, bits, False)
                 return
 
@@ -70,7 +71,7 @@ def _lower_masses(p: Sequence[flint.arb], q: Sequence[flint.arb], ez: Sequence[f
         j = 0
         while j < nb:
             # the pool: what is left of the previous atom; its target
-            if not _certain_lt(zero, pool_p):
+            if not (zero < pool_p):
                 pool_p, pool_q = p[j], q[j]
                 j += 1
                 continue
@@ -80,15 +81,15 @@ def _lower_masses(p: Sequence[flint.arb], q: Sequence[flint.arb], ez: Sequence[f
                 j += 1
                 continue
             zt = ez[t]
-            if _certain_le(zt * pool_q, pool_p):  # already at or above its target
+            if zt * pool_q <= pool_p:  # already at or above its target
                 emit(pool_p, pool_q, t)
                 pool_p, pool_q = zero, zero
                 continue
             deficit = zt * pool_q - pool_p
             den = p[j] - zt * q[j]
-            if _certain_lt(zero, den):
+            if zero < den:
                 f = (deficit.upper() / den.lower()).upper()
-                if _certain_lt(f, one):
+                if f < one:
                     # f den >= deficit for the true values: the atom's loss is >= z_t by
                     # construction (a re-check on the balls could not see the tiny margin)
                     out[t] += _units(pool_p + f * p[j], bits, False)
@@ -98,7 +99,7 @@ def _lower_masses(p: Sequence[flint.arb], q: Sequence[flint.arb], ez: Sequence[f
                     continue
             pool_p, pool_q = pool_p + p[j], pool_q + q[j]  # the whole bin joins the atom
             j += 1
-        if _certain_lt(zero, pool_p):
+        if zero < pool_p:
             t = loss_index(pool_p, pool_q)
             emit(pool_p, pool_q, n - 1 if t is None else t)
         return out
@@ -106,7 +107,7 @@ def _lower_masses(p: Sequence[flint.arb], q: Sequence[flint.arb], ez: Sequence[f
     # lower bins while its loss stays >= the target
     j = nb - 1
     while j >= 0:
-        if not _certain_lt(zero, pool_p):
+        if not (zero < pool_p):
             pool_p, pool_q = p[j], q[j]
             j -= 1
             continue
@@ -116,7 +117,7 @@ def _lower_masses(p: Sequence[flint.arb], q: Sequence[flint.arb], ez: Sequence[f
             j -= 1
             continue
         stop = max(t - 5, -1)
-        while t > stop and not _certain_le(ez[t] * pool_q, pool_p):
+        while t > stop and not (ez[t] * pool_q <= pool_p):
             t -= 1
         if t <= stop:
             pool_p, pool_q = pool_p + p[j], pool_q + q[j]
@@ -125,10 +126,10 @@ def _lower_masses(p: Sequence[flint.arb], q: Sequence[flint.arb], ez: Sequence[f
         zt = ez[t]
         surplus = pool_p - zt * pool_q
         cost = zt * q[j] - p[j]
-        if _certain_lt(zero, cost):
+        if zero < cost:
             f = (surplus.lower() / cost.upper()).lower()
-            if _certain_lt(f, one):
-                if _certain_lt(zero, f):
+            if f < one:
+                if zero < f:
                     # f cost <= surplus for the true values: the loss stays >= z_t
                     out[t] += _units(pool_p + f * p[j], bits, False)
                     rest = (one - f).lower()  # at most what is left of bin j
@@ -140,7 +141,7 @@ def _lower_masses(p: Sequence[flint.arb], q: Sequence[flint.arb], ez: Sequence[f
                 continue
         pool_p, pool_q = pool_p + p[j], pool_q + q[j]  # the whole bin joins the atom
         j -= 1
-    if _certain_lt(zero, pool_p):
+    if zero < pool_p:
         t = loss_index(pool_p, pool_q, floor=True)
         emit(pool_p, pool_q, n - 1 if t is None else min(t, n - 1))
     return out

@@ -1,26 +1,43 @@
 """Bin masses of a one-step PLD by blockwise Taylor expansion: one arb power series per block of
 grid points, float64 evaluation at the points with a rigorous error bound.
 
-The one-step discretisation (:mod:`.discretize`) needs, at every fine grid step, the P- and
-Q-mass of the loss interval ``(z, z + w]`` (``w = h`` or ``h/2``) and, for the upper PLD, the
-connect-the-dots split of the step-h bin
+The one-step discretisation (:mod:`.discretize`) needs, at every fine grid point ``z``, the
+connect-the-dots split of the step-h bin ``(z, z + h]`` (upper PLD)
 
-    p_hi = e^w (M_P - e^z M_Q) / (e^w - 1),   p_lo = (e^{z+w} M_Q - M_P) / (e^w - 1),
+    p_hi = e^h (M_P - e^z M_Q) / (e^h - 1),   p_lo = (e^{z+h} M_Q - M_P) / (e^h - 1),
 
-where ``M_P(z) = F_P(z + w) - F_P(z)``, ``M_Q`` likewise, and ``F_P, F_Q`` are the loss CDFs of
-the pair. Calling arb's ``erfc`` at each grid point (~40 µs with the Python around it) was
-most of the discretisation's time. Here a block of consecutive grid points around a grid point
-``x0``, all within ``|t| <= r`` of it, is handled by one expansion of each quantity ``g``:
+and the P- and Q-mass ``p_step = M_P``, ``q_step = M_Q`` of the centred bin ``(z - h/2, z +
+h/2]`` (lower PLD), where ``M_P(x) = F_P(x + h) - F_P(x)``, ``M_Q`` likewise, and ``F_P, F_Q``
+are the loss CDFs of the pair: ``p_lo``, ``p_hi`` at the grid points (even half-steps),
+``p_step``, ``q_step`` at the half-way points (odd half-steps; two CDF series per block, at
+``x0`` and ``x0 + h``). Calling arb's ``erfc`` at each grid point (~40 µs with the Python
+around it) was most of the discretisation's time. Here a block of consecutive grid points
+around a grid point ``x0``, all within ``|t| <= r`` of it, is handled by one expansion of each
+quantity ``g``:
 
 1. ``g(x0 + t) = sum_{i<N} c_i t^i + R_N(t)``; the ``c_i = g^(i)(x0)/i!`` are computed as arb
    balls by power-series arithmetic (``flint.arb_series``: ``exp``, ``log``, ``erfc`` of
    truncated series are rigorous for every coefficient) at the exact point ``x0``;
 2. the Lagrange remainder is ``R_N(t) = g^(N)(xi)/N! t^N`` for some ``xi`` between ``x0`` and
-   ``x0 + t``; the same series evaluated at the *ball* ``X = [x0 - r, x0 + r]`` gives a
-   coefficient ``c_N(X)`` that contains ``g^(N)(xi)/N!`` for every ``xi`` in X, so
-   ``|R_N(t)| <= |c_N(X)| r^N`` (a ball that the functions cannot be evaluated on, e.g. one that
-   reaches the edge of the support of the loss, gives a non-finite bound and the block is
-   split, down to single bins that go back to the point-by-point arb route);
+   ``x0 + t``. Each quantity is an integral of the P-density ``f_P = F_P'`` of the loss against
+   a nonnegative kernel over the loss interval of its bin, because ``f_Q(u) = e^-u f_P(u)``
+   (for a set A of finite losses, ``P[L in A] = int_{L in A} (dP/dQ) dQ = int_{L in A} e^L
+   dQ`` by the definition ``L = log(dP/dQ)``, so ``dP_L = e^u dQ_L``; a test checks it on the
+   pairs' series):
+   ``p_hi(z) = e^h/(e^h-1) int_0^h (1 - e^-s) f_P(z+s) ds``,
+   ``p_lo(z) = 1/(e^h-1) int_0^h (e^(h-s) - 1) f_P(z+s) ds``, ``p_step(z) = int_0^h f_P(z+s)
+   ds`` and ``q_step`` likewise with ``f_Q``. Differentiating under the integral,
+   ``|g^(N)(xi)| <= K sup |f^(N)(u)|`` over ``u`` in ``[xi, xi + h]`` with the kernel's total
+   weight ``K`` (``(e^h - 1 - h)/(e^h - 1)``, ``(h e^h - e^h + 1)/(e^h - 1)``, ``h``, ``h``;
+   :func:`kernel_weights`), and ``f^(N)(u)/N! = (N+1) c_{N+1}(u)`` with ``c_{N+1}`` the
+   Taylor coefficient of degree N + 1 of the CDF. The CDFs' series evaluated at the *ball*
+   ``U = [x0 - r, x0 + r + h]`` give a coefficient ``c_{N+1}(U)`` that contains it for every
+   ``u`` in U, so ``|R_N(t)| <= K (N+1) |c_{N+1}(U)| r^N`` (one series of the CDFs on a ball
+   per block; a ball that the functions cannot be evaluated on, e.g. one that reaches the edge
+   of the support of the loss, gives a non-finite bound and the block is split, down to single
+   bins that go back to the point-by-point arb route). (The previous bound evaluated the
+   quantities themselves on the ball: their differences of CDFs and the division by
+   ``e^h - 1`` made it ~``r/h`` times and more too wide, and it cost three series on the ball.)
 3. the floats ``c~_i`` nearest the midpoints differ from the ``c_i`` by at most
    ``e_i = |c_i - c~_i| <= rad(c_i) + |c~_i| 2^-52 + 2^-1074``, which adds ``sum_i e_i r^i``
    (these sums are bounded in float64 with outward rounding, :func:`_block_errors`);
@@ -39,18 +56,23 @@ most of the discretisation's time. Here a block of consecutive grid points aroun
    add at most
    ``T_d`` at every ``|t| <= r``, which joins the constant error.
 
-So each enclosure is ``v +- (gamma'' S(r) + T_d + sum_i e_i r^i + |c_N(X)| r^N + 2^-1000)``. The
+So each enclosure is ``v +- (gamma'' S(r) + T_d + sum_i e_i r^i + K (N+1) |c_{N+1}(U)| r^N +
+2^-1000)``. The
 quantities are differences of CDFs computed in arb before any float enters, so there is no
 cancellation in float: the float error is relative to the bin's own mass (~2^-50), which is all
 the composition needs (a relative error rho per bin moves a k-fold composition's delta by a
 relative ``(1 + rho)^k - 1``, ~1e-11 at k = 14062 for rho = 2^-50; measured on scenario C's
 one-step PLDs: the fast upper PLD's total mass exceeds the point-by-point one's by 1.5e-15).
 The block radius adapts: a block is halved when its remainder exceeds ``REL_TOL |c_0| +
-2^-(bits+4)`` (``REL_TOL = 2^-44``: a relative error of at most ~2^-43 per bin, ~1e-9 in the
-delta of 14062 steps, far below the widths of the discretisation; accuracy, not soundness: any
-accepted bound is rigorous); after a success the next radius is predicted from the ratio of
-the remainder to its tolerance (``r^N`` growth, at most doubled); below ``MIN_BLOCK``
-half steps the point-by-point route takes over for a stretch that grows with each failure.
+2^-(bits+4)``, and the terms of degree ``>= d`` are dropped while ``T_d`` stays below the same
+tolerance (``REL_TOL = 2^-48``: a relative error of at most ~2^-46 per bin, ~1e-10 in the delta
+of 14062 steps, far below the widths of the discretisation; accuracy, not soundness: any
+accepted bound is rigorous. With the remainder bound of step 2, blocks at 2^-48 are as large
+as the former ones at 2^-44, so the bins' enclosures are tighter at the same cost); after a
+success the next radius is predicted from the ratio of the remainder to its tolerance (``r^(N+4)``
+growth: the ball's bound grows a little faster than ``r^N``; at most doubled); below
+``MIN_BLOCK`` half steps the point-by-point route takes over for a stretch that grows with each
+failure.
 The abscissae ``t`` must be exact floats: the route is used only for dyadic steps h with at
 most 40 significant bits (:func:`taylor_exact_step`).
 """
@@ -66,23 +88,27 @@ import flint
 import numpy as np
 
 from dpverify.theorems.ctx import PrecisionExhausted, arb_precision
-from dpverify.theorems.numerics.pld._arith import PREC, UnitAccumulator, _arb, down, up
+from dpverify.theorems.numerics.pld._arith import PREC, UnitAccumulator, _arb, up
 from dpverify.theorems.numerics.pld.lower import Bins
 
 TERMS = 20  # N: Taylor terms per block (the remainder is the term of degree N)
-MAX_BLOCK = 2048  # half-steps per block at most
+MAX_BLOCK = 4096  # half-steps per block at most
 MIN_BLOCK = 16  # half steps: below this the point-by-point route is cheaper
-SAFETY = 0.02  # aimed remainder / tolerance of the next block (measured on scenario C at
-#                h = 1/32768: 0.25 gave 80 failed blocks of 263, 0.02 gives 6 of 166)
-REL_TOL = 2.0**-44  # remainder tolerance relative to the value (accuracy, not soundness)
+SAFETY = 0.002  # aimed remainder / tolerance of the next block (measured on the fine passes
+#                of C and A: 0.02 gave 148 and 122 block evaluations, the blocks shrinking
+#                towards an edge failing every other time; 0.002 gives 126 and 105)
+REL_TOL = 2.0**-48  # remainder tolerance relative to the value (accuracy, not soundness)
+EARLY_REJECT = 8.0  # a block whose remainder exceeds this many times an estimate of its
+#                     tolerance (from the density on the ball) skips its point series
 _U = 2.0**-53
 _GAMMA = 2 * TERMS * _U / (1 - 2 * TERMS * _U)
 _HORNER = _GAMMA * (1 + 2 * _GAMMA) * (1 + 2.0**-40)
 _TINY = 2.0**-1000
 
-# the quantities per block: the connect-the-dots split of the step-h bin (upper PLD) and the
-# P- and Q-mass of the step-h/2 bin (lower PLD)
-QUANTITIES = ("p_lo", "p_hi", "p_half", "q_half")
+# the quantities per block: the connect-the-dots split of the step-h bin from a grid point
+# (upper PLD; at even half-steps) and the P- and Q-mass of the step-h bin from a half-way point,
+# i.e. of the centred bin (z_t - h/2, z_t + h/2] (lower PLD; at odd half-steps)
+QUANTITIES = ("p_lo", "p_hi", "p_step", "q_step")
 
 SeriesCdf = Callable[[flint.arb_series], tuple[flint.arb_series, flint.arb_series]]
 
@@ -90,9 +116,10 @@ SeriesCdf = Callable[[flint.arb_series], tuple[flint.arb_series, flint.arb_serie
 @dataclass
 class FineBins:
     """Float enclosures ``[lo, hi]`` of the quantities at half-steps ``m = 0 .. 2 n - 1`` of a
-    run of ``n`` grid steps starting at grid index ``start`` (``p_lo``, ``p_hi``: of the step-h
-    bin from ``z_{start + m/2}``, used at even m only; ``p_half``, ``q_half``: of the step-h/2
-    bin from there)."""
+    run of ``n`` grid steps starting at grid index ``start``: ``p_lo``, ``p_hi`` (of the step-h
+    bin from ``z_{start + m/2}``) at even m, ``p_step``, ``q_step`` (P- and Q-mass of the
+    step-h bin from there: the centred bin of grid point ``start + (m + 1)/2``) at odd m; NaN
+    or unused elsewhere."""
 
     start: int
     lo: dict[str, np.ndarray]
@@ -107,63 +134,101 @@ def taylor_exact_step(h: Fraction) -> bool:
 
 
 def _series(cdf: SeriesCdf, x0: flint.arb, h: flint.arb) -> list[list[flint.arb]]:
-    """Coefficients of the four quantities at ``z = x0 + t`` (x0 a point or a ball)."""
-    if flint.ctx.cap < TERMS + 1:
-        raise RuntimeError("the series length must include the remainder term")
+    """Coefficients of degree ``< TERMS`` of the four quantities at ``z = x0 + t`` (x0 an
+    exact point)."""
+    if flint.ctx.cap < TERMS:
+        raise RuntimeError("the series length must include every evaluated term")
     t = flint.arb_series([x0, 1])
     p0, q0 = cdf(t)
-    p1, q1 = cdf(t + h / 2)
-    p2, q2 = cdf(t + h)
-    mp_, mq = p2 - p0, q2 - q0
+    p1, q1 = cdf(t + h)
+    mp_, mq = p1 - p0, q1 - q0
     ew = h.exp()
     em = ew - 1
     ez = t.exp()
     p_hi = (mp_ - ez * mq) * (ew / em)
     p_lo = (ez * mq * ew - mp_) / em
     out = []
-    for s in (p_lo, p_hi, p1 - p0, q1 - q0):
-        c = s.coeffs()
-        out.append(c + [flint.arb(0)] * (TERMS + 1 - len(c)))
+    for s in (p_lo, p_hi, mp_, mq):
+        c = s.coeffs()[:TERMS]
+        out.append(c + [flint.arb(0)] * (TERMS - len(c)))
     return out
 
 
+def kernel_weights(h: flint.arb) -> list[flint.arb]:
+    """``K`` per quantity (order of ``QUANTITIES``): the quantity's N-th derivative is at most
+    ``K sup |f^(N)|`` over the loss interval of its bin (module docstring, step 2)."""
+    em = h.expm1()
+    return [(em - h) / em, (h * (em + 1) - em) / em, h, h]
+
+
+def _remainders(cdf: SeriesCdf, x0: flint.arb, r: flint.arb, h: flint.arb,
+                kernels: Sequence[flint.arb]) -> tuple[list[flint.arb], list[float]] | None:
+    """Upper bounds of ``|g^(N)(xi)/N!| r^N`` for the four quantities g and every xi within r
+    of x0 (module docstring, step 2): ``K (N + 1) |c_{N+1}(U)| r^N`` with ``c_{N+1}(U)`` the
+    coefficient of degree N + 1 of ``F_P`` (``F_Q`` for ``q_step``) on the ball ``U = [x0 - r,
+    x0 + r + h]``; None if not finite (U reaches where the CDFs are not analytic). Also float
+    estimates ``K sup_U f`` of the quantities' sizes (to reject hopeless blocks early: a
+    locator, never a bound)."""
+    if flint.ctx.cap < TERMS + 2:
+        raise RuntimeError("the series length must include the remainder term")
+    u = x0 + h / 2 + (r + h / 2) * flint.arb(0, 1)
+    fp, fq = cdf(flint.arb_series([u, 1]))
+    top, density = [], []
+    for s in (fp, fq):
+        c = s.coeffs()
+        # coefficients beyond the stored ones are exact zeros (the cap is above TERMS + 1)
+        top.append(abs(c[TERMS + 1]) if len(c) > TERMS + 1 else flint.arb(0))
+        density.append(float(abs(c[1]).upper()) if len(c) > 1 else 0.0)
+    scale = (TERMS + 1) * r.upper() ** TERMS
+    rems = [k * top[0] * scale for k in kernels[:3]] + [kernels[3] * top[1] * scale]
+    if not all(rem.is_finite() for rem in rems):
+        return None
+    sizes = [float(k.upper()) * density[0] for k in kernels[:3]]
+    return [rem.upper() for rem in rems], [*sizes, float(kernels[3].upper()) * density[1]]
+
+
 def _block(cdf: SeriesCdf, off: flint.arb, hb: flint.arb, center: int, half_r: int,
-           bits: int) -> tuple[np.ndarray, np.ndarray, float, int] | None:
+           bits: int, kernels: Sequence[flint.arb]
+           ) -> tuple[np.ndarray, np.ndarray, float, int] | float:
     """The float coefficients (4 x N, zero from the degree on) and the per-quantity constant
     error of the block centred at half-step index ``center`` with radius ``half_r`` half-steps,
     the largest ratio of a remainder to its tolerance (a float estimate, for the choice of the
-    next block) and the degree d evaluated; None if not accurate. The terms of degree >= d are
-    dropped when their bound ``sum_{i>=d} |c~_i| r^i`` is below the tolerance; that bound
-    joins the constant error."""
+    next block) and the degree d evaluated; if not accurate, that ratio (``inf`` if unknown).
+    The terms of degree >= d are dropped when their bound ``sum_{i>=d} |c~_i| r^i`` is below
+    the tolerance; that bound joins the constant error."""
     x0 = off + _arb(Fraction(center, 2)) * hb
     r = _arb(Fraction(half_r, 2)) * hb
     if not r < 4:  # keeps the underflow term 2^-1000 above its worst propagation
-        return None
+        return math.inf
     ru = r.upper()
-    # the remainders first: a block that fails costs one series evaluation, not two
-    on_ball = _series(cdf, x0 + r * flint.arb(0, 1), hb)
-    rems = [abs(cb[TERMS]) * ru**TERMS for cb in on_ball]
-    if not all(rem.is_finite() for rem in rems):
-        return None
+    # the remainders first (one series on a ball): a block that fails costs little
+    flint.ctx.cap = TERMS + 2
+    got = _remainders(cdf, x0, r, hb, kernels)
+    if got is None:
+        return math.inf
+    rems, sizes = got
     floor = flint.arb(2) ** (-bits - 4)
-    for cb, rem in zip(on_ball, rems, strict=True):  # |c_0(x0)| <= upper |c_0(X)|: a filter
-        if not rem < abs(cb[0]).upper() * REL_TOL + floor:
-            return None
+    floor_f = 2.0 ** (-bits - 4)
+    estimate = max(float(rem) / (size * REL_TOL + floor_f)
+                   for rem, size in zip(rems, sizes, strict=True))
+    if estimate > EARLY_REJECT:  # hopeless: skip the point series (accuracy only)
+        return estimate
+    flint.ctx.cap = TERMS
     at_point = _series(cdf, x0, hb)
     nq = len(QUANTITIES)
     mids, rads = np.empty((nq, TERMS)), np.empty((nq, TERMS))
     rem_f, tol_f = np.empty(nq), np.empty(nq)
     for qi, (cs, rem) in enumerate(zip(at_point, rems, strict=True)):
         if not all(c.is_finite() for c in cs[:TERMS]):
-            return None
+            return math.inf
         tol = abs(cs[0]).lower() * REL_TOL + floor
-        if not rem < tol:
-            return None
         rem_f[qi], tol_f[qi] = float(rem.upper()), float(tol.lower())
-        mids[qi] = [float(c.mid()) for c in cs[:TERMS]]
+        if not rem < tol:
+            return max(rem_f[qi] / max(tol_f[qi], floor_f), 1.0)
+        mids[qi] = [float(c) for c in cs[:TERMS]]  # the midpoint, rounded to nearest
         rads[qi] = [float(c.rad()) for c in cs[:TERMS]]
     if not np.all(np.abs(mids) < 1e250):  # no overflow in Horner (|t| < 4, N terms)
-        return None
+        return math.inf
     return _block_errors(mids, rads, rem_f, tol_f, float(ru))
 
 
@@ -203,7 +268,7 @@ def fine_bins(cdf: SeriesCdf, offset: Fraction, h: Fraction, runs: Sequence[tupl
     point-by-point route, used where no block is accurate)."""
     out = []
     cap = flint.ctx.cap
-    flint.ctx.cap = TERMS + 1  # series length: the remainder term must be computed
+    # the series lengths are set by each block (TERMS + 2 on the ball, TERMS at the point)
     try:
         with arb_precision(PREC):
             out = _fine_bins(cdf, _arb(offset), _arb(h), float(h), runs, bits, slow)
@@ -215,12 +280,14 @@ def fine_bins(cdf: SeriesCdf, offset: Fraction, h: Fraction, runs: Sequence[tupl
 def _fine_bins(cdf: SeriesCdf, off: flint.arb, hb: flint.arb, h: float,
                runs: Sequence[tuple[int, int]], bits: int,
                slow: Callable[[int], Sequence[flint.arb]]) -> list[FineBins]:
-    return [_run_bins(cdf, off, hb, h, a, b, bits, slow) for a, b in runs]
+    kernels = kernel_weights(hb)
+    return [_run_bins(cdf, off, hb, h, a, b, bits, slow, kernels) for a, b in runs]
 
 
 def _run_bins(cdf: SeriesCdf, off: flint.arb, hb: flint.arb, h: float, a: int, b: int,
-              bits: int, slow: Callable[[int], Sequence[flint.arb]]) -> FineBins:
-    """One run: blocks grown while accurate (:func:`_next_size`), halved when not; below
+              bits: int, slow: Callable[[int], Sequence[flint.arb]],
+              kernels: Sequence[flint.arb]) -> FineBins:
+    """One run: blocks grown while accurate (:func:`_next_size`), shrunk when not; below
     ``MIN_BLOCK`` half steps go point by point, more of them after each further failure (a
     block costs
     about as much as ``MIN_BLOCK`` points of the point-by-point route, so hopeless stretches,
@@ -234,14 +301,14 @@ def _run_bins(cdf: SeriesCdf, off: flint.arb, hb: flint.arb, h: float, a: int, b
         size = min(size, n_half - m)
         if size >= MIN_BLOCK:
             half_r = (size + 1) // 2
-            got = _block(cdf, off, hb, 2 * a + m + half_r, half_r, bits)
-            if got is not None:
+            got = _block(cdf, off, hb, 2 * a + m + half_r, half_r, bits, kernels)
+            if not isinstance(got, float):
                 blocks.append((m, size, got[0], got[1], got[3]))
                 m += size
                 size, fails = _next_size(size, got[2]), 0
                 continue
-            if size >= 2 * MIN_BLOCK:
-                size //= 2
+            if size > MIN_BLOCK:
+                size = _smaller_size(size, got)
                 continue
         stretch = min(MIN_BLOCK << min(fails, 4), n_half - m)
         for j in range(m, m + stretch):  # the point-by-point route
@@ -250,8 +317,11 @@ def _run_bins(cdf: SeriesCdf, off: flint.arb, hb: flint.arb, h: float, a: int, b
         size, fails = MIN_BLOCK, fails + 1
     if blocks:
         _evaluate(blocks, h, lo, hi)
-    bad = ~np.all([np.isfinite(lo[name]) & np.isfinite(hi[name]) for name in QUANTITIES],
-                  axis=0)
+    finite = [np.isfinite(lo[name]) & np.isfinite(hi[name]) for name in QUANTITIES]
+    for qi in (0, 1):  # p_lo, p_hi at the even half-steps, p_step, q_step at the odd ones
+        finite[qi][1::2] = True
+        finite[qi + 2][::2] = True
+    bad = ~np.all(finite, axis=0)
     for j in np.flatnonzero(bad):
         _slow_into(slow, 2 * a + int(j), int(j), lo, hi)
     return FineBins(a, lo, hi)
@@ -259,10 +329,21 @@ def _run_bins(cdf: SeriesCdf, off: flint.arb, hb: flint.arb, h: float, a: int, b
 
 def _next_size(size: int, ratio: float) -> int:
     """The next block after an accepted one whose largest remainder was ``ratio`` times its
-    tolerance: the remainder grows like ``r^N``, so the radius is scaled by ``(SAFETY /
-    ratio)^(1/N)``, at most doubled (accuracy only: every block is checked)."""
-    grow = 2.0 if ratio <= 0 else min(2.0, (SAFETY / ratio) ** (1 / TERMS))
+    tolerance: the ball's bound grows a little faster than ``r^N`` (measured: ~``r^(N+3)``),
+    so the radius is scaled by ``(SAFETY / ratio)^(1/(N+4))``, at most doubled (accuracy only:
+    every block is checked)."""
+    grow = 2.0 if ratio <= 0 else min(2.0, (SAFETY / ratio) ** (1 / (TERMS + 4)))
     return max(MIN_BLOCK, min(MAX_BLOCK, int(size * grow)))
+
+
+def _smaller_size(size: int, ratio: float) -> int:
+    """The next try after a block whose remainder was ``ratio`` (>= 1, or an estimate) times
+    its tolerance: scaled like :func:`_next_size` (by 1/4 to 7/8), halved if the ratio is
+    unknown (``inf``: e.g. the ball reached the edge of the support)."""
+    if not math.isfinite(ratio):
+        return max(MIN_BLOCK, size // 2)
+    shrink = min(0.875, max(0.25, (SAFETY / ratio) ** (1 / (TERMS + 4))))
+    return max(MIN_BLOCK, int(size * shrink))
 
 
 def _slow_into(slow: Callable[[int], Sequence[flint.arb]], m: int, j: int,
@@ -274,29 +355,45 @@ def _slow_into(slow: Callable[[int], Sequence[flint.arb]], m: int, j: int,
 
 def _evaluate(blocks: Sequence[tuple[int, int, np.ndarray, np.ndarray, int]], h: float,
               lo: dict[str, np.ndarray], hi: dict[str, np.ndarray]) -> None:
-    """Horner in float64 at every half-step of every block (up to its degree), with the error
-    bound of the module docstring; the blocks of one size and degree share their abscissae
-    (broadcast, no gather), and the rounding term uses ``S(r) >= S(|t|)`` per block."""
-    groups: dict[tuple[int, int], list[int]] = {}
-    for k, (_m, s, _c, _e, d) in enumerate(blocks):
-        groups.setdefault((s, d), []).append(k)
-    for (s, d), ks in groups.items():
+    """Horner in float64 at the half-steps of every block (up to its degree), with the error
+    bound of the module docstring: ``p_lo``, ``p_hi`` at the grid points (even half-steps of the
+    run), ``p_step``, ``q_step`` half-way between them (odd half-steps), the only ones used, in
+    one array (the shorter of the two rows of abscissae padded with zeros, not stored). The
+    blocks of one size, degree and parity of start share their abscissae (broadcast, no
+    gather), and the rounding term uses ``S(r) >= S(|t|)`` per block."""
+    groups: dict[tuple[int, int, int], list[int]] = {}
+    for k, (m, s, _c, _e, d) in enumerate(blocks):
+        groups.setdefault((s, d, m % 2), []).append(k)
+    for (s, d, parity), ks in groups.items():
         half_r = (s + 1) // 2
         t = (np.arange(s) - half_r) * (h / 2)  # exact: small integers times a dyadic step
         r = half_r * (h / 2)  # >= |t| (exact)
         coeffs = np.stack([blocks[k][2] for k in ks])  # blocks x quantities x N
         const = np.stack([blocks[k][3] for k in ks])  # blocks x quantities
-        v = np.repeat(coeffs[:, :, d - 1:d], s, axis=2)
         sr = np.abs(coeffs[:, :, d - 1])
         for i in range(d - 2, -1, -1):
-            v = v * t + coeffs[:, :, i:i + 1]
             sr = sr * r + np.abs(coeffs[:, :, i])
-        err = (_HORNER * sr + const + _TINY)[:, :, None]
-        err = err * (1 + 2.0**-40) + np.abs(v) * 2.0**-51
-        idx = np.array([blocks[k][0] for k in ks])[:, None] + np.arange(s)
+        err0 = (_HORNER * sr + const + _TINY) * (1 + 2.0**-40)  # blocks x quantities
+        # (p_lo, p_hi) at the block's even half-steps of the run, (p_step, q_step) at the odd
+        at = (np.arange(parity, s, 2), np.arange(1 - parity, s, 2))
+        width = max(len(at[0]), len(at[1]))
+        tt = np.zeros((4, width))
+        tt[:2, :len(at[0])] = t[at[0]]
+        tt[2:, :len(at[1])] = t[at[1]]
+        v = np.empty((len(ks), 4, width))
+        v[...] = coeffs[:, :, d - 1:d]
+        for i in range(d - 2, -1, -1):
+            v *= tt
+            v += coeffs[:, :, i:i + 1]
+        err = np.abs(v)
+        err *= 2.0**-51
+        err += err0[:, :, None]
+        starts = np.array([blocks[k][0] for k in ks])[:, None]
         for qi, name in enumerate(QUANTITIES):
-            lo[name][idx] = v[:, qi, :] - err[:, qi, :]
-            hi[name][idx] = v[:, qi, :] + err[:, qi, :]
+            where = at[qi // 2]
+            idx = starts + where
+            lo[name][idx] = v[:, qi, :len(where)] - err[:, qi, :len(where)]
+            hi[name][idx] = v[:, qi, :len(where)] + err[:, qi, :len(where)]
 
 
 class FineTable:
@@ -330,23 +427,19 @@ class FineTable:
                 acc.add_floats(np.arange(base, base + len(x)), np.maximum(np.ceil(x), 0.0))
 
     def lower_bins(self, a: Fraction | int, b: Fraction | int, ilo: int) -> Bins:
-        """The lower bins of the fine cells ``[a, b]`` (in one run): ``[a, a + 1/2]``, the
-        centred steps ``[a + 1/2 + t, a + 3/2 + t]`` (two half steps each, summed with outward
-        rounding) and ``[b - 1/2, b]``; grid indices relative to ``ilo``."""
+        """The centred lower bins ``[t - 1/2, t + 1/2]`` of the grid points ``t = a + 1 .. b -
+        1`` of the fine cells ``[a, b]`` (in one run; the half bins at the ends are the
+        caller's), from ``p_step``, ``q_step`` at the odd half-steps; grid indices relative to
+        ``ilo``."""
         run = self._run(a, b)
         if run is None:
             raise ValueError(f"the cells [{a}, {b}] are not in one run")
-        c0, c1 = int(2 * (a - run.start)), int(2 * (b - run.start))
+        c0, c1 = int(2 * (a - run.start)) + 1, int(2 * (b - run.start)) - 1
         out = []
-        for name in ("p_half", "q_half"):
-            lo, hi = run.lo[name][c0:c1], run.hi[name][c0:c1]
-            b_lo = np.concatenate([lo[:1], down(lo[1:-1:2] + lo[2:-1:2]), lo[-1:]])
-            b_hi = np.concatenate([hi[:1], up(hi[1:-1:2] + hi[2:-1:2]), hi[-1:]])
+        for name in ("p_step", "q_step"):
+            b_lo, b_hi = run.lo[name][c0:c1:2], run.hi[name][c0:c1:2]
             if not (np.all(np.isfinite(b_lo)) and np.all(np.isfinite(b_hi))):
                 raise PrecisionExhausted("a fine bin's enclosure is not finite")
             out += [np.maximum(b_lo, 0.0), b_hi]
-        steps = int(b - a)
-        left = float(a) - ilo + np.arange(steps + 1) - 0.5
-        left[0] = float(a) - ilo
-        right = left + np.concatenate([[0.5], np.ones(steps - 1), [0.5]])
-        return Bins(*out, left, right)
+        centre = float(a) - ilo + np.arange(1, int(b - a))
+        return Bins(*out, centre - 0.5, centre + 0.5)
