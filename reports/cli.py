@@ -219,7 +219,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     except BrokenPipeError:  # `| head`: the reports are written; the run's status stands
         _silence_stdout()
     if baseline is not None:
-        weaker = weakenings(baseline, doc)
+        weaker = weakenings(baseline, doc, routes=args.route, selected=args.claim is not None)
         for line in weaker:
             print(f"dpverify: weaker than the baseline: {line}", file=sys.stderr)
         if weaker and doc["exit_code"] == 0:
