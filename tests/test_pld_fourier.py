@@ -16,17 +16,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dpverify.theorems.numerics import pld
-from dpverify.theorems.numerics.pld import enclose, fourier
+from dpverify.theorems.numerics.pld import fourier, passes
 from tests.test_pld import contains, gauss_eps, kfold_rr_delta, mp
 
-DRIVER_MIN_SIZE = enclose.FOURIER_MIN_SIZE
+DRIVER_MIN_SIZE = passes.FOURIER_MIN_SIZE
 
 
 @pytest.fixture(autouse=True)
 def _fourier_at_every_size(monkeypatch: pytest.MonkeyPatch) -> None:
     """The driver's "fourier" composes small compositions exactly; these tests are about the
     Fourier route, so it is taken at every size (except where a test restores the rule)."""
-    monkeypatch.setattr(enclose, "FOURIER_MIN_SIZE", 0)
+    monkeypatch.setattr(passes, "FOURIER_MIN_SIZE", 0)
 
 
 def exact_composition(ones: list[tuple[pld.DiscretePLD, int]]) -> pld.DiscretePLD:
@@ -233,7 +233,7 @@ def test_driver_composes_small_compositions_exactly(monkeypatch: pytest.MonkeyPa
     four = pld.enclose_eps(pairs, 3, delta, h=h, method="fourier")
     assert (four.lo, four.hi) != (exact.lo, exact.hi)
     assert four.lo <= exact.hi and exact.lo <= four.hi
-    monkeypatch.setattr(enclose, "FOURIER_MIN_SIZE", DRIVER_MIN_SIZE)
+    monkeypatch.setattr(passes, "FOURIER_MIN_SIZE", DRIVER_MIN_SIZE)
     sized = pld.enclose_eps(pairs, 3, delta, h=h, method="fourier")
     assert (sized.lo, sized.hi) == (exact.lo, exact.hi)
     big = pld.enclose_eps(pairs, 3000, delta, h=h, method="fourier")
