@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -36,6 +36,7 @@ from dpverify.theorems.numerics.pld.passes import (
     _steps,
     fourier_or_exact,
 )
+from dpverify.theorems.numerics.pld.predict import predicted_pass
 
 __all__ = [
     "DEFAULT_METHOD",
@@ -71,6 +72,7 @@ class Enclosure:
     h: Fraction
     seconds: float
     passes: list[dict[str, Any]] = field(default_factory=list)
+    model: dict[str, Any] | None = None  # the float model that chose the first step (no bound)
 
     def rel_width(self) -> float:
         if self.hi == 0:
@@ -130,22 +132,47 @@ MARGIN = 0.9  # predicted step / step of the h^2 law: measured (bench/bench_pld.
 #               quantisation of _predicted_step) still absorbs; a miss costs a third pass
 
 
+MODEL_METHODS = ("fourier", "exact")  # the methods whose first step the float model chooses
+#   (the model composes as "fourier" does; "exact" has the same discretisation law)
+MODEL_COST = 5.0  # CPU of a rigorous pass / CPU of the float model at the same step, at most
+#                  (measured, bench/bench_pld.py items at their first step: A 4.9, C 3.5,
+#                  HET 2.0, B and K1e6 1.3): the budget check of a pass chosen from the model
+
+
 def _refine(pairs: Sequence[LossPair], k: int, run: Any, rel_width: float,
-            max_seconds: float, h: Fraction | None) -> Enclosure:
+            max_seconds: float, h: Fraction | None,
+            predict: Callable[[Fraction], tuple[float, float] | None] | None = None
+            ) -> Enclosure:
     """Passes at decreasing steps until the intersected enclosure meets ``rel_width``.
 
     The next step is the coarsest predicted to meet the target (width ~ c h^2, times
-    ``MARGIN``). The budget ``max_seconds`` is CPU seconds of this process (a loaded machine
-    must not force extra, coarser passes): a pass whose predicted CPU cost (the last pass's
-    CPU time times ``(h / new_h)^1.7``) exceeds the remaining budget is replaced by the
-    finest one predicted to fit; no pass starts once the budget is spent, and the number of
-    passes is finite (every pass refines by at least 3/4; the grid size is capped), and none
-    starts once ``max_seconds`` of wall time have passed either: the budget is a bound, never
-    a hang."""
+    ``MARGIN``). The first step: ``predict(h0)`` (a float model of the pass at the coarse step
+    ``h0``, :mod:`.predict`; never part of an enclosure) gives ``c``, and the first rigorous
+    pass is at the step predicted from it; without a model, a rigorous pass at ``h0`` measures
+    ``c`` (a miss of the model costs a further pass, as a miss of the law always did). The
+    budget ``max_seconds`` is CPU seconds of this process (a loaded machine must not force
+    extra, coarser passes): a pass whose predicted CPU cost (the last pass's CPU time, or
+    ``MODEL_COST`` times the model's, times ``(h / new_h)^1.7``) exceeds the remaining budget
+    is replaced by the finest one predicted to fit; no pass starts once the budget is spent,
+    and the number of passes is finite (every pass refines by at least 3/4; the grid size is
+    capped), and none starts once ``max_seconds`` of wall time have passed either: the budget
+    is a bound, never a hang."""
     started_cpu = time.process_time()
     started = time.monotonic()
     fixed = h is not None
     h = h if h is not None else _initial_step(pairs, k, rel_width)
+    model: dict[str, Any] | None = None
+    if not fixed and predict is not None:
+        c0 = time.process_time()
+        got = predict(h)
+        cpu = time.process_time() - c0
+        if got is not None and got[1] > 0:
+            width = (got[1] - got[0]) / got[1]
+            model = {"h": str(h), "lo": got[0], "hi": got[1], "rel_width": width,
+                     "cpu": round(cpu, 3)}
+            if width > rel_width:
+                remaining = max_seconds - (time.process_time() - started_cpu)
+                h = _next_step(pairs, h, width, rel_width, MODEL_COST * cpu, remaining) or h
     passes: list[dict[str, Any]] = []
     lo, hi = Fraction(0), Fraction(-1)
     while True:
@@ -161,27 +188,37 @@ def _refine(pairs: Sequence[LossPair], k: int, run: Any, rel_width: float,
                        "seconds": round(dt, 3), "cpu": round(cpu, 3)})
         if fixed or width <= rel_width:
             break
-        # the width is second order in h: predict the step that meets the target
-        factor = math.sqrt(rel_width / width) * MARGIN if width > 0 else 0.5
-        factor = min(max(factor, 1 / 32), 0.7)
-        new_h = _predicted_step(float(h) * factor)
-        span = max(_span_estimate(p) for p in pairs)
-        if span / float(new_h) > MAX_BINS:  # the finest step within the size limit instead
-            new_h = _dyadic_step(span / MAX_BINS) * 2
-            if new_h > h * Fraction(3, 4):
-                break
-        remaining = max_seconds - (time.process_time() - started_cpu)
-        if time.monotonic() - started >= max_seconds:  # and never past it in wall time
+        if time.monotonic() - started >= max_seconds:  # never past the budget in wall time
             break
-        cost = max(cpu, 1e-3)
-        if cost * (float(h) / float(new_h)) ** 1.7 > remaining:
-            # the finest step predicted to fit the remaining budget, if it still refines
-            fit = float(h) * (max(remaining, 0.0) / cost) ** (-1 / 1.7)
-            if fit <= 0 or _dyadic_step(1.5 * fit) > h * Fraction(3, 4):
-                break
-            new_h = _dyadic_step(1.5 * fit)  # >= fit: within the budget
+        remaining = max_seconds - (time.process_time() - started_cpu)
+        new_h = _next_step(pairs, h, width, rel_width, cpu, remaining)
+        if new_h is None:
+            break
         h = new_h
-    return Enclosure(lo, hi, h, time.monotonic() - started, passes)
+    return Enclosure(lo, hi, h, time.monotonic() - started, passes, model)
+
+
+def _next_step(pairs: Sequence[LossPair], h: Fraction, width: float, rel_width: float,
+               cpu: float, remaining: float) -> Fraction | None:
+    """The step after one of relative width ``width`` at step ``h`` that cost ``cpu`` seconds:
+    the coarsest predicted to meet ``rel_width`` by the h^2 law (times ``MARGIN``), within the
+    size limit and the ``remaining`` CPU budget; None if no step refines within them."""
+    factor = math.sqrt(rel_width / width) * MARGIN if width > 0 else 0.5
+    factor = min(max(factor, 1 / 32), 0.7)
+    new_h = _predicted_step(float(h) * factor)
+    span = max(_span_estimate(p) for p in pairs)
+    if span / float(new_h) > MAX_BINS:  # the finest step within the size limit instead
+        new_h = _dyadic_step(span / MAX_BINS) * 2
+        if new_h > h * Fraction(3, 4):
+            return None
+    cost = max(cpu, 1e-3)
+    if cost * (float(h) / float(new_h)) ** 1.7 > remaining:
+        # the finest step predicted to fit the remaining budget, if it still refines
+        fit = float(h) * (max(remaining, 0.0) / cost) ** (-1 / 1.7)
+        if fit <= 0 or _dyadic_step(1.5 * fit) > h * Fraction(3, 4):
+            return None
+        new_h = _dyadic_step(1.5 * fit)  # >= fit: within the budget
+    return new_h
 
 
 def _span_estimate(pair: LossPair) -> float:
@@ -243,8 +280,16 @@ def enclose_eps_composition(directions: Sequence[Sequence[Part]], delta: Number,
         step = h if h is not None else _initial_step(pairs, k, rel_width)
         lo, hi = _eps_pass_parts(directions, delta, step, abs_tol, True, method)
         return Enclosure(lo, hi, step, time.monotonic() - started)
-    hint: list[float] = []  # the previous pass's midpoint: where the next one tilts
+    hint: list[float] = []  # the previous pass's (or model's) midpoint: where the next tilts
     state: dict[str, bool] = {}
+    d_float = float(d_lo)
+
+    def model(step: Fraction) -> tuple[float, float] | None:
+        got = predicted_pass(directions, step, _plan(k, abs_tol)[1],
+                             lambda pld: pld.eps_float(d_float), None, d_float)
+        if got is not None and got[1] > 0:
+            hint.append((got[0] + got[1]) / 2)
+        return got
 
     def run(step: Fraction) -> tuple[Fraction, Fraction]:
         lo, hi = _eps_pass_parts(directions, delta, step, abs_tol, False, method,
@@ -253,7 +298,8 @@ def enclose_eps_composition(directions: Sequence[Sequence[Part]], delta: Number,
             hint.append(float((lo + hi) / 2))
         return lo, hi
 
-    return _refine(pairs, k, run, rel_width, max_seconds, h)
+    return _refine(pairs, k, run, rel_width, max_seconds, h,
+                   model if method in MODEL_METHODS else None)
 
 
 def enclose_delta_composition(directions: Sequence[Sequence[Part]], eps: Number,
@@ -276,10 +322,17 @@ def enclose_delta_composition(directions: Sequence[Sequence[Part]], eps: Number,
         abs_tol = max(float(hi0) * 2.0**-24, abs_tol * 2.0**-40)
     abs_tol = min(abs_tol, float(hi0) * 2.0**-24) if hi0 > 0 else abs_tol
     state: dict[str, bool] = {}
+    e_lo, e_hi = _span(eps)
+
+    def model(step: Fraction) -> tuple[float, float] | None:
+        return predicted_pass(directions, step, _plan(k, abs_tol)[1],
+                              lambda pld: float(pld.delta_bound(eps).mid()),
+                              float((e_lo + e_hi) / 2), 1e-6)
+
     return _refine(pairs, k,
                    lambda step: _delta_pass_parts(directions, eps, step, abs_tol, False, method,
                                                   rel_width, state),
-                   rel_width, max_seconds, h)
+                   rel_width, max_seconds, h, model if method in MODEL_METHODS else None)
 
 
 def sgm_composition(parts: Sequence[tuple[Number, Number, int]],

@@ -21,6 +21,7 @@ from dpverify.theorems.numerics.pld.composition import (
 from dpverify.theorems.numerics.pld.pairs import LossPair
 
 T = TypeVar("T")
+N = TypeVar("N", Fraction, float)
 _FALLBACK = (PrecisionExhausted, ValueError, OverflowError, FloatingPointError)
 
 
@@ -69,24 +70,35 @@ def _pass_parts(directions: Sequence[Sequence[Part]], at: Number, h: Fraction, a
             state["tilted"] = False
         return max(e_lo, t_lo), min(e_hi, t_hi)
     bits, tail = _plan(_steps(directions), abs_tol)
-    lo = Fraction(0)
-    his = []
-    for parts in directions:
+
+    def upper(d: int) -> Fraction:
         if not upper_only:
-            for pair, _k in parts:
+            for pair, _k in directions[d]:
                 one_step_plds(pair, h, bits, tail, lower=True)  # one discretisation for both
-        his.append(_one_end(parts, h, bits, tail, "upper", method, center, delta,
-                            lambda pld: bound(pld, at)[1]))
-    if not upper_only:
-        # the lower end is the maximum over the directions of their lower bounds, each at most
-        # its direction's upper bound: a direction whose upper bound does not exceed the best
-        # lower bound so far cannot raise it, and its lower PLD is not composed
-        for d in sorted(range(len(directions)), key=lambda i: his[i], reverse=True):
-            if his[d] <= lo:
-                continue
-            lo = max(lo, _one_end(directions[d], h, bits, tail, "lower", method, center, delta,
-                                  lambda pld: bound(pld, at)[0]))
-    return lo, max(Fraction(0), *his)
+        return _one_end(directions[d], h, bits, tail, "upper", method, center, delta,
+                        lambda pld: bound(pld, at)[1])
+
+    def lower(d: int) -> Fraction:
+        return _one_end(directions[d], h, bits, tail, "lower", method, center, delta,
+                        lambda pld: bound(pld, at)[0])
+
+    return _max_over_directions(len(directions), upper, None if upper_only else lower,
+                                Fraction(0))
+
+
+def _max_over_directions(n: int, upper: Callable[[int], N], lower: Callable[[int], N] | None,
+                         zero: N) -> tuple[N, N]:
+    """``(max_d lower(d), max_d upper(d))``, both at least ``zero`` (the lower end ``zero``
+    without ``lower``). Every direction's lower end is at most its upper end: a direction whose
+    upper end does not exceed the best lower end so far cannot raise it, and ``lower`` is not
+    called for it."""
+    his = [upper(d) for d in range(n)]
+    lo = zero
+    if lower is not None:
+        for d in sorted(range(n), key=lambda i: his[i], reverse=True):
+            if his[d] > lo:
+                lo = max(lo, lower(d))
+    return lo, max(zero, *his)
 
 
 FOURIER_MIN_SIZE = 500_000  # composed length x bits below which "fourier" composes exactly:

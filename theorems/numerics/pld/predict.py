@@ -1,0 +1,166 @@
+"""A float model of one refinement pass: the driver's predictor of the width law (never a bound).
+
+The driver (:mod:`.enclose`) needs the constant ``c`` of the width law ``w(h) ~ c h^2`` to choose
+the step of its rigorous pass. It used to measure ``c`` with a rigorous pass at a coarse step;
+here the same two one-step constructions are built in floating point from the pair's float CDFs
+(no arb, no outward rounding): the upper PLD by connect-the-dots on every grid step
+([DGKKM22] arXiv 2207.04380v1), the lower one by the neighbour exchange of :mod:`.lower` on the
+centred bins of every grid point (on coarse grids also the pouring of :mod:`.pour`, the
+higher of the two kept, as :func:`.discretize.discretize` does). They are composed as the
+rigorous pass composes (:func:`.fourier.compose_fourier`, tilted at the same saddle point) and
+read by a float query.
+The result is an estimate of the pass's enclosure at the same step, at a fraction of its CPU
+time; nothing computed here enters an enclosure.
+
+The float CDFs: ``LossPair.cdf_sf_float`` gives the P-law of the loss; the Q-law is the P-law
+of the negated loss of the dual pair, where the pair has one: the add and remove pairs of the
+subsampled Gaussian swap P and Q and negate the loss (:class:`.pairs.SubsampledGaussian`), so
+``Q_add[L <= z] = P_remove[L > -z]``. Other pairs have no model (:func:`float_one_step` returns
+None) and the driver measures ``c`` with a rigorous pass as before.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from typing import Any
+
+import flint
+import numpy as np
+
+from dpverify.theorems.numerics.pld.discrete import DiscretePLD
+from dpverify.theorems.numerics.pld.discretize import (
+    POUR_MAX_BINS,
+    _mass_position,
+    _poured,
+    grid_for,
+)
+from dpverify.theorems.numerics.pld.fourier import chernoff_eps, compose_fourier, fourier_tilt
+from dpverify.theorems.numerics.pld.lower import Bins, lower_atoms
+from dpverify.theorems.numerics.pld.pairs import LossPair, SubsampledGaussian
+from dpverify.theorems.numerics.pld.passes import _FALLBACK, _max_over_directions
+
+UNIT_BITS = 64  # masses of the model in units 2^-64 (a mass below that is dropped: far below
+#                 the widths predicted)
+MAX_POINTS = 200_000  # a model with more grid points per direction is not built
+
+Part = tuple[LossPair, int]
+FloatCdfs = Callable[[np.ndarray], tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]
+
+
+def _float_cdfs(pair: LossPair) -> FloatCdfs | None:
+    """``z -> (P[L <= z], P[L > z], Q[L <= z], Q[L > z])`` in floats, or None."""
+    if not isinstance(pair, SubsampledGaussian) or pair.direction == "replace":
+        return None
+    dual = SubsampledGaussian(pair.q_in, pair.sigma_in,
+                              "remove" if pair.direction == "add" else "add")
+
+    def cdfs(z: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        p = pair.cdf_sf_float(z)
+        q = dual.cdf_sf_float(-z)
+        assert p is not None and q is not None
+        return p[0], p[1], q[1], q[0]
+
+    return cdfs
+
+
+def _differences(cdf: np.ndarray, sf: np.ndarray) -> np.ndarray:
+    """The masses between consecutive points: differences of the smaller side (accurate
+    in both tails), never negative."""
+    d = np.where(cdf[1:] <= 0.5, cdf[1:] - cdf[:-1], sf[:-1] - sf[1:])
+    return np.maximum(d, 0.0)
+
+
+def _units(masses: np.ndarray) -> flint.fmpz_poly:
+    return flint.fmpz_poly([int(v) for v in np.rint(np.ldexp(masses, UNIT_BITS)).tolist()])
+
+
+def float_one_step(pair: LossPair, h: Fraction, tail: float
+                   ) -> tuple[DiscretePLD, DiscretePLD] | None:
+    """The float models of the upper and lower one-step PLDs of ``pair`` at step ``h`` on the
+    grid and window of :func:`.discretize.discretize` (every step fine), or None (no float
+    CDFs, or too many points)."""
+    cdfs = _float_cdfs(pair)
+    if cdfs is None:
+        return None
+    grid = grid_for(pair, h)
+    hf, off = float(h), float(grid.offset)
+    ilo = math.floor((pair.quantile(tail) - off) / hf) - 1
+    ihi = math.ceil((pair.quantile(tail, upper=True) - off) / hf) + 1
+    n = ihi - ilo + 1
+    if n > MAX_POINTS or n < 2:
+        return None
+    z0 = off + ilo * hf
+    z = z0 + hf * np.arange(n)
+    pc, ps, qc, qs = cdfs(z)
+    pb, qb = _differences(pc, ps), _differences(qc, qs)
+    e = np.exp(z)
+    # upper: connect the dots, the P- and Q-mass of every step split between its ends
+    width = e[1:] - e[:-1]
+    to_a = np.maximum(e[:-1] * (e[1:] * qb - pb) / width, 0.0)
+    to_b = np.maximum(e[1:] * (pb - e[:-1] * qb) / width, 0.0)
+    up = np.zeros(n)
+    up[:-1] += to_a
+    up[1:] += to_b
+    up[0] += pc[0]  # below the window: to its first point
+    p_inf = float(pair.p_inf().mid())
+    # lower: neighbour exchange on the centred bins [t - 1/2, t + 1/2] (halves at the ends)
+    cuts = np.concatenate([[0.0], np.arange(n - 1) + 0.5, [n - 1.0]])
+    pc2, ps2, qc2, qs2 = cdfs(z0 + hf * cuts)
+    p2, q2 = _differences(pc2, ps2), _differences(qc2, qs2)
+    bins = Bins(p2, p2, q2, q2, cuts[:-1], cuts[1:])
+    t, mass = lower_atoms(bins, e, z0, hf)
+    lo = _units(np.bincount(t, weights=mass, minlength=n)[:n])
+    if len(bins) <= POUR_MAX_BINS:  # as discretize: the pouring may sit higher on coarse grids
+        poured = flint.fmpz_poly(_poured(pair, bins, lambda i: flint.arb(float(z[i])).exp(),
+                                         n, UNIT_BITS, grid.z(ilo), h))
+        lo = max(lo, poured, key=_mass_position)
+    shift = grid.z(ilo)
+    inf_up = round(math.ldexp(ps[-1] + p_inf, UNIT_BITS))
+    return (DiscretePLD("upper", h, shift, _units(up), inf_up, UNIT_BITS, 0),
+            DiscretePLD("lower", h, shift, lo, round(math.ldexp(p_inf, UNIT_BITS)),
+                        UNIT_BITS, 0))
+
+
+def _tilt(ups: Sequence[tuple[DiscretePLD, int]], center: float | None, delta: float
+          ) -> Fraction:
+    """The tilt of the rigorous pass: the saddle point of the upper model at ``center``, else
+    at a Chernoff estimate of the eps of ``delta``."""
+    return fourier_tilt(ups, chernoff_eps(ups, delta) if center is None else center)
+
+
+def predicted_pass(directions: Sequence[Sequence[Part]], h: Fraction, tail: float,
+                   read: Callable[[Any], float], center: float | None, delta: float
+                   ) -> tuple[float, float] | None:
+    """The float model's ``(lo, hi)`` of one pass at step ``h`` (the maximum over the
+    directions, as :func:`.passes._pass_parts`), each end read by ``read`` from a composed
+    model; None where a pair has no model or the model fails."""
+    try:
+        models: dict[Any, tuple[DiscretePLD, DiscretePLD]] = {}
+        for parts in directions:
+            for pair, _k in parts:
+                if pair.key() not in models:
+                    got = float_one_step(pair, h, tail)
+                    if got is None:
+                        return None
+                    models[pair.key()] = got
+        ups = [[(models[pair.key()][0], k) for pair, k in parts] for parts in directions]
+
+        tilts: dict[int, Fraction] = {}
+
+        def end(d: int, kind: str) -> float:
+            ones = ups[d] if kind == "upper" else [(models[pair.key()][1], k)
+                                                   for pair, k in directions[d]]
+            if d not in tilts:
+                tilts[d] = _tilt(ups[d], center, delta)
+            return read(compose_fourier(ones, tilts[d]))
+
+        lo, hi = _max_over_directions(len(directions), lambda d: end(d, "upper"),
+                                      lambda d: end(d, "lower"), 0.0)
+    except (*_FALLBACK, ArithmeticError):  # a model that fails predicts nothing
+        return None
+    return float(lo), float(hi)
+
+
+__all__ = ["float_one_step", "predicted_pass"]
