@@ -77,8 +77,9 @@ def certified(item: dict[str, Any], rel_width: float, max_seconds: float,
     directions = pld.sgm_composition(_parts(item))
     enc = pld.enclose_eps_composition(directions, delta, rel_width=rel_width,
                                       max_seconds=max_seconds, method=method)
+    model = enc.model and (enc.model["h"], enc.model["rel_width"], enc.model["cpu"])
     return {"lo": float(enc.lo), "hi": float(enc.hi), "width": enc.rel_width(), "h": str(enc.h),
-            "passes": [(p["h"], p["rel_width"]) for p in enc.passes]}
+            "passes": [(p["h"], p["rel_width"], p["cpu"]) for p in enc.passes], "model": model}
 
 
 def dp_accounting_pld(item: dict[str, Any], disc: float) -> dict[str, Any]:
@@ -154,7 +155,8 @@ def main() -> None:
             if "lo" in r:
                 lo, hi = r["lo"], r["hi"]
                 print(f"  {label:<26} [{lo:.7f}, {hi:.7f}] width {r['width']:.2e} "
-                      f"cpu {r['cpu']:7.2f} s  rss {r['rss']:6.0f} MB  passes {r['passes']}")
+                      f"cpu {r['cpu']:7.2f} s  rss {r['rss']:6.0f} MB  passes (h, width, cpu) "
+                      f"{r['passes']}  float model (h, width, cpu) {r['model']}")
                 continue
             eps = r["eps"]
             where = ""

@@ -91,6 +91,26 @@ CASES = [
 ]
 
 
+def test_negligible_coefficients_are_not_powered(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Coefficients whose k-th power is provably below ``2^-CUT_BITS`` are not powered (step 3
+    of :mod:`.fourier`): at k = 2000 (68 of 2049 powered) and k = 120 (333 of 1025) the bounds
+    match those of powering every coefficient (``CUT_BITS`` huge: the cut is 0) to 1e-12, and
+    at k = 120 they are on the right side of the exact composition."""
+    pair = pld.SubsampledGaussian(Fraction(1, 20), Fraction(1), "add")
+    for k, eps in ((2000, Fraction(3)), (120, Fraction(1))):
+        for kind in ("upper", "lower"):
+            ones = one_steps([(pair, k)], Fraction(1, 64), kind)
+            lam = fourier.fourier_tilt(ones, float(eps))
+            monkeypatch.setattr(fourier, "CUT_BITS", 200)
+            cut = fourier.compose_fourier(ones, lam).delta_bound(eps)
+            monkeypatch.setattr(fourier, "CUT_BITS", 10**9)
+            full = fourier.compose_fourier(ones, lam).delta_bound(eps)
+            end = (lambda b: b.upper()) if kind == "upper" else (lambda b: b.lower())
+            assert abs(float(end(cut) - end(full))) <= 1e-12 * float(end(full))
+            if k == 120:
+                check_brackets(ones, [str(eps)])
+
+
 @pytest.mark.parametrize(("pairs", "h", "eps_list"), CASES)
 @pytest.mark.parametrize("kind", ["upper", "lower"])
 def test_fourier_brackets_the_exact_composition(pairs: list, h: Fraction, eps_list: list[str],

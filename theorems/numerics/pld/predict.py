@@ -8,9 +8,9 @@ here the same two one-step constructions are built in floating point from the pa
 centred bins of every grid point (on coarse grids also the pouring of :mod:`.pour`, the
 higher of the two kept, as :func:`.discretize.discretize` does). They are composed as the
 rigorous pass composes (:func:`.fourier.compose_fourier`, tilted at the same saddle point) and
-read by a float query.
-The result is an estimate of the pass's enclosure at the same step, at a fraction of its CPU
-time; nothing computed here enters an enclosure.
+read by a float query (compositions below ``passes.FOURIER_MIN_SIZE`` as exact integer powers
+of the model, as in the rigorous pass). The result is an estimate of the pass's enclosure at
+the same step, at a fraction of its CPU time; nothing computed here enters an enclosure.
 
 The float CDFs: ``LossPair.cdf_sf_float`` gives the P-law of the loss; the Q-law is the P-law
 of the negated loss of the dual pair, where the pair has one: the add and remove pairs of the
@@ -29,6 +29,7 @@ from typing import Any
 import flint
 import numpy as np
 
+from dpverify.theorems.numerics.pld import passes
 from dpverify.theorems.numerics.pld.discrete import DiscretePLD
 from dpverify.theorems.numerics.pld.discretize import (
     POUR_MAX_BINS,
@@ -123,6 +124,15 @@ def float_one_step(pair: LossPair, h: Fraction, tail: float
                         UNIT_BITS, 0))
 
 
+def _exact(ones: Sequence[tuple[DiscretePLD, int]]) -> DiscretePLD:
+    out: DiscretePLD | None = None
+    for one, k in ones:
+        c = one.self_compose(k)
+        out = c if out is None else out.compose(c)
+    assert out is not None
+    return out
+
+
 def _tilt(ups: Sequence[tuple[DiscretePLD, int]], center: float | None, delta: float
           ) -> Fraction:
     """The tilt of the rigorous pass: the saddle point of the upper model at ``center``, else
@@ -152,6 +162,8 @@ def predicted_pass(directions: Sequence[Sequence[Part]], h: Fraction, tail: floa
         def end(d: int, kind: str) -> float:
             ones = ups[d] if kind == "upper" else [(models[pair.key()][1], k)
                                                    for pair, k in directions[d]]
+            if sum(k * len(one) for one, k in ones) * UNIT_BITS < passes.FOURIER_MIN_SIZE:
+                return read(_exact(ones))  # as the rigorous pass: small ones compose exactly
             if d not in tilts:
                 tilts[d] = _tilt(ups[d], center, delta)
             return read(compose_fourier(ones, tilts[d]))
