@@ -56,15 +56,27 @@ def _sum_up(x: np.ndarray) -> float:
     return float(up(float(np.sum(x)) * (1 + 2 * _gamma(len(x) + 2)) + TINY))
 
 
+_DECAY: dict[tuple[Fraction, int], tuple[np.ndarray, float]] = {}
+
+
 def _decay(c: Fraction, n: int) -> tuple[np.ndarray, float]:
     """Floats ``E_i ~ e^{-c i}``, ``i < n`` (``c >= 0``), and an absolute error bound; the
-    table stops where ``e^{-c i} < e^{-DECAY_CUT}`` (the rest counts as 0, within the bound)."""
-    if c == 0:
-        return np.ones(n), 0.0
-    t = min(n, int(DECAY_CUT / float(c)) + 1)
-    w, alpha = weights(c, t)
-    err = _float_up((1 + Fraction(U)) / (1 - Fraction(alpha)) - 1)
-    return 1.0 / w, err + (math.exp(-DECAY_CUT + 1) if t < n else 0.0)
+    table stops where ``e^{-c i} < e^{-DECAY_CUT}`` (the rest counts as 0, within the bound).
+    Cached (read-only): the upper and lower PLDs of a pass share their tilt and window."""
+    hit = _DECAY.get((c, n))
+    if hit is None:
+        if c == 0:
+            table, err = np.ones(n), 0.0
+        else:
+            t = min(n, int(DECAY_CUT / float(c)) + 1)
+            w, alpha = weights(c, t)
+            err = _float_up((1 + Fraction(U)) / (1 - Fraction(alpha)) - 1)
+            table, err = 1.0 / w, err + (math.exp(-DECAY_CUT + 1) if t < n else 0.0)
+        table.flags.writeable = False
+        if len(_DECAY) >= 4:
+            _DECAY.clear()
+        hit = _DECAY[(c, n)] = (table, err)
+    return hit
 
 
 @dataclass
