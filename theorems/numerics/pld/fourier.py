@@ -366,7 +366,10 @@ def compose_fourier(ones: Sequence[tuple[DiscretePLD, int]], lam: Fraction) -> F
         for al, _dl in pieces[1:]:
             prod_a = _up_nonneg(prod_a * al)
         total_d = _up_nonneg(total_d + _up_nonneg(_rel_up(g, len(pieces) - 1) * prod_a))
-    eta = _norm2_up(total_d) + e_n * _norm2_up(_abs_up(spectrum))
+    nz = np.flatnonzero(spectrum)  # the coefficients not powered are exact zeros: |0| = 0
+    a_spec = np.zeros(len(spectrum))
+    a_spec[nz] = _abs_up(spectrum[nz])
+    eta = _norm2_up(total_d) + e_n * _norm2_up(a_spec)
     del pieces, total_d
     values = np.roll(np.fft.irfft(spectrum, n), -(o % n))
     eta = float(_up_nonneg(eta + float(eta_in)))
