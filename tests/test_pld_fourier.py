@@ -91,6 +91,30 @@ CASES = [
 ]
 
 
+def test_eps_float_equals_the_crossing_over_the_whole_range() -> None:
+    """The float locator skips the half range left of the tilted mode only when the crossing
+    lies right of it: at every delta (crossings on both sides of the mode) it returns what
+    the whole range gives."""
+    import math
+
+    import numpy as np
+
+    pair = pld.SubsampledGaussian(Fraction(1, 20), Fraction(1), "add")
+    ones = one_steps([(pair, 300)], Fraction(1, 512), "upper")
+    four = fourier.compose_fourier(ones, fourier.fourier_tilt(ones, 3.0))  # 0.9: far left
+    ref = int(np.argmax(four.values))
+    c1, c2 = float(four.lam_h), float(four.h)
+    a = max(0, ref - int(600 / (c1 + c2)) - 1)
+    b = min(len(four.values), ref + int(600 / (c1 + c2)) + 1)
+    z_ref = float(four.start + ref * four.h)
+    scale = math.exp(float(four.log_c.mid()) - c1 * ref)
+    inf = float(four.inf.mid())
+    for delta in (0.9, 0.3, 1e-2, 1e-5, 1e-9, 1e-30):
+        whole = four._crossing(a, ref, b, scale, inf, delta)
+        want = z_ref + whole if whole is not None else z_ref + (a - ref) * c2
+        assert four.eps_float(delta) == want, delta
+
+
 def test_negligible_coefficients_are_not_powered(monkeypatch: pytest.MonkeyPatch) -> None:
     """Coefficients whose k-th power is provably below ``2^-CUT_BITS`` are not powered (step 3
     of :mod:`.fourier`): at k = 2000 (68 of 2049 powered) and k = 120 (333 of 1025) the bounds
