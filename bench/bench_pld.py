@@ -3,7 +3,7 @@
 Run by hand (never in CI), optionally with ``pip install dp-accounting prv-accountant``:
 
     python bench/bench_pld.py [--rel-width 1e-5] [--max-seconds 150] [--item C ...]
-                              [--method exact --method fft]
+                              [--method exact --method fft] [--no-model]
 
 Items (issue 14): the catalogue's DP-SGD scenarios A, B and C (subsampling.md, "Standard DP-SGD
 scenarios"; add/remove, values copied here), ``K1e6`` (q = 1e-3, sigma = 0.8, k = 10^6,
@@ -118,7 +118,13 @@ def main() -> None:
     parser.add_argument("--prv-eps-error", type=float, default=1e-2)
     parser.add_argument("--no-prv", action="store_true", help="skip prv_accountant (its memory "
                         "grows to several GB at k = 10^6)")
+    parser.add_argument("--no-model", action="store_true", help="the driver's first step from a "
+                        "rigorous coarse pass instead of the float model (pld/predict.py)")
     args = parser.parse_args()
+    if args.no_model:
+        from dpverify.theorems.numerics.pld import enclose
+
+        enclose.MODEL_METHODS = ()
     print(f"load average {os.getloadavg()}, {os.cpu_count()} cpus, parent RSS "
           f"{_usage()[1]:.0f} MB at the forks")
     for name in args.item or list(ITEMS):
