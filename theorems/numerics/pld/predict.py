@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -77,11 +78,21 @@ def _units(masses: np.ndarray) -> flint.fmpz_poly:
     return flint.fmpz_poly([int(v) for v in np.rint(np.ldexp(masses, UNIT_BITS)).tolist()])
 
 
-def float_one_step(pair: LossPair, h: Fraction, tail: float
-                   ) -> tuple[DiscretePLD, DiscretePLD] | None:
-    """The float models of the upper and lower one-step PLDs of ``pair`` at step ``h`` on the
-    grid and window of :func:`.discretize.discretize` (every step fine), or None (no float
-    CDFs, or too many points)."""
+@dataclass
+class _Grid:
+    """The grid and window of one pair's model: ``z_i = z0 + i h``, ``i < n``."""
+
+    pair: LossPair
+    cdfs: FloatCdfs
+    h: Fraction
+    shift: Fraction
+    z: np.ndarray
+    p_inf: float
+
+
+def _model_grid(pair: LossPair, h: Fraction, tail: float) -> _Grid | None:
+    """The grid and window of :func:`.discretize.discretize` (every step fine), or None (no
+    float CDFs, or too many points)."""
     cdfs = _float_cdfs(pair)
     if cdfs is None:
         return None
@@ -92,36 +103,49 @@ def float_one_step(pair: LossPair, h: Fraction, tail: float
     n = ihi - ilo + 1
     if n > MAX_POINTS or n < 2:
         return None
-    z0 = off + ilo * hf
-    z = z0 + hf * np.arange(n)
-    pc, ps, qc, qs = cdfs(z)
+    z = off + ilo * hf + hf * np.arange(n)
+    return _Grid(pair, cdfs, h, grid.z(ilo), z, float(pair.p_inf().mid()))
+
+
+def _upper(g: _Grid) -> DiscretePLD:
+    """Connect the dots: the P- and Q-mass of every step split between its ends."""
+    pc, ps, qc, qs = g.cdfs(g.z)
     pb, qb = _differences(pc, ps), _differences(qc, qs)
-    e = np.exp(z)
-    # upper: connect the dots, the P- and Q-mass of every step split between its ends
+    e = np.exp(g.z)
     width = e[1:] - e[:-1]
-    to_a = np.maximum(e[:-1] * (e[1:] * qb - pb) / width, 0.0)
-    to_b = np.maximum(e[1:] * (pb - e[:-1] * qb) / width, 0.0)
-    up = np.zeros(n)
-    up[:-1] += to_a
-    up[1:] += to_b
+    up = np.zeros(len(g.z))
+    up[:-1] += np.maximum(e[:-1] * (e[1:] * qb - pb) / width, 0.0)
+    up[1:] += np.maximum(e[1:] * (pb - e[:-1] * qb) / width, 0.0)
     up[0] += pc[0]  # below the window: to its first point
-    p_inf = float(pair.p_inf().mid())
-    # lower: neighbour exchange on the centred bins [t - 1/2, t + 1/2] (halves at the ends)
+    inf = round(math.ldexp(ps[-1] + g.p_inf, UNIT_BITS))
+    return DiscretePLD("upper", g.h, g.shift, _units(up), inf, UNIT_BITS, 0)
+
+
+def _lower(g: _Grid) -> DiscretePLD:
+    """Neighbour exchange on the centred bins ``[t - 1/2, t + 1/2]`` (halves at the ends); on
+    coarse grids also the pouring, the higher kept (as discretize)."""
+    n, hf, z0 = len(g.z), float(g.h), float(g.z[0])
     cuts = np.concatenate([[0.0], np.arange(n - 1) + 0.5, [n - 1.0]])
-    pc2, ps2, qc2, qs2 = cdfs(z0 + hf * cuts)
-    p2, q2 = _differences(pc2, ps2), _differences(qc2, qs2)
-    bins = Bins(p2, p2, q2, q2, cuts[:-1], cuts[1:])
-    t, mass = lower_atoms(bins, e, z0, hf)
+    pc, ps, qc, qs = g.cdfs(z0 + hf * cuts)
+    p, q = _differences(pc, ps), _differences(qc, qs)
+    bins = Bins(p, p, q, q, cuts[:-1], cuts[1:])
+    t, mass = lower_atoms(bins, np.exp(g.z), z0, hf)
     lo = _units(np.bincount(t, weights=mass, minlength=n)[:n])
-    if len(bins) <= POUR_MAX_BINS:  # as discretize: the pouring may sit higher on coarse grids
-        poured = flint.fmpz_poly(_poured(pair, bins, lambda i: flint.arb(float(z[i])).exp(),
-                                         n, UNIT_BITS, grid.z(ilo), h))
+    if len(bins) <= POUR_MAX_BINS:
+        poured = flint.fmpz_poly(_poured(g.pair, bins, lambda i: flint.arb(float(g.z[i])).exp(),
+                                         n, UNIT_BITS, g.shift, g.h))
         lo = max(lo, poured, key=_mass_position)
-    shift = grid.z(ilo)
-    inf_up = round(math.ldexp(ps[-1] + p_inf, UNIT_BITS))
-    return (DiscretePLD("upper", h, shift, _units(up), inf_up, UNIT_BITS, 0),
-            DiscretePLD("lower", h, shift, lo, round(math.ldexp(p_inf, UNIT_BITS)),
-                        UNIT_BITS, 0))
+    return DiscretePLD("lower", g.h, g.shift, lo, round(math.ldexp(g.p_inf, UNIT_BITS)),
+                       UNIT_BITS, 0)
+
+
+def float_one_step(pair: LossPair, h: Fraction, tail: float
+                   ) -> tuple[DiscretePLD, DiscretePLD] | None:
+    """The float models of the upper and lower one-step PLDs of ``pair`` at step ``h`` on the
+    grid and window of :func:`.discretize.discretize` (every step fine), or None (no float
+    CDFs, or too many points)."""
+    g = _model_grid(pair, h, tail)
+    return None if g is None else (_upper(g), _lower(g))
 
 
 def _exact(ones: Sequence[tuple[DiscretePLD, int]]) -> DiscretePLD:
@@ -147,21 +171,27 @@ def predicted_pass(directions: Sequence[Sequence[Part]], h: Fraction, tail: floa
     directions, as :func:`.passes._pass_parts`), each end read by ``read`` from a composed
     model; None where a pair has no model or the model fails."""
     try:
-        models: dict[Any, tuple[DiscretePLD, DiscretePLD]] = {}
+        grids: dict[Any, _Grid] = {}
         for parts in directions:
             for pair, _k in parts:
-                if pair.key() not in models:
-                    got = float_one_step(pair, h, tail)
+                if pair.key() not in grids:
+                    got = _model_grid(pair, h, tail)
                     if got is None:
                         return None
-                    models[pair.key()] = got
-        ups = [[(models[pair.key()][0], k) for pair, k in parts] for parts in directions]
+                    grids[pair.key()] = got
+        uppers = {key: _upper(g) for key, g in grids.items()}
+        lowers: dict[Any, DiscretePLD] = {}  # only those of the directions composed below
+        ups = [[(uppers[pair.key()], k) for pair, k in parts] for parts in directions]
+
+        def lower(pair: LossPair) -> DiscretePLD:
+            if pair.key() not in lowers:
+                lowers[pair.key()] = _lower(grids[pair.key()])
+            return lowers[pair.key()]
 
         tilts: dict[int, Fraction] = {}
 
         def end(d: int, kind: str) -> float:
-            ones = ups[d] if kind == "upper" else [(models[pair.key()][1], k)
-                                                   for pair, k in directions[d]]
+            ones = ups[d] if kind == "upper" else [(lower(pair), k) for pair, k in directions[d]]
             if sum(k * len(one) for one, k in ones) * UNIT_BITS < passes.FOURIER_MIN_SIZE:
                 return read(_exact(ones))  # as the rigorous pass: small ones compose exactly
             if d not in tilts:
