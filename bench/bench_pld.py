@@ -3,7 +3,7 @@
 Run by hand (never in CI), optionally with ``pip install dp-accounting prv-accountant``:
 
     python bench/bench_pld.py [--rel-width 1e-5] [--max-seconds 150] [--item C ...]
-                              [--method exact --method fft]
+                              [--method exact --method fft] [--no-model]
 
 Items (issue 14): the catalogue's DP-SGD scenarios A, B and C (subsampling.md, "Standard DP-SGD
 scenarios"; add/remove, values copied here), ``K1e6`` (q = 1e-3, sigma = 0.8, k = 10^6,
@@ -77,8 +77,9 @@ def certified(item: dict[str, Any], rel_width: float, max_seconds: float,
     directions = pld.sgm_composition(_parts(item))
     enc = pld.enclose_eps_composition(directions, delta, rel_width=rel_width,
                                       max_seconds=max_seconds, method=method)
+    model = enc.model and (enc.model["h"], enc.model["rel_width"], enc.model["cpu"])
     return {"lo": float(enc.lo), "hi": float(enc.hi), "width": enc.rel_width(), "h": str(enc.h),
-            "passes": [(p["h"], p["rel_width"]) for p in enc.passes]}
+            "passes": [(p["h"], p["rel_width"], p["cpu"]) for p in enc.passes], "model": model}
 
 
 def dp_accounting_pld(item: dict[str, Any], disc: float) -> dict[str, Any]:
@@ -117,7 +118,13 @@ def main() -> None:
     parser.add_argument("--prv-eps-error", type=float, default=1e-2)
     parser.add_argument("--no-prv", action="store_true", help="skip prv_accountant (its memory "
                         "grows to several GB at k = 10^6)")
+    parser.add_argument("--no-model", action="store_true", help="the driver's first step from a "
+                        "rigorous coarse pass instead of the float model (pld/predict.py)")
     args = parser.parse_args()
+    if args.no_model:
+        from dpverify.theorems.numerics.pld import enclose
+
+        enclose.MODEL_METHODS = ()
     print(f"load average {os.getloadavg()}, {os.cpu_count()} cpus, parent RSS "
           f"{_usage()[1]:.0f} MB at the forks")
     for name in args.item or list(ITEMS):
@@ -154,7 +161,8 @@ def main() -> None:
             if "lo" in r:
                 lo, hi = r["lo"], r["hi"]
                 print(f"  {label:<26} [{lo:.7f}, {hi:.7f}] width {r['width']:.2e} "
-                      f"cpu {r['cpu']:7.2f} s  rss {r['rss']:6.0f} MB  passes {r['passes']}")
+                      f"cpu {r['cpu']:7.2f} s  rss {r['rss']:6.0f} MB  passes (h, width, cpu) "
+                      f"{r['passes']}  float model (h, width, cpu) {r['model']}")
                 continue
             eps = r["eps"]
             where = ""

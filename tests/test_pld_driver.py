@@ -1,5 +1,6 @@
-"""The PLD refinement driver (issue 14): the predicted step, the CPU-second budget, the
-saddle-point locator of the Fourier route and the shared float conversion of one-step PLDs."""
+"""The PLD refinement driver (issue 14): the predicted step, the float model that chooses the
+first step, the CPU-second budget, the saddle-point locator of the Fourier route and the shared
+float conversion of one-step PLDs."""
 
 from __future__ import annotations
 
@@ -14,8 +15,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dpverify.theorems.numerics import pld
-from dpverify.theorems.numerics.pld import enclose, fourier
+from dpverify.theorems.numerics.pld import enclose, fourier, passes, predict
 from dpverify.theorems.numerics.pld.taylor import taylor_exact_step
+from tests.test_pld import contains, gauss_eps, mp
 
 
 @settings(max_examples=300, deadline=None)
@@ -86,6 +88,83 @@ def test_the_wall_budget_is_a_bound_too() -> None:
     run, calls = _fake_run(300.0, sleep=0.2)
     enclose._refine([_pair()], 10, run, 1e-12, 0.1, None)
     assert len(calls) == 1
+
+
+def _law_model(width_at_unit_h: float, spin: float = 0.0):
+    """A float model predicting the fake pass of :func:`_fake_run` exactly."""
+
+    def predict(h: Fraction) -> tuple[float, float]:
+        end = time.process_time() + spin
+        while time.process_time() < end:
+            pass
+        w = width_at_unit_h * float(h) ** 2
+        return 1 - w / 2, 1 + w / 2
+
+    return predict
+
+
+def test_the_model_chooses_the_first_step() -> None:
+    """With a model of the width law, the first rigorous pass is already at the law's step:
+    one pass instead of two."""
+    run, calls = _fake_run(300.0)
+    enc = enclose._refine([_pair()], 10, run, 1e-5, 60.0, None, _law_model(300.0))
+    assert len(calls) == 1 and enc.rel_width() <= 1e-5
+    assert enc.model is not None and enc.model["rel_width"] > 1e-5
+    law = float(Fraction(enc.model["h"])) * math.sqrt(1e-5 / enc.model["rel_width"])
+    assert 0.8 * law * enclose.MARGIN < float(calls[0]) <= law * enclose.MARGIN
+
+
+def test_without_a_model_a_first_pass_measures_the_law() -> None:
+    run, calls = _fake_run(300.0)
+    enc = enclose._refine([_pair()], 10, run, 1e-5, 60.0, None, lambda h: None)
+    assert len(calls) == 2 and enc.model is None
+    assert calls[0] == Fraction(enc.passes[0]["h"]) > calls[1]
+
+
+def test_a_model_step_beyond_the_budget_is_not_taken() -> None:
+    """The first rigorous pass chosen from the model is costed at ``MODEL_COST`` times the
+    model's CPU time: with a small budget it is coarser than the law's step."""
+    run, calls = _fake_run(300.0)
+    enc = enclose._refine([_pair()], 10, run, 1e-5, 0.3, None, _law_model(300.0, spin=0.05))
+    law = float(Fraction(enc.model["h"])) * math.sqrt(1e-5 / enc.model["rel_width"])
+    assert float(calls[0]) > law
+
+
+def test_float_model_reproduces_the_rigorous_pass() -> None:
+    """At one step, the float model of a pass (the same constructions from float CDFs, the
+    same composition) agrees with the rigorous pass to within 1 % of its width at both ends
+    (a wrong Q-law, split or exchange in the model moves an end by a multiple of the width)."""
+    directions = pld.sgm_composition([(Fraction(1, 100), Fraction(1), 200)])
+    delta, h = Fraction(1, 10**5), Fraction(1, 128)
+    abs_tol = 1e-5 * 2.0**-24
+    _bits, tail = pld._plan(200, abs_tol)
+    r_lo, r_hi = passes._eps_pass_parts(directions, delta, h, abs_tol, False, "fourier")
+    got = predict.predicted_pass(directions, h, tail, lambda f: f.eps_float(1e-5), None, 1e-5)
+    assert got is not None
+    width = float(r_hi - r_lo)
+    assert width > 0
+    assert abs(got[0] - float(r_lo)) <= 0.01 * width
+    assert abs(got[1] - float(r_hi)) <= 0.01 * width
+
+
+def test_pairs_without_float_cdfs_have_no_model() -> None:
+    assert predict.float_one_step(pld.Laplace(Fraction(1)), Fraction(1, 64), 1e-12) is None
+    pair = pld.sgm_pairs(Fraction(1, 10), Fraction(1), "replace_one")[0]
+    assert predict.float_one_step(pair, Fraction(1, 64), 1e-12) is None
+    enc = pld.enclose_delta([pld.Laplace(Fraction(1))], 1, Fraction(1, 2), rel_width=1e-3)
+    assert enc.model is None and enc.rel_width() <= 1e-3
+
+
+def test_modelled_enclosure_contains_the_gaussian_value() -> None:
+    """The driver with the model (q = 1, the Gaussian mechanism): the enclosure, from
+    rigorous passes only, contains the exact value and meets the target."""
+    pld._CACHE.clear()
+    enc = pld.enclose_eps(pld.sgm_pairs(Fraction(1), Fraction(2)), 10, Fraction(1, 10**5),
+                          rel_width=1e-4)
+    assert enc.model is not None
+    assert contains(enc, gauss_eps(mp.mpf(2) / mp.sqrt(10), mp.mpf("1e-5")))
+    assert enc.rel_width() <= 1e-4
+    assert all(Fraction(p["h"]) <= Fraction(enc.model["h"]) for p in enc.passes)
 
 
 def _one_steps(h: Fraction) -> list[tuple[pld.DiscretePLD, int]]:

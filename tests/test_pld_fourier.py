@@ -16,17 +16,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dpverify.theorems.numerics import pld
-from dpverify.theorems.numerics.pld import enclose, fourier
+from dpverify.theorems.numerics.pld import fourier, passes
 from tests.test_pld import contains, gauss_eps, kfold_rr_delta, mp
 
-DRIVER_MIN_SIZE = enclose.FOURIER_MIN_SIZE
+DRIVER_MIN_SIZE = passes.FOURIER_MIN_SIZE
 
 
 @pytest.fixture(autouse=True)
 def _fourier_at_every_size(monkeypatch: pytest.MonkeyPatch) -> None:
     """The driver's "fourier" composes small compositions exactly; these tests are about the
     Fourier route, so it is taken at every size (except where a test restores the rule)."""
-    monkeypatch.setattr(enclose, "FOURIER_MIN_SIZE", 0)
+    monkeypatch.setattr(passes, "FOURIER_MIN_SIZE", 0)
 
 
 def exact_composition(ones: list[tuple[pld.DiscretePLD, int]]) -> pld.DiscretePLD:
@@ -89,6 +89,50 @@ CASES = [
       (pld.SubsampledGaussian(Fraction(1, 8), Fraction(3, 2), "add"), 4)], Fraction(1, 128),
      ["0.3", "1", "2"]),
 ]
+
+
+def test_eps_float_equals_the_crossing_over_the_whole_range() -> None:
+    """The float locator skips the half range left of the tilted mode only when the crossing
+    lies right of it: at every delta (crossings on both sides of the mode) it returns what
+    the whole range gives."""
+    import math
+
+    import numpy as np
+
+    pair = pld.SubsampledGaussian(Fraction(1, 20), Fraction(1), "add")
+    ones = one_steps([(pair, 300)], Fraction(1, 512), "upper")
+    four = fourier.compose_fourier(ones, fourier.fourier_tilt(ones, 3.0))  # 0.9: far left
+    ref = int(np.argmax(four.values))
+    c1, c2 = float(four.lam_h), float(four.h)
+    a = max(0, ref - int(600 / (c1 + c2)) - 1)
+    b = min(len(four.values), ref + int(600 / (c1 + c2)) + 1)
+    z_ref = float(four.start + ref * four.h)
+    scale = math.exp(float(four.log_c.mid()) - c1 * ref)
+    inf = float(four.inf.mid())
+    for delta in (0.9, 0.3, 1e-2, 1e-5, 1e-9, 1e-30):
+        whole = four._crossing(a, ref, b, scale, inf, delta)
+        want = z_ref + whole if whole is not None else z_ref + (a - ref) * c2
+        assert four.eps_float(delta) == want, delta
+
+
+def test_negligible_coefficients_are_not_powered(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Coefficients whose k-th power is provably below ``2^-CUT_BITS`` are not powered (step 3
+    of :mod:`.fourier`): at k = 2000 (68 of 2049 powered) and k = 120 (333 of 1025) the bounds
+    match those of powering every coefficient (``CUT_BITS`` huge: the cut is 0) to 1e-12, and
+    at k = 120 they are on the right side of the exact composition."""
+    pair = pld.SubsampledGaussian(Fraction(1, 20), Fraction(1), "add")
+    for k, eps in ((2000, Fraction(3)), (120, Fraction(1))):
+        for kind in ("upper", "lower"):
+            ones = one_steps([(pair, k)], Fraction(1, 64), kind)
+            lam = fourier.fourier_tilt(ones, float(eps))
+            monkeypatch.setattr(fourier, "CUT_BITS", 200)
+            cut = fourier.compose_fourier(ones, lam).delta_bound(eps)
+            monkeypatch.setattr(fourier, "CUT_BITS", 10**9)
+            full = fourier.compose_fourier(ones, lam).delta_bound(eps)
+            end = (lambda b: b.upper()) if kind == "upper" else (lambda b: b.lower())
+            assert abs(float(end(cut) - end(full))) <= 1e-12 * float(end(full))
+            if k == 120:
+                check_brackets(ones, [str(eps)])
 
 
 @pytest.mark.parametrize(("pairs", "h", "eps_list"), CASES)
@@ -233,7 +277,7 @@ def test_driver_composes_small_compositions_exactly(monkeypatch: pytest.MonkeyPa
     four = pld.enclose_eps(pairs, 3, delta, h=h, method="fourier")
     assert (four.lo, four.hi) != (exact.lo, exact.hi)
     assert four.lo <= exact.hi and exact.lo <= four.hi
-    monkeypatch.setattr(enclose, "FOURIER_MIN_SIZE", DRIVER_MIN_SIZE)
+    monkeypatch.setattr(passes, "FOURIER_MIN_SIZE", DRIVER_MIN_SIZE)
     sized = pld.enclose_eps(pairs, 3, delta, h=h, method="fourier")
     assert (sized.lo, sized.hi) == (exact.lo, exact.hi)
     big = pld.enclose_eps(pairs, 3000, delta, h=h, method="fourier")

@@ -45,9 +45,11 @@ Both discretisations are second order in the grid step h (neither moves the mean
 to first order), which is what makes relative widths of 1e-5 affordable at ``k = 14062``
 steps; plain rounding of each loss up or down would cost ``k h`` in eps. The window is cut into
 coarse cells, resolved at step h only where they carry mass; parameters may be arb balls (every
-bound then holds for every value in the balls). The driver (:mod:`.enclose`) measures the width
-of a first, coarse pass and predicts the coarsest step meeting the target from the ``c h^2``
-law; its time budget is CPU seconds.
+bound then holds for every value in the balls). The driver (:mod:`.enclose`) reads the constant of
+the ``c h^2`` law off a float model of a coarse pass (:mod:`.predict`: the same constructions
+from float CDFs, never part of an enclosure; without one, off a rigorous coarse pass) and
+runs its first rigorous pass at the coarsest step predicted to meet the target; its time
+budget is CPU seconds.
 
 Main results
 ------------
@@ -72,8 +74,9 @@ PLDs), ``taylor`` (blockwise Taylor bin masses), ``lower`` (neighbour exchange),
 (pouring, the coarse-grid alternative), ``discrete`` (:class:`DiscretePLD`, exact
 composition, certified queries), ``fft`` (:class:`FloatPLD`, FFT composition), ``tilted``
 (:class:`~.tilted.TiltedPLD`, tilted FFT composition), ``fourier`` (Fourier-domain
-composition), ``fourier_pld`` (:class:`~.fourier_pld.FourierPLD`, its queries), ``enclose``
-(caching, passes, the driver).
+composition), ``fourier_pld`` (:class:`~.fourier_pld.FourierPLD`, its queries),
+``composition`` (cached one-step and composed PLDs by method), ``passes`` (one pass at a fixed
+step), ``predict`` (the float model of a pass), ``enclose`` (the driver).
 
 References
 ----------

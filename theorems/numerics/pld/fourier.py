@@ -37,7 +37,11 @@ All indices below are grid indices: the composed index ``I`` has loss ``S0 + I h
    (|X^| + e')^{k-1}``. Subnormal results add at most ``4 2^-1074`` per product, propagated by
    factors of modulus at most ``G = max(1, max|X^| + e')^k (1 + g)^m``. Parts multiply with
    the product rule ``|prod P^ - prod P| <= sum_j D_j prod_{l != j} (|P^_l| + D_l)`` plus the
-   rounding of the ``J - 1`` products. Every such bound is evaluated in floats rounded
+   rounding of the ``J - 1`` products. A coefficient whose bound ``r_j = |X^_j| + e'``
+   (rounded up) is at most ``c = 2^(-CUT_BITS / k_j)`` is not powered: ``P^_j = 0`` with
+   ``D_j = c^k`` (rounded up), since ``|X_j^k| <= r_j^k <= c^k``; on the long windows of
+   large k almost every coefficient is such (only the few others are powered), and ``c^k
+   <= 2^-200`` is far below every other term. Every such bound is evaluated in floats rounded
    upward (after every operation at least one float up, :func:`.fourier_pld._up_nonneg`,
    every operand being a magnitude; ``|z|`` from ``re^2 + im^2`` and the correctly
    rounded ``sqrt``; no libm function enters a bound).
@@ -103,6 +107,8 @@ from dpverify.theorems.numerics.pld.fourier_pld import _PREC, FourierPLD, _sum_u
 from dpverify.theorems.numerics.pld.tilted import MAX_EXPONENT, weights
 
 TAIL = 2.0**-45  # aliased tilted mass allowed outside the window (l1, vs masses ~ 1)
+CUT_BITS = 200  # a coefficient with |X^_j| + e' <= 2^(-CUT_BITS / k) is not powered: its k-th
+#                 power is at most 2^-CUT_BITS (counted as error; step 3)
 
 
 def _rel_up(base: float, power: int) -> float:
@@ -321,17 +327,29 @@ def compose_fourier(ones: Sequence[tuple[DiscretePLD, int]], lam: Fraction) -> F
             norms_f *= _arb(Fraction(l1)) ** p.k
             x = np.fft.rfft(folded)
             e1 = e_n * l1
-            pw, m = _power(x, p.k)
             ax = _abs_up(x)
+            r = _up_nonneg(ax + e1)  # >= |X_j| and |X^_j|
+            # negligible coefficients: where r <= cut, |X^k| <= cut^k <= cut_k; their power
+            # is taken as 0 with the error cut_k (step 3)
+            cut = 2.0 ** (-CUT_BITS / p.k)  # any float: the bound is cut_k, rounded up
+            cut_k = float(_pow_up(np.array([cut]), p.k)[0])
+            keep = np.flatnonzero(r > cut)
+            xs, axs = x[keep], ax[keep]
+            pws, m = _power(xs, p.k)
             gm = _rel_up(g, m)
             grow = float(_up_nonneg(max(1.0, float(np.max(ax)) + e1)))
             big = float(_up_nonneg(float(_pow_up(np.array([grow]), p.k)[0]) * (1 + gm)))
-            near = _pow_up(_up_nonneg(ax + e1), p.k - 1)  # also bounds |X^|^(k-1)
-            d = _up_nonneg(_up_nonneg(p.k * e1) * near)
-            d = _up_nonneg(d + _up_nonneg(gm * _up_nonneg(near * ax)) + m * 4 * TINY * big)
-            del near
-            del x, ax, folded
-            pieces.append((_abs_up(pw), d))
+            near = _pow_up(r[keep], p.k - 1)  # also bounds |X^|^(k-1)
+            ds = _up_nonneg(_up_nonneg(p.k * e1) * near)
+            ds = _up_nonneg(ds + _up_nonneg(gm * _up_nonneg(near * axs)) + m * 4 * TINY * big)
+            pw = np.zeros(len(x), dtype=complex)
+            pw[keep] = pws
+            d = np.full(len(x), cut_k)
+            d[keep] = ds
+            apw = np.zeros(len(x))
+            apw[keep] = _abs_up(pws)
+            del near, x, ax, r, xs, axs, pws, ds, folded
+            pieces.append((apw, d))
             spectrum = pw if spectrum is None else spectrum * pw
             del pw
         eta_in = (norms_t - norms_f).upper()
@@ -348,7 +366,10 @@ def compose_fourier(ones: Sequence[tuple[DiscretePLD, int]], lam: Fraction) -> F
         for al, _dl in pieces[1:]:
             prod_a = _up_nonneg(prod_a * al)
         total_d = _up_nonneg(total_d + _up_nonneg(_rel_up(g, len(pieces) - 1) * prod_a))
-    eta = _norm2_up(total_d) + e_n * _norm2_up(_abs_up(spectrum))
+    nz = np.flatnonzero(spectrum)  # the coefficients not powered are exact zeros: |0| = 0
+    a_spec = np.zeros(len(spectrum))
+    a_spec[nz] = _abs_up(spectrum[nz])
+    eta = _norm2_up(total_d) + e_n * _norm2_up(a_spec)
     del pieces, total_d
     values = np.roll(np.fft.irfft(spectrum, n), -(o % n))
     eta = float(_up_nonneg(eta + float(eta_in)))

@@ -56,15 +56,27 @@ def _sum_up(x: np.ndarray) -> float:
     return float(up(float(np.sum(x)) * (1 + 2 * _gamma(len(x) + 2)) + TINY))
 
 
+_DECAY: dict[tuple[Fraction, int], tuple[np.ndarray, float]] = {}
+
+
 def _decay(c: Fraction, n: int) -> tuple[np.ndarray, float]:
     """Floats ``E_i ~ e^{-c i}``, ``i < n`` (``c >= 0``), and an absolute error bound; the
-    table stops where ``e^{-c i} < e^{-DECAY_CUT}`` (the rest counts as 0, within the bound)."""
-    if c == 0:
-        return np.ones(n), 0.0
-    t = min(n, int(DECAY_CUT / float(c)) + 1)
-    w, alpha = weights(c, t)
-    err = _float_up((1 + Fraction(U)) / (1 - Fraction(alpha)) - 1)
-    return 1.0 / w, err + (math.exp(-DECAY_CUT + 1) if t < n else 0.0)
+    table stops where ``e^{-c i} < e^{-DECAY_CUT}`` (the rest counts as 0, within the bound).
+    Cached (read-only): the upper and lower PLDs of a pass share their tilt and window."""
+    hit = _DECAY.get((c, n))
+    if hit is None:
+        if c == 0:
+            table, err = np.ones(n), 0.0
+        else:
+            t = min(n, int(DECAY_CUT / float(c)) + 1)
+            w, alpha = weights(c, t)
+            err = _float_up((1 + Fraction(U)) / (1 - Fraction(alpha)) - 1)
+            table, err = 1.0 / w, err + (math.exp(-DECAY_CUT + 1) if t < n else 0.0)
+        table.flags.writeable = False
+        if len(_DECAY) >= 4:
+            _DECAY.clear()
+        hit = _DECAY[(c, n)] = (table, err)
+    return hit
 
 
 @dataclass
@@ -131,35 +143,50 @@ class FourierPLD:
 
     def eps_float(self, delta: float) -> float:
         """The float crossing of the window's profile with ``delta`` (a locator, no bound),
-        computed within ``e^{+-600}`` of the tilted mode."""
+        computed within ``e^{+-600}`` of the tilted mode: the last position where the profile
+        exceeds ``delta``. The tail sums run from the right end, so the values right of a
+        position do not depend on where the range starts: the half range left of the mode
+        is skipped unless the profile stays below ``delta`` right of it (the result is the
+        same either way)."""
         v = self.values
         ref = int(np.argmax(v))
         c1, c2 = float(self.lam_h), float(self.h)
         reach = int(600 / (c1 + c2)) + 1
         a, b = max(0, ref - reach), min(len(v), ref + reach)
-        d = np.arange(a - ref, b - ref, dtype=float)  # s - ref
-        w = np.maximum(v[a:b], 0.0) * np.exp(-c1 * d)
-        tail_a = np.append(np.cumsum(w[::-1])[::-1][1:], 0.0)  # sums over s > t
-        w *= np.exp(-c2 * d)
-        tail_b = np.append(np.cumsum(w[::-1])[::-1][1:], 0.0)
-        del w
         z_ref = float(self.start + ref * self.h)
         inf = float(self.inf.mid())
         try:
             scale = math.exp(float(self.log_c.mid()) - c1 * ref)
         except OverflowError:
             return float(self.start)
+        for start in dict.fromkeys((ref - (ref - a) // 2, a)):
+            got = self._crossing(start, ref, b, scale, inf, delta)
+            if got is not None:
+                return z_ref + got
+        return z_ref + (a - ref) * c2
+
+    def _crossing(self, a: int, ref: int, b: int, scale: float, inf: float, delta: float
+                  ) -> float | None:
+        """The crossing's loss minus the mode's within ``[a, b)``, or None if the profile is
+        at most ``delta`` there."""
+        c1, c2 = float(self.lam_h), float(self.h)
+        d = np.arange(a - ref, b - ref, dtype=float)  # s - ref
+        w = np.maximum(self.values[a:b], 0.0) * np.exp(-c1 * d)
+        tail_a = np.append(np.cumsum(w[::-1])[::-1][1:], 0.0)  # sums over s > t
+        w *= np.exp(-c2 * d)
+        tail_b = np.append(np.cumsum(w[::-1])[::-1][1:], 0.0)
+        del w
         with np.errstate(over="ignore", invalid="ignore"):
             prof = scale * (tail_a - np.exp(c2 * d) * tail_b) + inf
         above = np.flatnonzero(prof > delta)
         if not len(above):
-            return z_ref + (a - ref) * c2
+            return None
         t = int(above[-1])
         if t >= len(d) - 1:
-            return z_ref + (b - ref) * c2
+            return (b - ref) * c2
         num, den = scale * tail_a[t] + inf - delta, scale * tail_b[t]
-        e = z_ref + math.log(num / den) if num > 0 and den > 0 else z_ref + d[t] * c2
-        return min(max(e, z_ref + d[t] * c2), z_ref + d[t + 1] * c2)
+        e = math.log(num / den) if num > 0 and den > 0 else d[t] * c2
+        return min(max(e, d[t] * c2), d[t + 1] * c2)
 
     def delta_bound(self, eps: Number) -> flint.arb:
         lo, hi = _span(eps)

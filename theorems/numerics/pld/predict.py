@@ -1,0 +1,208 @@
+"""A float model of one refinement pass: the driver's predictor of the width law (never a bound).
+
+The driver (:mod:`.enclose`) needs the constant ``c`` of the width law ``w(h) ~ c h^2`` to choose
+the step of its rigorous pass. It used to measure ``c`` with a rigorous pass at a coarse step;
+here the same two one-step constructions are built in floating point from the pair's float CDFs
+(no arb, no outward rounding): the upper PLD by connect-the-dots on every grid step
+([DGKKM22] arXiv 2207.04380v1), the lower one by the neighbour exchange of :mod:`.lower` on the
+centred bins of every grid point (on coarse grids also the pouring of :mod:`.pour`, the
+higher of the two kept, as :func:`.discretize.discretize` does). They are composed as the
+rigorous pass composes (:func:`.fourier.compose_fourier`, tilted at the same saddle point) and
+read by a float query (compositions below ``passes.FOURIER_MIN_SIZE`` as exact integer powers
+of the model, as in the rigorous pass). The result is an estimate of the pass's enclosure at
+the same step, at a fraction of its CPU time; nothing computed here enters an enclosure.
+
+The float CDFs: ``LossPair.cdf_sf_float`` gives the P-law of the loss; the Q-law is the P-law
+of the negated loss of the dual pair, where the pair has one: the add and remove pairs of the
+subsampled Gaussian swap P and Q and negate the loss (:class:`.pairs.SubsampledGaussian`), so
+``Q_add[L <= z] = P_remove[L > -z]``. Other pairs have no model (:func:`float_one_step` returns
+None) and the driver measures ``c`` with a rigorous pass as before.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import flint
+import numpy as np
+
+from dpverify.theorems.numerics.pld import passes
+from dpverify.theorems.numerics.pld.discrete import DiscretePLD
+from dpverify.theorems.numerics.pld.discretize import (
+    POUR_MAX_BINS,
+    _mass_position,
+    _poured,
+    grid_for,
+)
+from dpverify.theorems.numerics.pld.fourier import chernoff_eps, compose_fourier, fourier_tilt
+from dpverify.theorems.numerics.pld.lower import Bins, lower_atoms
+from dpverify.theorems.numerics.pld.pairs import LossPair, SubsampledGaussian
+from dpverify.theorems.numerics.pld.passes import _FALLBACK, _max_over_directions
+
+UNIT_BITS = 64  # masses of the model in units 2^-64 (a mass below that is dropped: far below
+#                 the widths predicted)
+MAX_POINTS = 200_000  # a model with more grid points per direction is not built
+
+Part = tuple[LossPair, int]
+FloatCdfs = Callable[[np.ndarray], tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]
+
+
+def _float_cdfs(pair: LossPair) -> FloatCdfs | None:
+    """``z -> (P[L <= z], P[L > z], Q[L <= z], Q[L > z])`` in floats, or None."""
+    if not isinstance(pair, SubsampledGaussian) or pair.direction == "replace":
+        return None
+    dual = SubsampledGaussian(pair.q_in, pair.sigma_in,
+                              "remove" if pair.direction == "add" else "add")
+
+    def cdfs(z: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        p = pair.cdf_sf_float(z)
+        q = dual.cdf_sf_float(-z)
+        assert p is not None and q is not None
+        return p[0], p[1], q[1], q[0]
+
+    return cdfs
+
+
+def _differences(cdf: np.ndarray, sf: np.ndarray) -> np.ndarray:
+    """The masses between consecutive points: differences of the smaller side (accurate
+    in both tails), never negative."""
+    d = np.where(cdf[1:] <= 0.5, cdf[1:] - cdf[:-1], sf[:-1] - sf[1:])
+    return np.maximum(d, 0.0)
+
+
+def _units(masses: np.ndarray) -> flint.fmpz_poly:
+    return flint.fmpz_poly([int(v) for v in np.rint(np.ldexp(masses, UNIT_BITS)).tolist()])
+
+
+@dataclass
+class _Grid:
+    """The grid and window of one pair's model: ``z_i = z0 + i h``, ``i < n``."""
+
+    pair: LossPair
+    cdfs: FloatCdfs
+    h: Fraction
+    shift: Fraction
+    z: np.ndarray
+    p_inf: float
+
+
+def _model_grid(pair: LossPair, h: Fraction, tail: float) -> _Grid | None:
+    """The grid and window of :func:`.discretize.discretize` (every step fine), or None (no
+    float CDFs, or too many points)."""
+    cdfs = _float_cdfs(pair)
+    if cdfs is None:
+        return None
+    grid = grid_for(pair, h)
+    hf, off = float(h), float(grid.offset)
+    ilo = math.floor((pair.quantile(tail) - off) / hf) - 1
+    ihi = math.ceil((pair.quantile(tail, upper=True) - off) / hf) + 1
+    n = ihi - ilo + 1
+    if n > MAX_POINTS or n < 2:
+        return None
+    z = off + ilo * hf + hf * np.arange(n)
+    return _Grid(pair, cdfs, h, grid.z(ilo), z, float(pair.p_inf().mid()))
+
+
+def _upper(g: _Grid) -> DiscretePLD:
+    """Connect the dots: the P- and Q-mass of every step split between its ends."""
+    pc, ps, qc, qs = g.cdfs(g.z)
+    pb, qb = _differences(pc, ps), _differences(qc, qs)
+    e = np.exp(g.z)
+    width = e[1:] - e[:-1]
+    up = np.zeros(len(g.z))
+    up[:-1] += np.maximum(e[:-1] * (e[1:] * qb - pb) / width, 0.0)
+    up[1:] += np.maximum(e[1:] * (pb - e[:-1] * qb) / width, 0.0)
+    up[0] += pc[0]  # below the window: to its first point
+    inf = round(math.ldexp(ps[-1] + g.p_inf, UNIT_BITS))
+    return DiscretePLD("upper", g.h, g.shift, _units(up), inf, UNIT_BITS, 0)
+
+
+def _lower(g: _Grid) -> DiscretePLD:
+    """Neighbour exchange on the centred bins ``[t - 1/2, t + 1/2]`` (halves at the ends); on
+    coarse grids also the pouring, the higher kept (as discretize)."""
+    n, hf, z0 = len(g.z), float(g.h), float(g.z[0])
+    cuts = np.concatenate([[0.0], np.arange(n - 1) + 0.5, [n - 1.0]])
+    pc, ps, qc, qs = g.cdfs(z0 + hf * cuts)
+    p, q = _differences(pc, ps), _differences(qc, qs)
+    bins = Bins(p, p, q, q, cuts[:-1], cuts[1:])
+    t, mass = lower_atoms(bins, np.exp(g.z), z0, hf)
+    lo = _units(np.bincount(t, weights=mass, minlength=n)[:n])
+    if len(bins) <= POUR_MAX_BINS:
+        poured = flint.fmpz_poly(_poured(g.pair, bins, lambda i: flint.arb(float(g.z[i])).exp(),
+                                         n, UNIT_BITS, g.shift, g.h))
+        lo = max(lo, poured, key=_mass_position)
+    return DiscretePLD("lower", g.h, g.shift, lo, round(math.ldexp(g.p_inf, UNIT_BITS)),
+                       UNIT_BITS, 0)
+
+
+def float_one_step(pair: LossPair, h: Fraction, tail: float
+                   ) -> tuple[DiscretePLD, DiscretePLD] | None:
+    """The float models of the upper and lower one-step PLDs of ``pair`` at step ``h`` on the
+    grid and window of :func:`.discretize.discretize` (every step fine), or None (no float
+    CDFs, or too many points)."""
+    g = _model_grid(pair, h, tail)
+    return None if g is None else (_upper(g), _lower(g))
+
+
+def _exact(ones: Sequence[tuple[DiscretePLD, int]]) -> DiscretePLD:
+    out: DiscretePLD | None = None
+    for one, k in ones:
+        c = one.self_compose(k)
+        out = c if out is None else out.compose(c)
+    assert out is not None
+    return out
+
+
+def _tilt(ups: Sequence[tuple[DiscretePLD, int]], center: float | None, delta: float
+          ) -> Fraction:
+    """The tilt of the rigorous pass: the saddle point of the upper model at ``center``, else
+    at a Chernoff estimate of the eps of ``delta``."""
+    return fourier_tilt(ups, chernoff_eps(ups, delta) if center is None else center)
+
+
+def predicted_pass(directions: Sequence[Sequence[Part]], h: Fraction, tail: float,
+                   read: Callable[[Any], float], center: float | None, delta: float
+                   ) -> tuple[float, float] | None:
+    """The float model's ``(lo, hi)`` of one pass at step ``h`` (the maximum over the
+    directions, as :func:`.passes._pass_parts`), each end read by ``read`` from a composed
+    model; None where a pair has no model or the model fails."""
+    try:
+        grids: dict[Any, _Grid] = {}
+        for parts in directions:
+            for pair, _k in parts:
+                if pair.key() not in grids:
+                    got = _model_grid(pair, h, tail)
+                    if got is None:
+                        return None
+                    grids[pair.key()] = got
+        uppers = {key: _upper(g) for key, g in grids.items()}
+        lowers: dict[Any, DiscretePLD] = {}  # only those of the directions composed below
+        ups = [[(uppers[pair.key()], k) for pair, k in parts] for parts in directions]
+
+        def lower(pair: LossPair) -> DiscretePLD:
+            if pair.key() not in lowers:
+                lowers[pair.key()] = _lower(grids[pair.key()])
+            return lowers[pair.key()]
+
+        tilts: dict[int, Fraction] = {}
+
+        def end(d: int, kind: str) -> float:
+            ones = ups[d] if kind == "upper" else [(lower(pair), k) for pair, k in directions[d]]
+            if sum(k * len(one) for one, k in ones) * UNIT_BITS < passes.FOURIER_MIN_SIZE:
+                return read(_exact(ones))  # as the rigorous pass: small ones compose exactly
+            if d not in tilts:
+                tilts[d] = _tilt(ups[d], center, delta)
+            return read(compose_fourier(ones, tilts[d]))
+
+        lo, hi = _max_over_directions(len(directions), lambda d: end(d, "upper"),
+                                      lambda d: end(d, "lower"), 0.0)
+    except (*_FALLBACK, ArithmeticError):  # a model that fails predicts nothing
+        return None
+    return float(lo), float(hi)
+
+
+__all__ = ["float_one_step", "predicted_pass"]
