@@ -540,11 +540,11 @@ def test_strip_log_returns_the_moment():
     assert strip_log(sp.log(moment), 1) == sp.factor(sp.cancel(moment))
 
 
-def test_sign_queries_memoised_answers_alike_and_restores(monkeypatch):
-    """Within, sympy's comparisons and sign estimates give the answers they give without (on
-    fresh objects: sympy's cache emptied), a repeated question is answered from the memo, the
-    key tells sympy's evaluate flag apart; on exit (also by an exception) sympy's own functions
-    are back."""
+def test_sympy_memoised_answers_alike_and_restores(monkeypatch):
+    """Within, sympy's comparisons, sign estimates and rewrites give the answers they give
+    without (on fresh objects: sympy's cache emptied), a repeated question is answered from the
+    memo, the key tells sympy's evaluate flag and the argument types apart; on exit (also by an
+    exception) sympy's own functions are back."""
     from sympy.core import exprtools, relational
     from sympy.core.cache import clear_cache
 
@@ -557,19 +557,27 @@ def test_sign_queries_memoised_answers_alike_and_restores(monkeypatch):
     def answers():
         clear_cache()
         return [(sp.Ge(e, 0), sp.Lt(e, 1), sp.Eq(e, 0), (e + 2).is_positive, (e - 3).is_negative,
-                 sp.Max(0, e), sp.Min(e, -1)) for e in exprs]
+                 sp.Max(0, e), sp.Min(e, -1), sp.cancel(e / (y + 1)), sp.factor(e),
+                 sp.together(1 / e + y), sp.expand(e**2), sp.expand(e, deep=False))
+                for e in exprs] + [sp.expand(2), sp.expand(2.0)]
 
-    originals = (relational.is_ge, relational.is_eq, exprtools._monotonic_sign)
+    def current():
+        return (relational.is_ge, relational.is_eq, exprtools._monotonic_sign,
+                *(getattr(sp, name) for name in symbolic.MEMOISED_REWRITES))
+
+    originals = current()
     plain = answers()
-    symbolic._SIGN_QUERIES.clear()
-    with symbolic.sign_queries_memoised():
+    symbolic._MEMO.clear()
+    with symbolic.sympy_memoised():
         memoised = answers()
         again = answers()
+        assert all(getattr(f, "memoised", False) for f in current())
     assert plain == memoised == again
-    assert (relational.is_ge, relational.is_eq, exprtools._monotonic_sign) == originals
-    with pytest.raises(RuntimeError), symbolic.sign_queries_memoised():
+    assert type(again[-1]) is sp.Float and type(again[-2]) is sp.Integer
+    assert current() == originals
+    with pytest.raises(RuntimeError), symbolic.sympy_memoised():
         raise RuntimeError("restored on an exception too")
-    assert (relational.is_ge, relational.is_eq, exprtools._monotonic_sign) == originals
+    assert current() == originals
 
     asked = []
 
@@ -578,18 +586,18 @@ def test_sign_queries_memoised_answers_alike_and_restores(monkeypatch):
         return originals[0](lhs, rhs, assumptions)
 
     monkeypatch.setattr(relational, "is_ge", counting_is_ge)
-    with symbolic.sign_queries_memoised():
+    with symbolic.sympy_memoised():
         assert relational.is_ge(y**2 + y, sp.Integer(1)) is None and len(asked) == 1
         clear_cache()  # a new object: answered from the memo
         assert relational.is_ge(y**2 + y, sp.Integer(1)) is None and len(asked) == 1
         with sp.evaluate(False):  # another global state: asked again
             assert relational.is_ge(y**2 + y, sp.Integer(1)) is None and len(asked) == 2
-        with symbolic.sign_queries_memoised():  # nested: the same memo
+        with symbolic.sympy_memoised():  # nested: the same memo
             assert relational.is_ge(y**2 + y, sp.Integer(1)) is None and len(asked) == 2
     assert relational.is_ge is counting_is_ge
 
 
-def test_the_route_builds_problems_with_sign_queries_memoised(monkeypatch):
+def test_the_route_builds_problems_with_sympy_memoised(monkeypatch):
     """The route builds a problem with the memo in place, and only while it builds."""
     from sympy.core import relational
 

@@ -14,7 +14,7 @@ from dpverify.theorems.claims import Smt, SmtProblem
 from dpverify.theorems.errors import TranslationError
 from dpverify.theorems.symbolic import (
     extrema_unreduced,
-    sign_queries_memoised,
+    sympy_memoised,
     sympy_random_fixed,
 )
 from dpverify.verifiers.limited import TimeLimit, call_limited
@@ -80,7 +80,7 @@ def verify(check: Smt, budget: Budget) -> tuple[Status, str, dict[str, Any]]:
 
     started = time.monotonic()
     # see there: the same problem up to equivalence, built faster, at a reproducible cost
-    with extrema_unreduced(), sympy_random_fixed(), sign_queries_memoised():
+    with extrema_unreduced(), sympy_random_fixed(), sympy_memoised():
         problem = check.build()
     hypotheses_text = [_as_text(h) for h in problem.hypotheses]
     evidence: dict[str, Any] = {
