@@ -558,7 +558,9 @@ def test_sympy_memoised_answers_alike_and_restores(monkeypatch):
         clear_cache()
         return [(sp.Ge(e, 0), sp.Lt(e, 1), sp.Eq(e, 0), (e + 2).is_positive, (e - 3).is_negative,
                  sp.Max(0, e), sp.Min(e, -1), sp.cancel(e / (y + 1)), sp.factor(e),
-                 sp.together(1 / e + y), sp.expand(e**2), sp.expand(e, deep=False))
+                 sp.together(1 / e + y), sp.expand(e**2), sp.expand(e, deep=False),
+                 sp.fraction(e / (y + 2)), sp.simplify(e / (e + 1)),
+                 sp.powsimp(sp.exp(e) * sp.exp(y)), sp.expand_log(sp.log(y * (e + 2)), force=True))
                 for e in exprs] + [sp.expand(2), sp.expand(2.0)]
 
     def current():

@@ -141,13 +141,15 @@ def _against_number(compare: Any, cls: Any, extreme: set[Any], v: Any,
 # the answers of the sympy functions memoised within sympy_memoised, by function, arguments and
 # the global state that they depend on (the catalogue's 340 smt builds in one process: 11591
 # comparisons is_ge, 2778 distinct; 17665 sign estimates _monotonic_sign, 2205 distinct; 7319
-# expand, 938 distinct; 1003 cancel, 357 distinct; 632 factor, 215; 619 together, 208)
+# expand, 938 distinct; 1003 cancel, 357; 632 factor, 215; 619 together, 208; 487 fraction, 111;
+# 127 powsimp, 100; 90 expand_log, 66; 36 expand_power_exp, 19; 25 simplify, 14)
 _MEMO: dict[tuple[Any, ...], Any] = {}
 _MEMO_LIMIT = 50_000
 
 # the rewrites memoised as they are called from a build (``sp.cancel(...)``: an attribute of the
 # sympy package); sympy's own calls of them are not
-MEMOISED_REWRITES = ("cancel", "expand", "factor", "together")
+MEMOISED_REWRITES = ("cancel", "expand", "expand_log", "expand_power_exp", "factor", "fraction",
+                     "powsimp", "simplify", "together")
 
 
 @contextlib.contextmanager
@@ -159,8 +161,8 @@ def sympy_memoised() -> Iterator[None]:
     the rewrites :data:`MEMOISED_REWRITES` called as ``sympy.<name>`` answer a repeated call
     from a memo. sympy keeps an assumption on the object asked only, and a build asks again
     about equal expressions rebuilt as new objects, and rewrites them again (most of an SMT
-    problem build: the catalogue's smt builds in one process, 17.0-17.2 s of CPU without the
-    memo, 14.7 s with it). Each is a pure function of its arguments (symbols compare with their
+    problem build: the catalogue's smt builds in one process, 17.0-18.6 s of CPU without the
+    memo, 13.7-14.7 s with it). Each is a pure function of its arguments (symbols compare with their
     assumptions; a factorization is unique, whatever points sympy's random generator draws) and
     of the global state that the memo's key includes: sympy's ``evaluate`` and ``distribute``
     flags and whether :func:`extrema_unreduced` is active; arguments are compared with their
