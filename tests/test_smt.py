@@ -538,3 +538,78 @@ def test_strip_log_returns_the_moment():
         assert not out.has(sp.log, sp.exp)
         assert sp.cancel(out - (p**a * (1 - p) ** (1 - a) + (1 - p) ** a * p ** (1 - a))) == 0
     assert strip_log(sp.log(moment), 1) == sp.factor(sp.cancel(moment))
+
+
+def test_sympy_memoised_answers_alike_and_restores(monkeypatch):
+    """Within, sympy's comparisons, sign estimates and rewrites give the answers they give
+    without (on fresh objects: sympy's cache emptied), a repeated question is answered from the
+    memo, the key tells sympy's evaluate flag and the argument types apart; on exit (also by an
+    exception) sympy's own functions are back."""
+    from sympy.core import exprtools, relational
+    from sympy.core.cache import clear_cache
+
+    from dpverify.theorems import symbolic
+
+    y = sp.Symbol("y", positive=True)
+    w = sp.Symbol("w", real=True)
+    exprs = [y**2 + 3 * y + 1, y - 1, w**2 + 1, (y + 1) ** 3 - 2, 2 - y**2 / (y + 1), w - y]
+
+    def answers():
+        clear_cache()
+        return [(sp.Ge(e, 0), sp.Lt(e, 1), sp.Eq(e, 0), (e + 2).is_positive, (e - 3).is_negative,
+                 sp.Max(0, e), sp.Min(e, -1), sp.cancel(e / (y + 1)), sp.factor(e),
+                 sp.together(1 / e + y), sp.expand(e**2), sp.expand(e, deep=False),
+                 sp.fraction(e / (y + 2)), sp.simplify(e / (e + 1)),
+                 sp.powsimp(sp.exp(e) * sp.exp(y)), sp.expand_log(sp.log(y * (e + 2)), force=True))
+                for e in exprs] + [sp.expand(2), sp.expand(2.0)]
+
+    def current():
+        return (relational.is_ge, relational.is_eq, exprtools._monotonic_sign,
+                *(getattr(sp, name) for name in symbolic.MEMOISED_REWRITES))
+
+    originals = current()
+    plain = answers()
+    symbolic._MEMO.clear()
+    with symbolic.sympy_memoised():
+        memoised = answers()
+        again = answers()
+        assert all(getattr(f, "memoised", False) for f in current())
+    assert plain == memoised == again
+    assert type(again[-1]) is sp.Float and type(again[-2]) is sp.Integer
+    assert current() == originals
+    with pytest.raises(RuntimeError), symbolic.sympy_memoised():
+        raise RuntimeError("restored on an exception too")
+    assert current() == originals
+
+    asked = []
+
+    def counting_is_ge(lhs, rhs, assumptions=None):
+        asked.append((lhs, rhs, assumptions))
+        return originals[0](lhs, rhs, assumptions)
+
+    monkeypatch.setattr(relational, "is_ge", counting_is_ge)
+    with symbolic.sympy_memoised():
+        assert relational.is_ge(y**2 + y, sp.Integer(1)) is None and len(asked) == 1
+        clear_cache()  # a new object: answered from the memo
+        assert relational.is_ge(y**2 + y, sp.Integer(1)) is None and len(asked) == 1
+        with sp.evaluate(False):  # another global state: asked again
+            assert relational.is_ge(y**2 + y, sp.Integer(1)) is None and len(asked) == 2
+        with symbolic.sympy_memoised():  # nested: the same memo
+            assert relational.is_ge(y**2 + y, sp.Integer(1)) is None and len(asked) == 2
+    assert relational.is_ge is counting_is_ge
+
+
+def test_the_route_builds_problems_with_sympy_memoised(monkeypatch):
+    """The route builds a problem with the memo in place, and only while it builds."""
+    from sympy.core import relational
+
+    seen = []
+    y = sp.Symbol("y", positive=True)
+
+    def build():
+        seen.append(getattr(relational.is_ge, "memoised", False))
+        return SmtProblem({"y": "real"}, (), sp.Ge(y**2 + 1, 1))
+
+    status, _, _ = run(build)
+    assert status is Status.PROVED and seen == [True]
+    assert not getattr(relational.is_ge, "memoised", False)

@@ -12,7 +12,11 @@ from typing import Any
 
 from dpverify.theorems.claims import Smt, SmtProblem
 from dpverify.theorems.errors import TranslationError
-from dpverify.theorems.symbolic import extrema_unreduced, sympy_random_fixed
+from dpverify.theorems.symbolic import (
+    extrema_unreduced,
+    sympy_memoised,
+    sympy_random_fixed,
+)
 from dpverify.verifiers.limited import TimeLimit, call_limited
 from dpverify.verifiers.smt import server
 from dpverify.verifiers.smt.model import _confirm, _problem_symbols, _rational_model
@@ -76,11 +80,12 @@ def verify(check: Smt, budget: Budget) -> tuple[Status, str, dict[str, Any]]:
 
     started = time.monotonic()
     # see there: the same problem up to equivalence, built faster, at a reproducible cost
-    with extrema_unreduced(), sympy_random_fixed():
+    with extrema_unreduced(), sympy_random_fixed(), sympy_memoised():
         problem = check.build()
+    hypotheses_text = [_as_text(h) for h in problem.hypotheses]
     evidence: dict[str, Any] = {
         "goal": _as_text(problem.goal),
-        "hypotheses": [_as_text(h) for h in problem.hypotheses],
+        "hypotheses": list(hypotheses_text),
         "substitutions": list(problem.substitutions),
         "variables": dict(problem.variables),
         "z3_version": z3.get_version_string(),
@@ -93,7 +98,9 @@ def verify(check: Smt, budget: Budget) -> tuple[Status, str, dict[str, Any]]:
         undeclared = sorted(s.name for s in symbols if s.name not in problem.variables)
         if undeclared:
             raise TranslationError(f"undeclared variables: {', '.join(undeclared)}")
-        named = [(f"h{i}: {_as_text(h)}", h) for i, h in enumerate(problem.hypotheses, 1)]
+        named = [(f"h{i}: {text}", h)
+                 for i, (text, h) in enumerate(zip(hypotheses_text, problem.hypotheses,
+                                                   strict=True), 1)]
         named += _assumption_hypotheses(symbols, problem)
     except TranslationError as e:
         return Status.NOT_APPLICABLE, f"not a polynomial problem: {e}", evidence
