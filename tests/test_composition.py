@@ -333,16 +333,21 @@ def test_memoised_half_weights_are_the_values_of_their_own_precision():
 
     eps_list = tuple(Fraction(n, 7) for n in (1, 3, 4, 2, 5))
     eps = Fraction(1, 2)
-    mv_lattice._HALF_WEIGHTS.clear()
+    memos = (mv_lattice._HALF_WEIGHTS, mv_lattice._HALF_LOSSES)
+    for memo in memos:
+        memo.clear()
     for bits in (60, 200, 60):  # a hit at 60 bits after 200 bits must keep 60 bits' balls
         ctx = ArbCtx(bits)
         got = ctx.run(mv_delta_pure, eps_list=eps_list, eps=eps)
-        fresh = dict(mv_lattice._HALF_WEIGHTS)
-        mv_lattice._HALF_WEIGHTS.clear()
+        fresh = [dict(memo) for memo in memos]
+        for memo in memos:
+            memo.clear()
         ref = ctx.run(mv_delta_pure, eps_list=eps_list, eps=eps)
         assert got.mid() == ref.mid() and got.rad() == ref.rad()
-        mv_lattice._HALF_WEIGHTS.update(fresh)
-    assert len(mv_lattice._HALF_WEIGHTS) == 4  # two halves at each of two precisions
+        for memo, saved in zip(memos, fresh, strict=True):
+            memo.update(saved)
+    for memo in memos:  # two halves at each of two precisions
+        assert len(memo) == 4
     with mpmath.workdps(DPS):
         assert _close(MpCtx(200).run(mv_delta_pure, eps_list=eps_list, eps=eps),
                       mv_bruteforce([mpmath.mpf(e.numerator) / e.denominator for e in eps_list],

@@ -294,3 +294,27 @@ def test_bad_inputs_name_the_parameter(th: str, name: str, params: dict[str, Any
         evaluate(ev, bind(ev.params, params, f"{th}.{name}"), 20)
     bad = {"sensitivity", "b", "delta", "sigma", "alpha", "q"}
     assert any(p in str(info.value) for p in bad)
+
+
+def test_dg_mp_route_gap_memo_is_the_fresh_mp_computation():
+    """The mp values of the CKS20-DGAUSS claim 12 term are memoised by exact v (the verifier
+    raises the arb precision, not the mp one): a hit gives the gap a fresh computation gives,
+    at every arb precision, and the memoised values are the 256-bit mp series themselves."""
+    from dpverify.theorems.formulas.discrete_gaussian import (
+        dg_normalizer_direct,
+        dg_variance_direct,
+    )
+    from dpverify.theorems.shuffle_discrete import mutation_guards as mg
+
+    v = F(37, 10)
+    mp = MpCtx(mg.MP_ROUTE_BITS)
+    for series, value in zip((dg_normalizer_direct, dg_variance_direct),
+                             mg._mp_route_values(v), strict=True):
+        man, exp = series(mp, mp.num(v)).man_exp
+        assert value == F(int(man)) * F(2) ** int(exp)
+    for bits in (80, 300):
+        mg._MP_ROUTE_VALUES.clear()
+        fresh = ArbCtx(bits).run(mg.dg_mp_route_gap, v=v)
+        assert v in mg._MP_ROUTE_VALUES
+        hit = ArbCtx(bits).run(mg.dg_mp_route_gap, v=v)
+        assert fresh.mid() == hit.mid() and fresh.rad() == hit.rad()

@@ -558,3 +558,28 @@ def test_uniform_prior_falls_back_to_cor6_when_large() -> None:
     value = evaluate(Evaluator("hdp", (), lambda ctx: row.formula(ctx), "hdp"), {}, 30).value
     ref = mp.log(((1 + mp.exp(F("0.1"))) ** 80 - 1) / (2**80 - 1))
     assert abs(mp.mpf(value) - ref) < mp.mpf("1e-28")
+
+
+def test_events_delta_rational_path_is_the_literal_enumeration():
+    """Exact laws take the incremental-subset path of gce.events_delta: its value is the
+    literal Def. 2/3 enumeration (every event summed directly), for random rational laws on 1..7
+    outcomes, integer entries included, and laws where no event is positive (value 0)."""
+    from dpverify.theorems.numerics import gce
+
+    def literal(p, q, z):
+        best = Fraction(0)
+        for r in range(1, len(p) + 1):
+            for event in itertools.combinations(range(len(p)), r):
+                ps, qs = sum(p[i] for i in event), sum(q[i] for i in event)
+                best = max(best, ps - z * qs, qs - z * ps)
+        return best
+
+    rng = random.Random(20261126)
+    for _ in range(60):
+        n = rng.randint(1, 7)
+        p = [Fraction(rng.randint(0, 9), rng.randint(1, 9)) for _ in range(n)]
+        q = [Fraction(rng.randint(0, 9), rng.randint(1, 9)) for _ in range(n)]
+        z = Fraction(rng.randint(1, 40), 10)
+        assert gce.events_delta(p, q, z) == literal(p, q, z)
+    assert gce.events_delta((1, 0), (0, 1), Fraction(1)) == 1
+    assert gce.events_delta((Fraction(1, 2),) * 2, (Fraction(1, 2),) * 2, Fraction(2)) == 0

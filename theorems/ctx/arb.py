@@ -31,6 +31,9 @@ def _int_ball(n: int) -> flint.arb:
     return flint.arb(flint.fmpz(n))
 
 
+_ZERO, _ONE = _int_ball(0), _int_ball(1)
+
+
 def _arb_from_fraction(q: Fraction) -> flint.arb:
     if q.denominator == 1:
         return _int_ball(q.numerator)
@@ -86,11 +89,11 @@ class ArbCtx(Ctx):
 
     @property
     def zero(self) -> flint.arb:
-        return _int_ball(0)
+        return _ZERO
 
     @property
     def one(self) -> flint.arb:
-        return _int_ball(1)
+        return _ONE
 
     def interval(self, lo: Fraction, hi: Fraction) -> flint.arb:
         return _arb_from_fraction(lo).union(_arb_from_fraction(hi))
@@ -163,6 +166,11 @@ class ArbCtx(Ctx):
         for x in xs[1:]:
             out = out.max(flint.arb(x))
         return out
+
+    def pos(self, x: Any) -> flint.arb:
+        """``max(x, 0)``: :meth:`max` of the two without its argument loop (~3 * 10^5 calls in a
+        quick run)."""
+        return flint.arb(x).max(_ZERO)
 
     def min(self, *xs: Any) -> flint.arb:
         out = flint.arb(xs[0])

@@ -32,8 +32,21 @@ class MpCtx(Ctx):
     def __init__(self, prec: int = 113) -> None:
         self.prec = prec
         self.m = _mp_context(prec)
+        # mpf values are immutable: one 0 and one 1 serve every formula (asked for ~10^5 times
+        # a run, each a Fraction and an mpf built otherwise)
+        self._zero, self._one = self.m.mpf(0), self.m.mpf(1)
+
+    @property
+    def zero(self) -> Any:
+        return self._zero
+
+    @property
+    def one(self) -> Any:
+        return self._one
 
     def num(self, x: Fraction | int | str) -> Any:
+        if type(x) is int:
+            return self.m.mpf(x)
         q = _as_fraction(x)
         if q.denominator == 1:
             return self.m.mpf(q.numerator)

@@ -70,8 +70,10 @@ def laplace_mixture_renyi(ctx: Any, q: Any, b: Any, alpha: Any, order: str) -> A
     left = ctx.pow(1 - q + q * ctx.exp(-1 / b), power) / 2  # L0(y <= 0) = 1/2
     right = ctx.pow(1 - q + q * ctx.exp(1 / b), power) * ctx.exp(-1 / b) / 2  # L0(y >= 1)
 
+    two_b, one_minus_q = 2 * b, 1 - q  # built once, not at each quadrature node (same values)
+
     def inner(y: Any) -> Any:
-        return ctx.exp(-y / b) / (2 * b) * ctx.pow(1 - q + q * ctx.exp((2 * y - 1) / b), power)
+        return ctx.exp(-y / b) / two_b * ctx.pow(one_minus_q + q * ctx.exp((2 * y - 1) / b), power)
 
     middle = ctx.quad(inner, [ctx.zero, ctx.num(Fraction(1, 2)), ctx.one])
     return ctx.log(left + right + middle) / (alpha - 1)

@@ -49,13 +49,17 @@ _HALF_WEIGHTS: dict[tuple[Any, ...], list[tuple[Fraction, Any, Any]]] = {}
 _HALF_WEIGHTS_ENTRIES = 64
 
 
+def _half_key(ctx: Any, eps_half: Sequence[Fraction]) -> tuple[Any, ...]:
+    return (type(ctx), getattr(ctx, "prec", None),
+            flint.ctx.prec if ctx.name == "arb" else None, tuple(eps_half))
+
+
 def _half_weights(ctx: Any, eps_half: Sequence[Fraction]) -> list[tuple[Fraction, Any, Any]]:
     """``(L, w(L), w(L) e^-L)`` sorted by L, ``w(L) = count(L) e^{(L + E)/2}/prod(1 + e^eps_i)``
     (the P-probability of the loss L within the half; ``w e^-L`` is its Q-probability).
     Memoised (:data:`_HALF_WEIGHTS`): the values are immutable numbers of the context, the
     same ones a new computation at the same precision returns."""
-    key = (type(ctx), getattr(ctx, "prec", None),
-           flint.ctx.prec if ctx.name == "arb" else None, tuple(eps_half))
+    key = _half_key(ctx, eps_half)
     out = _HALF_WEIGHTS.get(key)
     if out is None:
         if len(_HALF_WEIGHTS) >= _HALF_WEIGHTS_ENTRIES:
@@ -77,6 +81,31 @@ def _compute_half_weights(ctx: Any, eps_half: Sequence[Fraction]) -> list[tuple[
     return out
 
 
+_HALF_LOSSES: dict[tuple[Any, ...], tuple[list[Any], list[float], list[Any], list[Any]]] = {}
+
+
+def _half_losses(ctx: Any, eps_half: Sequence[Fraction]) -> tuple[list[Any], list[float],
+                                                                  list[Any], list[Any]]:
+    """The losses of :func:`_half_weights` as numbers of the context and as floats, and the
+    suffix sums of both weights (``W[m] = sum_{j >= m} w_j``, ``V[m]`` likewise), memoised with
+    the weights (same key and bound): an eps search asks for the same halves at every step."""
+    key = _half_key(ctx, eps_half)
+    out = _HALF_LOSSES.get(key)
+    if out is None:
+        weights = _half_weights(ctx, eps_half)
+        n = len(weights)
+        suffix_w = [ctx.zero] * (n + 1)
+        suffix_v = [ctx.zero] * (n + 1)
+        for m in range(n - 1, -1, -1):
+            suffix_w[m] = suffix_w[m + 1] + weights[m][1]
+            suffix_v[m] = suffix_v[m + 1] + weights[m][2]
+        if len(_HALF_LOSSES) >= _HALF_WEIGHTS_ENTRIES:
+            _HALF_LOSSES.clear()
+        out = _HALF_LOSSES[key] = ([ctx.num(loss) for loss, _, _ in weights],
+                                   [float(loss) for loss, _, _ in weights], suffix_w, suffix_v)
+    return out
+
+
 def subset_sum_delta(ctx: Any, eps_list: Sequence[Fraction], eps: Any) -> Any:
     """``sum_S (e^{sum_S eps_i} - e^eps e^{sum_{not S} eps_i})_+ / prod(1 + e^eps_i)`` over all
     ``2^k`` subsets ([MV] Thm 1.5), organised as meet in the middle: the subsets of each half
@@ -86,18 +115,13 @@ def subset_sum_delta(ctx: Any, eps_list: Sequence[Fraction], eps: Any) -> Any:
     """
     h = len(eps_list) // 2
     first = _half_weights(ctx, eps_list[:h])
+    losses1 = _half_losses(ctx, eps_list[:h])[0]
     second = _half_weights(ctx, eps_list[h:])
-    losses2 = [ctx.num(loss) for loss, _, _ in second]
-    floats2 = [float(loss) for loss, _, _ in second]
+    losses2, floats2, suffix_w, suffix_v = _half_losses(ctx, eps_list[h:])
     n = len(second)
-    suffix_w = [ctx.zero] * (n + 1)
-    suffix_v = [ctx.zero] * (n + 1)
-    for m in range(n - 1, -1, -1):
-        suffix_w[m] = suffix_w[m + 1] + second[m][1]
-        suffix_v[m] = suffix_v[m + 1] + second[m][2]
     total = ctx.zero
-    for loss1, w1, _ in first:
-        t = eps - ctx.num(loss1)
+    for (_, w1, _), loss1 in zip(first, losses1, strict=True):
+        t = eps - loss1
         guess = bisect.bisect_right(floats2, approx_float(t))
         lo = guess
         while lo > 0 and ctx.lt(t, losses2[lo - 1]) is not False:
