@@ -229,3 +229,12 @@ def test_a_verdict_records_its_cpu_seconds_and_keeps_them_through_json():
     assert d["cpu_seconds"] == round(v.cpu_seconds, 4)
     assert Verdict.from_dict(d).cpu_seconds == d["cpu_seconds"]
     assert "cpu_seconds" not in Verdict("X", 1, 0, "numeric", v.status, "").to_dict()
+
+
+def test_a_forked_child_leaves_the_parents_objects_out_of_its_collections():
+    import gc
+
+    from dpverify.verifiers.limited import call_limited
+
+    assert call_limited(gc.get_freeze_count, 30) > 0
+    assert gc.get_freeze_count() == 0  # the parent's own collections are unchanged
