@@ -34,14 +34,14 @@ TICK = os.sysconf("SC_CLK_TCK")
 PR_SET_CHILD_SUBREAPER = 36
 
 
-def _stat(pid: int) -> tuple[int, float, float, float, float, int] | None:
-    """(ppid, utime, stime, cutime, cstime, minflt) of a process, None if gone."""
+def _stat(pid: int) -> tuple[int, float, float, float, float, int, int] | None:
+    """(ppid, utime, stime, cutime, cstime, minflt, starttime) of a process, None if gone."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except OSError:
         return None
     return (int(fields[1]), int(fields[11]) / TICK, int(fields[12]) / TICK,
-            int(fields[13]) / TICK, int(fields[14]) / TICK, int(fields[7]))
+            int(fields[13]) / TICK, int(fields[14]) / TICK, int(fields[7]), int(fields[19]))
 
 
 class Sampler(threading.Thread):
@@ -50,7 +50,7 @@ class Sampler(threading.Thread):
     def __init__(self, root: int, period: float = 0.005) -> None:
         super().__init__(daemon=True)
         self.root, self.period = root, period
-        self.seen: dict[int, tuple[int, float, float, float, float, int]] = {}
+        self.seen: dict[int, tuple[int, float, float, float, float, int, int]] = {}
         self.first_parent: dict[int, int] = {}
         self.stopped = threading.Event()
 
@@ -95,14 +95,14 @@ def measure(run_args: list[str]) -> dict[str, float]:
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     total = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     assert zombie is not None
-    _, utime, stime, cutime, cstime, minflt = zombie
+    _, utime, stime, cutime, cstime, minflt, _ = zombie
     doc = json.loads(out)
     tasks = sum(v.get("cpu_seconds") or 0.0 for t in doc["theorems"] for c in t["claims"]
                 for v in c["verdicts"])
     children = {pid: st for pid, st in sampler.seen.items()
                 if sampler.first_parent.get(pid) == proc.pid}
-    # the plotting process is forked first, before the workers
-    plotting_pid = min(children, key=lambda p: p, default=None)
+    # the plotting process is forked first, before the workers (pids may wrap: start times)
+    plotting_pid = min(children, key=lambda p: (children[p][6], p), default=None)
     plotting = sum(children[plotting_pid][1:3]) if plotting_pid else 0.0
     faults = sum(st[5] for pid, st in sampler.seen.items() if pid != proc.pid)
     return {
