@@ -2,10 +2,10 @@
 
     /work/venv/bin/python bench/bench_pool_warmup.py [ID ...] [--jobs 2]
 
-The runner forks one worker per task, so what a check loads on first use is paid by every
-task unless the parent loaded it before forking (:mod:`dpverify.verifiers.warmup`). This runs
-the tasks of the named theorems (default: a sample of cheap ones, where the per-task overhead
-dominates) twice on the local pool, once with :func:`warm_up` disabled, and prints the CPU
+The runner forks its pool workers from the parent, so what a check loads on first use is paid
+by every worker unless the parent loaded it before forking (:mod:`dpverify.verifiers.warmup`).
+This runs the tasks of the named theorems (default: a sample of cheap ones, where the per-task
+overhead dominates) twice on the local pool, once with :func:`warm_up` disabled, and prints the CPU
 seconds of the parent plus all its workers (``getrusage``: a loaded machine inflates it less
 than wall time) and the statuses, which must be the same.
 """

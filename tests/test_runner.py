@@ -183,6 +183,42 @@ def test_the_warm_up_before_forking_runs_every_route_to_its_true_verdict():
     assert warm_up() == [Status.CERTIFIED, Status.PASSED, Status.PROVED, Status.PROVED]
 
 
+def test_the_warm_up_imports_every_theorems_module_before_hypothesis_reads_their_constants():
+    """A worker runs many theorems: a module that a check imports on first use would add its
+    constants to hypothesis's draws for every later property check of that worker only."""
+    import pkgutil
+    import sys
+
+    import dpverify.theorems
+
+    warm_up()
+    names = [m.name for m in pkgutil.walk_packages(dpverify.theorems.__path__,
+                                                   "dpverify.theorems.")]
+    assert "dpverify.theorems.limits" in names
+    assert [n for n in names if n not in sys.modules] == []
+
+
+def test_a_pool_worker_runs_the_theorems_one_after_another(monkeypatch):
+    import os
+
+    import dpverify.verifiers.runner as runner
+    from dpverify.verifiers.verdict import Verdict
+
+    def where(theorem, claim, check, *args):  # the worker's pid as the summary
+        return Verdict(theorem, claim, check, "numeric", Status.PASSED, str(os.getpid()))
+
+    monkeypatch.setattr(runner, "run_check", where)
+    tasks = [Task(th, 1, i, "numeric") for th in ("A", "B", "C", "D", "E") for i in range(2)]
+    verdicts = list(_execute_pool(tasks, PROFILES["quick"], 2, None, 5.0))
+    assert sorted((v.theorem, v.check) for v in verdicts) == sorted(
+        (t.theorem, t.check) for t in tasks)
+    workers = {v.summary for v in verdicts}
+    assert len(workers) <= 2 and str(os.getpid()) not in workers
+    for th in "ABCDE":  # a theorem's tasks in one worker, in plan order
+        assert len({v.summary for v in verdicts if v.theorem == th}) == 1
+        assert [v.check for v in verdicts if v.theorem == th] == [0, 1]
+
+
 def test_a_verdict_records_its_cpu_seconds_and_keeps_them_through_json():
     from dpverify.verifiers.dispatch import run_check
     from dpverify.verifiers.verdict import Verdict
@@ -193,3 +229,12 @@ def test_a_verdict_records_its_cpu_seconds_and_keeps_them_through_json():
     assert d["cpu_seconds"] == round(v.cpu_seconds, 4)
     assert Verdict.from_dict(d).cpu_seconds == d["cpu_seconds"]
     assert "cpu_seconds" not in Verdict("X", 1, 0, "numeric", v.status, "").to_dict()
+
+
+def test_a_forked_child_leaves_the_parents_objects_out_of_its_collections():
+    import gc
+
+    from dpverify.verifiers.limited import call_limited
+
+    assert call_limited(gc.get_freeze_count, 30) > 0
+    assert gc.get_freeze_count() == 0  # the parent's own collections are unchanged

@@ -13,6 +13,7 @@ Main results
 
 from __future__ import annotations
 
+import gc
 import os
 import pickle
 import signal
@@ -43,7 +44,14 @@ def _kill_group(pid: int) -> None:
 def die_with_parent() -> None:
     """For a forked child: lead its own process group (the parent kills the group: the child
     and whatever it started), leave Ctrl-C to the parent, and get SIGKILL when the parent dies
-    (Linux ``PR_SET_PDEATHSIG``; elsewhere the parent's cleanup is the only guard)."""
+    (Linux ``PR_SET_PDEATHSIG``; elsewhere the parent's cleanup is the only guard).
+
+    Also ``gc.freeze()``: the objects inherited from the parent are left out of the child's
+    garbage collections, which otherwise walk them all (and copy every page they touch) at
+    each full collection: in a pool worker running ~50 theorems, 0.2-0.26 s of CPU for 2-3
+    full collections, 0.04-0.06 s frozen. Their garbage is not collected in the child: it
+    was the parent's, and the child's life is the run."""
+    gc.freeze()
     parent = os.getppid()
     try:
         os.setpgid(0, 0)

@@ -182,7 +182,7 @@ def theorems_longest_first(tasks: list[Task], seconds: Mapping[str, float]) -> l
 
 
 def _theorem_runs(tasks: list[Task]) -> list[list[Task]]:
-    """Consecutive tasks of one theorem, in order: one pool worker each."""
+    """Consecutive tasks of one theorem, in order: one pool worker runs each in turn."""
     runs: list[list[Task]] = []
     for t in tasks:
         if runs and runs[-1][0].theorem == t.theorem:
@@ -207,13 +207,18 @@ def _kill_group(proc: Any) -> None:
     proc.join(1)
 
 
-def _worker(conn: Connection, tasks: list[Task], profile: Profile, seed: int | None,
-            seconds: float) -> None:
+def _worker(conn: Connection, profile: Profile, seed: int | None, seconds: float) -> None:
+    """A pool worker: runs of tasks received through ``conn``, one after another, until
+    ``None`` or the end of the pipe; one verdict sent per task as it ends (the budget is per
+    task)."""
     die_with_parent()
     try:
-        for task in tasks:  # one verdict sent per task as it ends: the budget is per task
-            v = run_check(task.theorem, task.claim, task.check, profile, seed, seconds)
-            conn.send(v.to_dict())
+        while (run := conn.recv()) is not None:
+            for task in run:
+                v = run_check(task.theorem, task.claim, task.check, profile, seed, seconds)
+                conn.send(v.to_dict())
+    except EOFError:
+        pass
     finally:
         conn.close()
 
@@ -225,51 +230,82 @@ _Running = dict[Any, tuple[list[Task], Any, Connection, float, float]]
 
 def _execute_pool(tasks: list[Task], profile: Profile, jobs: int, seed: int | None,
                   seconds: float) -> Iterable[Verdict]:
-    """Run the tasks on forked workers, one worker per run of consecutive tasks of one theorem
-    (:func:`theorems_longest_first`). A task over its budget is killed and ``inconclusive``, a
-    worker that dies is an ``error`` for its current task; the tasks that it had not started
-    go to a fresh worker."""
+    """Run the tasks on ``jobs`` forked workers, each taking one run of consecutive tasks of
+    one theorem (:func:`theorems_longest_first`) after another, the longest runs first. A task
+    over its budget is killed (with its worker) and ``inconclusive``, a worker that dies is an
+    ``error`` for its current task; the tasks of its run that it had not started go to the next
+    free worker, a fresh one forked for the free slot.
+
+    A worker lives for many theorems, not one: a fork per theorem paid, on each, the fork, the
+    copy of every page of the parent that the worker writes (reference counts of the modules it
+    touches) and the exit, and the smt route's solver process was forked again by every worker
+    (``bench/bench_run_overhead.py``). What a worker keeps from one theorem to the next is what
+    the parent's checks in a ``jobs=1`` run keep: memos of pure functions (values, SMT problems,
+    enclosures; the same value whether found or recomputed), sympy's cache, loaded modules, the
+    solver process (a fresh z3 context per problem). No check's result depends on it: seeds
+    derive from task ids, and hypothesis's pool of constants of the loaded modules is fixed by
+    :func:`~dpverify.verifiers.warmup.warm_up` before the fork (every ``dpverify.theorems``
+    module imported)."""
     ctx = mp.get_context("fork")
     pending = list(reversed(_theorem_runs(tasks)))
     running: _Running = {}
     try:
         yield from _pool_loop(ctx, pending, running, profile, jobs, seed, seconds)
     finally:  # normal end, an exception, Ctrl-C, a closed generator: no worker survives
-        for _tasks, proc, recv, _started, _cpu in running.values():
+        for _tasks, proc, conn, _started, _cpu in running.values():
             _kill_group(proc)
-            recv.close()
+            conn.close()
+
+
+def _start(running: _Running, run: list[Task], proc: Any, conn: Connection) -> None:
+    """Give a worker a run of tasks: its first task starts now."""
+    conn.send(run)
+    running[conn] = (run, proc, conn, time.monotonic(), _process_cpu(proc.pid) or 0.0)
+
+
+def _end_worker(proc: Any, conn: Connection) -> None:
+    """Stop a worker with nothing left to do, and whatever it started."""
+    try:
+        conn.send(None)
+    except OSError:
+        pass
+    conn.close()
+    _kill_group(proc)
 
 
 def _pool_loop(ctx: Any, pending: list[list[Task]], running: _Running, profile: Profile,
                jobs: int, seed: int | None, seconds: float) -> Iterable[Verdict]:
     while pending or running:
-        while pending and len(running) < jobs:
-            run = pending.pop()
-            recv, send = ctx.Pipe(duplex=False)
-            proc = ctx.Process(target=_worker, args=(send, run, profile, seed, seconds),
+        while pending and len(running) < jobs:  # a free slot: a fresh worker
+            conn, child = ctx.Pipe(duplex=True)
+            proc = ctx.Process(target=_worker, args=(child, profile, seed, seconds),
                                daemon=True)
             proc.start()
-            send.close()
-            running[recv] = (run, proc, recv, time.monotonic(), 0.0)  # a fresh process
-        ready = wait(list(running), timeout=0.5)
-        for conn in ready:
-            run, proc, recv, _, _ = running.pop(conn)
+            child.close()
+            _start(running, pending.pop(), proc, conn)
+        for conn in wait(list(running), timeout=0.5):
+            run, proc, _, _, _ = running.pop(conn)
             try:
-                data = recv.recv()
+                data = conn.recv()
             except EOFError:
                 data = None
-            if data is not None and len(run) > 1:  # the worker's next task starts now
-                running[conn] = (run[1:], proc, recv, time.monotonic(),
-                                 _process_cpu(proc.pid) or 0.0)
+            if data is not None:
+                if len(run) > 1:  # the worker's next task starts now
+                    running[conn] = (run[1:], proc, conn, time.monotonic(),
+                                     _process_cpu(proc.pid) or 0.0)
+                elif pending:  # its run is done: the next run
+                    _start(running, pending.pop(), proc, conn)
+                else:
+                    _end_worker(proc, conn)
                 yield Verdict.from_dict(data)
                 continue
-            recv.close()
+            conn.close()
             _kill_group(proc)  # anything the check started dies with it
-            if data is None and len(run) > 1:
+            if len(run) > 1:
                 pending.append(run[1:])
-            yield _crashed(run[0], proc.exitcode) if data is None else Verdict.from_dict(data)
+            yield _crashed(run[0], proc.exitcode)
         now = time.monotonic()
-        for conn, (run, proc, _recv, started, cpu) in list(running.items()):
+        for conn, (run, proc, _conn, started, cpu) in list(running.items()):
             task = run[0]
             why = _over_budget(task.route, proc.pid, now - started, cpu, seconds)
             if why is None:

@@ -1,20 +1,29 @@
 """Warm a process up before it forks its workers.
 
-A pool run forks one worker per task (:mod:`~dpverify.verifiers.runner`), so whatever a
-check loads on first use — lazily imported modules (hypothesis loads ``numpy.random``, sympy
-loads its combinatorics and units on first simplification), caches of sympy and hypothesis — is
-otherwise paid again by every task: about 0.1 s of CPU each, a quarter of a quick catalogue run.
-:func:`warm_up` runs each route once on a tiny planted check in the parent, so the forked
-workers inherit that state. Its results are discarded: it decides nothing about the catalogue.
+A pool run forks its workers from this process (:mod:`~dpverify.verifiers.runner`), so
+whatever a check loads on first use — lazily imported modules (hypothesis loads
+``numpy.random``, sympy loads its combinatorics and units on first simplification), caches of
+sympy and hypothesis — is otherwise paid again by every worker. :func:`warm_up` runs each route
+once on a tiny planted check in the parent, so the forked workers inherit that state. Its
+results are discarded: it decides nothing about the catalogue.
+
+It also imports every module of ``dpverify.theorems`` before hypothesis reads the constants of
+the loaded local modules (which its draws use): a check that imports a module on first use
+(``theorems.limits``) would otherwise add that module's constants to the draws of every later
+property check of its worker, and a worker runs many theorems, in an order that depends on the
+machine's timing.
 """
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 from typing import Any
 
 import sympy
 from hypothesis.internal.conjecture import providers as _providers
 
+import dpverify.theorems
 from dpverify.theorems.claims import Box, Compare, Points, Smt, SmtProblem
 from dpverify.verifiers import smt
 from dpverify.verifiers.interval import verify_box as interval_box
@@ -39,6 +48,7 @@ def _problem() -> SmtProblem:
 def warm_up() -> list[Status]:
     """Run the numeric, property, interval and smt routes once on ``exp(x) >= 1 + x``
     (and an SMT problem over a real), in this process; their statuses, for a test."""
+    import_theorem_modules()
     # hypothesis scans the source of every loaded local module for constants on a first draw
     # that uses them (~0.1 s): a private function, so only when it is there
     scan = getattr(_providers, "_get_local_constants", None)
@@ -53,3 +63,9 @@ def warm_up() -> list[Status]:
         interval_box(Compare(_exp, "ge", _one_plus, box, "interval"), box, budget)[0],
         smt.verify(Smt(_problem, "x^2 <= x + 1 on [0, 1]"), budget)[0],
     ]
+
+
+def import_theorem_modules() -> None:
+    """Import every module of ``dpverify.theorems`` (the registry imports all but a few)."""
+    for info in pkgutil.walk_packages(dpverify.theorems.__path__, "dpverify.theorems."):
+        importlib.import_module(info.name)
