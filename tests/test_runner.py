@@ -183,19 +183,36 @@ def test_the_warm_up_before_forking_runs_every_route_to_its_true_verdict():
     assert warm_up() == [Status.CERTIFIED, Status.PASSED, Status.PROVED, Status.PROVED]
 
 
-def test_the_warm_up_imports_every_theorems_module_before_hypothesis_reads_their_constants():
-    """A worker runs many theorems: a module that a check imports on first use would add its
-    constants to hypothesis's draws for every later property check of that worker only."""
-    import pkgutil
+def test_every_property_search_runs_with_every_theorems_module_loaded():
+    """hypothesis draws with the constants of the loaded local modules: a module that some
+    check imports on first use (``theorems.limits``) would change the draws of every later
+    search of its process, so a seed would reproduce a search only after the same checks
+    (pool worker, ``--jobs 1``, a reproduce command). In a fresh process, without the pool's
+    warm-up, the first property search must see every module loaded."""
+    import subprocess
     import sys
 
-    import dpverify.theorems
-
-    warm_up()
-    names = [m.name for m in pkgutil.walk_packages(dpverify.theorems.__path__,
-                                                   "dpverify.theorems.")]
-    assert "dpverify.theorems.limits" in names
-    assert [n for n in names if n not in sys.modules] == []
+    code = (
+        "import pkgutil, sys\n"
+        "import dpverify.theorems as T\n"
+        "from dpverify.theorems import all_theorems\n"
+        "from dpverify.theorems.claims import Box, Compare\n"
+        "from dpverify.verifiers.property import verify_box\n"
+        "from dpverify.verifiers.verdict import Budget\n"
+        "all_theorems()\n"
+        "names = [m.name for m in pkgutil.walk_packages(T.__path__, 'dpverify.theorems.')]\n"
+        "lazy = [n for n in names if n not in sys.modules]\n"
+        "seen = []\n"
+        "def lhs(ctx, x):\n"
+        "    seen.append([n for n in names if n not in sys.modules])\n"
+        "    return x\n"
+        "box = Box(reals={'x': ('0', '1')})\n"
+        "verify_box(Compare(lhs, 'le', lambda ctx, x: x + 1, box, 'property'), box,\n"
+        "           Budget(seconds=5.0, examples=3), 0)\n"
+        "print(len(lazy) > 0, seen[0] == [])\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120, check=True)
+    assert out.stdout.split() == ["True", "True"], out.stdout + out.stderr
 
 
 def test_a_pool_worker_runs_the_theorems_one_after_another(monkeypatch):

@@ -16,18 +16,16 @@ machine's timing.
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
 from typing import Any
 
 import sympy
 from hypothesis.internal.conjecture import providers as _providers
 
-import dpverify.theorems
 from dpverify.theorems.claims import Box, Compare, Points, Smt, SmtProblem
 from dpverify.verifiers import smt
 from dpverify.verifiers.interval import verify_box as interval_box
 from dpverify.verifiers.numeric import verify_points
+from dpverify.verifiers.property import import_theorem_modules
 from dpverify.verifiers.property import verify_box as property_box
 from dpverify.verifiers.verdict import Budget, Status
 
@@ -64,8 +62,3 @@ def warm_up() -> list[Status]:
         smt.verify(Smt(_problem, "x^2 <= x + 1 on [0, 1]"), budget)[0],
     ]
 
-
-def import_theorem_modules() -> None:
-    """Import every module of ``dpverify.theorems`` (the registry imports all but a few)."""
-    for info in pkgutil.walk_packages(dpverify.theorems.__path__, "dpverify.theorems."):
-        importlib.import_module(info.name)
