@@ -1,5 +1,6 @@
 """Runner: plans, seeds, hard time budgets, crash handling, exit codes."""
 
+import json
 import time
 
 from dpverify.verifiers.dispatch import PROFILES, task_seed
@@ -183,36 +184,44 @@ def test_the_warm_up_before_forking_runs_every_route_to_its_true_verdict():
     assert warm_up() == [Status.CERTIFIED, Status.PASSED, Status.PROVED, Status.PROVED]
 
 
-def test_every_property_search_runs_with_every_theorems_module_loaded():
-    """hypothesis draws with the constants of the loaded local modules: a module that some
-    check imports on first use (``theorems.limits``) would change the draws of every later
-    search of its process, so a seed would reproduce a search only after the same checks
-    (pool worker, ``--jobs 1``, a reproduce command). In a fresh process, without the pool's
-    warm-up, the first property search must see every module loaded."""
+_DRAWS = """
+import json, sys
+from dpverify.theorems.claims import Box, Compare
+from dpverify.verifiers.property import verify_box
+from dpverify.verifiers.verdict import Budget
+if sys.argv[1] == "planted":
+    sys.path.insert(0, sys.argv[2])
+    import planted_constants  # a local module full of constants in the box
+seen = []
+def lhs(ctx, x):
+    seen.append(str(x))
+    return x
+box = Box(reals={"x": ("0", "1")})
+verify_box(Compare(lhs, "le", lambda ctx, x: x + 1, box, "property"), box,
+           Budget(seconds=30.0, examples=300), 7)
+print(json.dumps(seen))
+"""
+
+
+def test_the_property_route_draws_the_same_points_whatever_local_modules_are_loaded(tmp_path):
+    """hypothesis also draws constants from the source of loaded local modules (a checkout or
+    editable install of dpverify, the caller's scripts): a seed must draw the same points in a
+    process that loaded a module full of constants (verifiers/draws.py)."""
     import subprocess
     import sys
 
-    code = (
-        "import pkgutil, sys\n"
-        "import dpverify.theorems as T\n"
-        "from dpverify.theorems import all_theorems\n"
-        "from dpverify.theorems.claims import Box, Compare\n"
-        "from dpverify.verifiers.property import verify_box\n"
-        "from dpverify.verifiers.verdict import Budget\n"
-        "all_theorems()\n"
-        "names = [m.name for m in pkgutil.walk_packages(T.__path__, 'dpverify.theorems.')]\n"
-        "lazy = [n for n in names if n not in sys.modules]\n"
-        "seen = []\n"
-        "def lhs(ctx, x):\n"
-        "    seen.append([n for n in names if n not in sys.modules])\n"
-        "    return x\n"
-        "box = Box(reals={'x': ('0', '1')})\n"
-        "verify_box(Compare(lhs, 'le', lambda ctx, x: x + 1, box, 'property'), box,\n"
-        "           Budget(seconds=5.0, examples=3), 0)\n"
-        "print(len(lazy) > 0, seen[0] == [])\n")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         timeout=120, check=True)
-    assert out.stdout.split() == ["True", "True"], out.stdout + out.stderr
+    consts = ", ".join(f"{k / 97:.17g}" for k in range(1, 97))
+    (tmp_path / "planted_constants.py").write_text(f"VALUES = [{consts}]\n")
+
+    def draws(mode: str) -> list[str]:
+        out = subprocess.run([sys.executable, "-c", _DRAWS, mode, str(tmp_path)],
+                             capture_output=True, text=True, timeout=300, check=True,
+                             cwd=tmp_path)
+        return json.loads(out.stdout.splitlines()[-1])
+
+    plain, planted = draws("plain"), draws("planted")
+    assert len(plain) >= 100
+    assert planted == plain
 
 
 def test_a_pool_worker_runs_the_theorems_one_after_another(monkeypatch):

@@ -11,10 +11,7 @@ of examples comes from the task's :class:`~verifiers.verdict.Budget`.
 
 from __future__ import annotations
 
-import functools
-import importlib
 import math
-import pkgutil
 from fractions import Fraction
 from typing import Any
 
@@ -22,8 +19,8 @@ from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
 from hypothesis.errors import Unsatisfiable
 
-import dpverify.theorems
 from dpverify.theorems.claims import Box, Compare, Predicate
+from dpverify.verifiers.draws import seed_only_draws
 from dpverify.verifiers.numeric import decide, show_point
 from dpverify.verifiers.verdict import Budget, Status
 
@@ -52,18 +49,6 @@ def box_strategy(box: Box) -> st.SearchStrategy[dict[str, Any]]:
     for name, value in box.fixed.items():
         fields[name] = st.just(Fraction(value) if isinstance(value, str) else value)
     return st.fixed_dictionaries(fields)
-
-
-@functools.cache
-def import_theorem_modules() -> None:
-    """Import every module of ``dpverify.theorems`` (once per process; the registry imports all
-    but a few). hypothesis draws with the constants of the loaded local modules, so a module
-    imported on first use by some check (``theorems.limits``) would change the draws of every
-    later search in the process: a seed would reproduce a search only in a process that ran
-    the same checks before it (a pool worker, ``--jobs 1``, a failed claim's reproduce
-    command). Called before every search, so the draws depend on the seed and the source only."""
-    for info in pkgutil.walk_packages(dpverify.theorems.__path__, "dpverify.theorems."):
-        importlib.import_module(info.name)
 
 
 class _Counterexample(Exception):
@@ -101,9 +86,9 @@ def verify_box(
     # hypothesis derives one per task from the test's source (inspect.getsource + tokenize,
     # ~1.5 ms CPU a task) and never uses it
     search._hypothesis_internal_database_key = None  # type: ignore[attr-defined]
-    import_theorem_modules()
     try:
-        search()
+        with seed_only_draws():  # the points drawn depend on the seed, not on what is loaded
+            search()
     except _Counterexample:
         pass
     except Unsatisfiable:

@@ -5,13 +5,8 @@ whatever a check loads on first use — lazily imported modules (hypothesis load
 ``numpy.random``, sympy loads its combinatorics and units on first simplification), caches of
 sympy and hypothesis — is otherwise paid again by every worker. :func:`warm_up` runs each route
 once on a tiny planted check in the parent, so the forked workers inherit that state. Its
-results are discarded: it decides nothing about the catalogue.
-
-It also imports every module of ``dpverify.theorems`` before hypothesis reads the constants of
-the loaded local modules (which its draws use): a check that imports a module on first use
-(``theorems.limits``) would otherwise add that module's constants to the draws of every later
-property check of its worker, and a worker runs many theorems, in an order that depends on the
-machine's timing.
+results are discarded: it decides nothing about the catalogue. (hypothesis's draws do not
+depend on which modules are loaded: :mod:`~dpverify.verifiers.draws`.)
 """
 
 from __future__ import annotations
@@ -19,13 +14,11 @@ from __future__ import annotations
 from typing import Any
 
 import sympy
-from hypothesis.internal.conjecture import providers as _providers
 
 from dpverify.theorems.claims import Box, Compare, Points, Smt, SmtProblem
 from dpverify.verifiers import smt
 from dpverify.verifiers.interval import verify_box as interval_box
 from dpverify.verifiers.numeric import verify_points
-from dpverify.verifiers.property import import_theorem_modules
 from dpverify.verifiers.property import verify_box as property_box
 from dpverify.verifiers.verdict import Budget, Status
 
@@ -46,12 +39,6 @@ def _problem() -> SmtProblem:
 def warm_up() -> list[Status]:
     """Run the numeric, property, interval and smt routes once on ``exp(x) >= 1 + x``
     (and an SMT problem over a real), in this process; their statuses, for a test."""
-    import_theorem_modules()
-    # hypothesis scans the source of every loaded local module for constants on a first draw
-    # that uses them (~0.1 s): a private function, so only when it is there
-    scan = getattr(_providers, "_get_local_constants", None)
-    if callable(scan):
-        scan()
     box = Box(reals={"x": ("-1", "1")})
     points = Points(({"x": "1/2"},))
     budget = Budget(seconds=5.0, examples=5, boxes=64)
