@@ -7,6 +7,7 @@ back to :class:`~.dual.DualCtx` where sympy cannot represent a term.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from fractions import Fraction
@@ -22,7 +23,15 @@ from dpverify.verifiers.interval.enclosure import Iv, _Undecided, compile_interv
 
 SIMPLIFY_MAX_NODES = 250  # expand (and simplify) only expressions this small (tree nodes)
 MAX_DERIVATIVE_NODES = 1000  # larger derivatives evaluate slowly and loosely: not used
-SIMPLIFY_SECONDS = 1.0  # CPU seconds after which a check stops calling sympy.simplify
+# sympy.simplify (of g and its first derivatives, in the order the search asks for them) is
+# charged the square of the form's node count (its CPU time grows about so: 4e-5 to 1e-4 s per
+# node^2 measured) and runs while the check's charges fit in this allowance: a count, so the
+# evidence of a verdict (its boxes) does not depend on the machine's speed. It replaces a 1 CPU-s
+# allowance and allows on every check of the catalogue what that did on this machine when idle
+# (SMITH-GROUP 3/1: 5 forms of 86, 50, 66, 89, 53 nodes, 24,982; DR-CLASSIC-GAUSS 2/0: 73 and 94
+# nodes, not its next one of 125, 1.7 s for a larger form)
+SIMPLIFY_WORK = 25_000
+SIMPLIFY_SECONDS = 4.0  # CPU-s in sympy.simplify per check: a hang guard only (catalogue: <= 1.1)
 SYMPY_SECONDS = 8.0  # CPU seconds of symbolic work (building, differentiating) per check
 SYMPY_STEP_SECONDS = 2.0  # CPU seconds for one symbolic operation
 
@@ -63,6 +72,57 @@ def _size(e: Any) -> int:
     import sympy as sp
 
     return sum(1 for _ in sp.preorder_traversal(e))
+
+
+# expand is skipped where the estimate exceeds the size rule's limit this many times over: no
+# form of the catalogue kept by the rule is estimated above 2.2 times its limit
+EXPANSION_ESTIMATE_MARGIN = 4
+
+
+def _expanded_size_estimate(e: Any) -> int:
+    """An estimate, from the tree alone, of the node count of ``sympy.expand(e)``: products of
+    sums distribute (the product of the factors' term counts), integer powers of sums by the
+    multinomial count, ``exp`` of a sum splits into a product, ``log`` of a product into a sum
+    (one term per factor, two for a fraction). Like terms are not collected, so cancellation
+    can make the expansion smaller: it is not a bound, only a cheap way to skip expansions far
+    over the limit (DR-CLASSIC-GAUSS 2/0: 244 nodes expand to 29,264 in 0.6 s; estimated
+    17,308, over 4 times its limit of 508)."""
+    terms, nodes = _expansion_terms(e)
+    return nodes + (1 if terms > 1 else 0)
+
+
+def _expansion_terms(e: Any) -> tuple[int, int]:
+    """(number of terms, nodes of the terms without their ``Add``) of the expansion of ``e``."""
+    import sympy as sp
+
+    if e.is_Atom:
+        return 1, 1
+    if isinstance(e, sp.Add):
+        parts = [_expansion_terms(a) for a in e.args]
+        return sum(t for t, _ in parts), sum(s for _, s in parts)
+    if isinstance(e, sp.Mul):
+        parts = [_expansion_terms(a) for a in e.args]
+        total = math.prod(t for t, _ in parts)
+        return total, total + sum(s * (total // t) for t, s in parts)
+    if isinstance(e, sp.Pow):
+        tb, sb = _expansion_terms(e.base)
+        if e.exp.is_Integer and tb > 1 and abs(int(e.exp)) >= 2:
+            k = abs(int(e.exp))
+            count = math.comb(k + tb - 1, tb - 1)
+            size = count + count * k * sb // tb
+            return (count, size) if e.exp > 0 else (1, size + 3)
+        te, se = _expansion_terms(e.exp)
+        return 1, 2 + sb + (tb > 1) + se + (te > 1)
+    if isinstance(e, sp.log):
+        arg = e.args[0]
+        k = sum((f.p != 1) + (f.q != 1) if f.is_Rational else 1
+                for f in sp.Mul.make_args(arg))
+        if k > 1:
+            return k, 3 * k + _expanded_size_estimate(arg)
+    if isinstance(e, sp.exp):
+        ta, sa = _expansion_terms(e.args[0])
+        return 1, ta + sa + (ta > 1)
+    return 1, 1 + sum(s + (t > 1) for t, s in map(_expansion_terms, e.args))
 
 
 class _SymEngine:

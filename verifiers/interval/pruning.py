@@ -23,12 +23,15 @@ from dpverify.theorems.ctx import ArbCtx, SymCtx, arb_precision
 from dpverify.theorems.symbolic import extrema_unreduced
 from dpverify.verifiers.interval.boxes import _EVAL_ERRORS, START_BITS
 from dpverify.verifiers.interval.derivatives import (
+    EXPANSION_ESTIMATE_MARGIN,
     MAX_DERIVATIVE_NODES,
     SIMPLIFY_MAX_NODES,
     SIMPLIFY_SECONDS,
+    SIMPLIFY_WORK,
     SYMPY_SECONDS,
     SYMPY_STEP_SECONDS,
     _DualEngine,
+    _expanded_size_estimate,
     _size,
     _SymEngine,
     _time_limit,
@@ -256,7 +259,8 @@ class _Pruner:
     fixed: Mapping[str, Any]
     notes: list[str] = field(default_factory=list)
     engines: dict[tuple[tuple[str, int], ...], Any] = field(default_factory=dict)
-    simplify_seconds: float = 0.0
+    simplify_work: int = 0  # charged to thorough simplifications (node^2, SIMPLIFY_WORK)
+    simplify_seconds: float = 0.0  # CPU-s spent in sympy.simplify (hang guard: SIMPLIFY_SECONDS)
     # symbolic allowances count this process's CPU time, not wall time: on a loaded machine the
     # same check must reach the same verdict (so does the task budget: Budget(clock="cpu"))
     sympy_deadline: float = field(default_factory=lambda: time.process_time() + SYMPY_SECONDS)
@@ -273,30 +277,37 @@ class _Pruner:
 
     def _simplify(self, e: Any, thorough: bool = False) -> Any:
         """A cheap normal form (expand, then merge exponentials: cancels ``e^eps phi(a+b)``
-        against ``phi(a-b)``), and ``sympy.simplify`` for a small ``g`` while time allows,
-        except where it would run ``trigsimp`` (:func:`_circular`)."""
+        against ``phi(a-b)``), and ``sympy.simplify`` for a small ``g`` (or first derivative)
+        while the check's allowance :data:`SIMPLIFY_WORK` lasts, except on an atom and where it
+        would run ``trigsimp`` (:func:`_circular`). The expansion is skipped where its estimate
+        is far over the size rule's limit (:func:`_expanded_size_estimate`)."""
         import sympy as sp
 
-        t0 = time.process_time()
-        try:
-            ops = _size(e)
-            if ops > MAX_DERIVATIVE_NODES:
-                return e
-            out = None
-            if ops <= SIMPLIFY_MAX_NODES:
-                expanded = sp.powsimp(sp.expand(e), combine="exp")
-                if _size(expanded) <= 2 * ops + 20:
-                    out = expanded
-            if out is None:  # only where the expanded form is not taken (it usually is)
-                out = sp.powsimp(e, combine="exp")
-            if (thorough and _size(out) <= SIMPLIFY_MAX_NODES // 2
-                    and self.simplify_seconds < SIMPLIFY_SECONDS and not _circular(out)):
+        ops = _size(e)
+        if ops > MAX_DERIVATIVE_NODES:
+            return e
+        out = None
+        limit = 2 * ops + 20
+        if (ops <= SIMPLIFY_MAX_NODES
+                and _expanded_size_estimate(e) <= EXPANSION_ESTIMATE_MARGIN * limit):
+            expanded = sp.powsimp(sp.expand(e), combine="exp")
+            if _size(expanded) <= limit:
+                out = expanded
+        if out is None:  # only where the expanded form is not taken (it usually is)
+            out = sp.powsimp(e, combine="exp")
+        size = _size(out)
+        if (thorough and 1 < size <= SIMPLIFY_MAX_NODES // 2
+                and self.simplify_work + size**2 <= SIMPLIFY_WORK
+                and self.simplify_seconds < SIMPLIFY_SECONDS and not _circular(out)):
+            self.simplify_work += size**2
+            t0 = time.process_time()
+            try:
                 full = sp.simplify(out)
-                if _size(full) < _size(out):
-                    out = full
-            return out
-        finally:
-            self.simplify_seconds += time.process_time() - t0
+            finally:
+                self.simplify_seconds += time.process_time() - t0
+            if _size(full) < size:
+                out = full
+        return out
 
     def _build(self, ints: Mapping[str, int]) -> Any:
         names = tuple(self.box.reals)
