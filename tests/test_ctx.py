@@ -184,3 +184,30 @@ def test_a_series_that_does_not_converge_is_undecided_not_a_crash():
     check = Compare(diverging, "le", lambda ctx, **_: ctx.one, points({}), "numeric", ctx="mp")
     decision = decide_compare(check, {}, digits=15, max_bits=4096)
     assert decision.holds is None and "did not converge" in decision.note
+
+
+def test_an_order_with_a_tolerance_is_certified_to_within_it_and_strictly_without() -> None:
+    """``le`` with ``Tol``: ``lhs <= rhs + t``; where lhs equals rhs and neither ball is exact,
+    only the tolerance makes it decidable; a violation beyond t is still refuted (both arb and
+    the two-precision mp decision)."""
+    import flint
+
+    from dpverify.theorems.claims import Tol
+    from dpverify.theorems.ctx import arb_precision
+    from dpverify.verifiers.numeric import _decide_arb, _decide_mp
+
+    with arb_precision(256):  # as decide() runs it: balls much tighter than the tolerance
+        x = flint.arb(2).exp()  # not exact, radius ~1e-77
+        tol = Tol.abs("1e-30")
+        assert _decide_arb(x, "le", x, None)[0] is None
+        assert _decide_arb(x, "le", x, tol)[0] is True
+        assert _decide_arb(x, "ge", x, tol)[0] is True
+        assert _decide_arb(x + flint.arb("1e-20"), "le", x, tol)[0] is False
+        assert _decide_arb(x, "ge", x + flint.arb("1e-20"), tol)[0] is False
+    import mpmath
+
+    with mpmath.workprec(256):
+        one, err = mpmath.mpf(1), mpmath.mpf("1e-40")
+        assert _decide_mp(one, one, err, "le", None)[0] is None
+        assert _decide_mp(one, one, err, "le", tol)[0] is True
+        assert _decide_mp(one + mpmath.mpf("1e-20"), one, err, "le", tol)[0] is False

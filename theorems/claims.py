@@ -117,7 +117,8 @@ Region = Points | Box | Generated
 
 @dataclass(frozen=True)
 class Tol:
-    """A stated tolerance of an equality: ``|lhs - rhs| <= abs_tol + rel_tol*|rhs|``."""
+    """A stated tolerance ``t = abs_tol + rel_tol*|rhs|``: of an equality, ``|lhs - rhs| <= t``; of
+    an order, ``lhs <= rhs + t`` (a bound certified to within ``t``)."""
 
     abs_tol: Fraction = Fraction(0)
     rel_tol: Fraction = Fraction(0)
@@ -157,7 +158,9 @@ class Compare:
     rhs: Term
     region: Region
     route: Route
-    tol: Tol | None = None  # for eq; le/lt/ge/gt are certified strictly
+    tol: Tol | None = None  # eq: |lhs - rhs| <= t; le/lt (ge/gt): lhs <= rhs + t, a bound
+    #                        certified to within t (where equality is attained, balls cannot
+    #                        certify lhs <= rhs); without tol the order is certified strictly
     lhs_name: str = "lhs"
     rhs_name: str = "rhs"
     ctx: Literal["arb", "mp"] = "arb"  # "mp" where a side needs quadrature

@@ -135,6 +135,8 @@ def _decide_arb(
         return None, margin
     if op in ("ge", "gt"):
         lhs, rhs, op = rhs, lhs, {"ge": "le", "gt": "lt"}[op]
+    if tol is not None:  # lhs <= rhs + t: a bound certified to within the tolerance
+        rhs = rhs + _tol_arb(tol, rhs)
     margin = arb_str(rhs - lhs, 6)
     if op == "le":
         if lhs <= rhs:
@@ -165,6 +167,8 @@ def _decide_mp(
     if op in ("ge", "gt"):
         lhs, rhs, op = rhs, lhs, {"ge": "le", "gt": "lt"}[op]
     m = rhs - lhs
+    if tol is not None:  # lhs <= rhs + t (as in _decide_arb)
+        m = m + float(tol.abs_tol) + float(tol.rel_tol) * abs(rhs)
     if m > err or (op == "le" and m >= 0 and err == 0):
         return True, f"{float(m):.6g}"
     if m < -err or (op == "lt" and m <= 0 and err == 0):
