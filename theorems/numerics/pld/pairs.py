@@ -199,7 +199,8 @@ class SubsampledGaussian(LossPair):
         y = np.where(np.isnan(y), -np.inf, y)  # below the support of the add loss
 
         def phi(x: np.ndarray) -> np.ndarray:
-            return np.array([0.5 * math.erfc(-v / math.sqrt(2)) for v in x.tolist()])
+            v = np.fromiter(map(math.erfc, (-x / math.sqrt(2)).tolist()), float, len(x))
+            return v * 0.5
 
         if self.direction == "add":  # P = (1-q) N(0, s^2) + q N(1, s^2), L <= z iff Y <= y
             return ((1 - q) * phi(y / s) + q * phi((y - 1) / s),
