@@ -142,6 +142,71 @@ def test_fourier_brackets_the_exact_composition(pairs: list, h: Fraction, eps_li
     check_brackets(one_steps(pairs, h, kind), eps_list)
 
 
+@settings(max_examples=200, deadline=None)
+@given(lam_h=st.fractions(min_value=0, max_value=2).map(lambda f: f.limit_denominator(2**20)),
+       n_log=st.integers(min_value=1, max_value=22), t0_frac=st.floats(0.0, 1.0))
+def test_transform_error_bounds_the_weights_2_norm(lam_h: Fraction, n_log: int,
+                                                   t0_frac: float) -> None:
+    """The factor of the transform errors in a query (Cauchy-Schwarz): at least ``||m||_2 /
+    sqrt(n)`` for the largest admissible weights ``m_t = e^{-lam_h (t - t0)}``, t0 <= t < n
+    (a geometric sum at 30 digits), and never above the l1 form (factor 1)."""
+    n = 2**n_log
+    t0 = min(int(t0_frac * n), n - 1)
+    four = fourier.FourierPLD("upper", Fraction(1, 64), Fraction(0), lam_h, [0.0] * n,
+                              flint.arb(0), 0.0, 1, 1.0, flint.arb(0), flint.arb(0),
+                              flint.arb(0))
+    got = four._transform_error(t0)
+    with mp.workdps(30):
+        r = mp.exp(-2 * mp.mpf(lam_h.numerator) / lam_h.denominator)
+        count = n - t0
+        norm2 = count if lam_h == 0 else (1 - r**count) / (1 - r)
+        need = mp.sqrt(norm2 / n)
+    assert float(got.upper()) >= float(need) * (1 - 1e-15)
+    assert got.upper() <= 1
+
+
+def weights_aligned_error(four: fourier.FourierPLD, eps: Fraction, size: float) -> list[float]:
+    """A perturbation of the window of 2-norm ``size / sqrt(n)`` (within round-off) along the
+    exact weights of the query at ``eps``, pointing down: the worst case of Cauchy-Schwarz."""
+    import numpy as np
+
+    n = len(four.values)
+    t0 = int((eps - four.start) // four.h) + 1
+    s = np.arange(n - t0, dtype=float)
+    rho = float(mp.exp(eps - four.start - t0 * four.h))
+    m = np.exp(-float(four.lam_h) * s) * (1 - rho * np.exp(-float(four.h) * s))
+    out = np.zeros(n)
+    out[t0:] = -m / float(np.linalg.norm(m)) * size / np.sqrt(n) * (1 - 1e-9)
+    return out
+
+
+def check_transform_error_covers_aligned_errors() -> None:
+    """An upper PLD whose window carries a downward error along the query weights, of the
+    largest 2-norm its transform bound ``eta`` allows, still bounds the unperturbed value;
+    one of 10x that 2-norm does not (the check can fail)."""
+    ones = one_steps([(pld.SubsampledGaussian(Fraction(1, 10), Fraction(1), "add"), 60)],
+                     Fraction(1, 64), "upper")
+    eps = Fraction(2)
+    four = fourier.compose_fourier(ones, fourier.fourier_tilt(ones, float(eps)))
+    assert four.lam_h > 0
+    clean = four.values.copy()
+    four.eta, four.eta_in, four._tables = 0.0, 0.0, None
+    truth = four.delta_at(eps).upper()
+    size = 1e-6 * float(truth) / float((four.log_c - mp_arb(four.lam_h)).exp().mid())
+    for factor, holds in ((1.0, True), (10.0, False)):
+        four.values = clean + weights_aligned_error(four, eps, size * factor)
+        four.eta, four._tables = size, None
+        assert (four.delta_at(eps).upper() >= truth) == holds, factor
+
+
+def mp_arb(x: Fraction) -> flint.arb:
+    return flint.arb(flint.fmpq(x.numerator, x.denominator))
+
+
+def test_transform_error_covers_weight_aligned_errors() -> None:
+    check_transform_error_covers_aligned_errors()
+
+
 def test_fourier_window_with_aliasing_accounted() -> None:
     """k large enough that the window is shorter than the composition (Chernoff tails
     counted): still on the right side of the exact value, both kinds."""
