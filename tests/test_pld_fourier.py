@@ -115,6 +115,44 @@ def test_eps_float_equals_the_crossing_over_the_whole_range() -> None:
         assert four.eps_float(delta) == want, delta
 
 
+def test_crossing_in_place_is_the_literal_profile() -> None:
+    """The in-place crossing returns exactly (same float operations) what the literal
+    profile ``scale (tail_a - e^{c2 d} tail_b) + inf`` gives, on every sub-range."""
+    import math
+
+    import numpy as np
+
+    pair = pld.SubsampledGaussian(Fraction(1, 20), Fraction(1), "add")
+    ones = one_steps([(pair, 300)], Fraction(1, 512), "upper")
+    four = fourier.compose_fourier(ones, fourier.fourier_tilt(ones, 3.0))
+    ref, n = int(np.argmax(four.values)), len(four.values)
+    c1, c2 = float(four.lam_h), float(four.h)
+    scale = math.exp(float(four.log_c.mid()) - c1 * ref)
+    inf = float(four.inf.mid())
+
+    def literal(a: int, b: int, delta: float) -> float | None:
+        d = np.arange(a - ref, b - ref, dtype=float)
+        w = np.maximum(four.values[a:b], 0.0) * np.exp(-c1 * d)
+        tail_a = np.append(np.cumsum(w[::-1])[::-1][1:], 0.0)
+        w = w * np.exp(-c2 * d)
+        tail_b = np.append(np.cumsum(w[::-1])[::-1][1:], 0.0)
+        with np.errstate(over="ignore", invalid="ignore"):
+            prof = scale * (tail_a - np.exp(c2 * d) * tail_b) + inf
+        above = np.flatnonzero(prof > delta)
+        if not len(above):
+            return None
+        t = int(above[-1])
+        if t >= len(d) - 1:
+            return (b - ref) * c2
+        num, den = scale * tail_a[t] + inf - delta, scale * tail_b[t]
+        e = math.log(num / den) if num > 0 and den > 0 else d[t] * c2
+        return min(max(e, d[t] * c2), d[t + 1] * c2)
+
+    for a, b in ((0, n), (ref // 2, n), (ref - 3, ref + 3), (ref, ref + 1), (n - 2, n)):
+        for delta in (0.9, 1e-2, 1e-5, 1e-9, 1e-30, 10.0):
+            assert four._crossing(a, ref, b, scale, inf, delta) == literal(a, b, delta)
+
+
 def test_negligible_coefficients_are_not_powered(monkeypatch: pytest.MonkeyPatch) -> None:
     """Coefficients whose k-th power is provably below ``2^-CUT_BITS`` are not powered (step 3
     of :mod:`.fourier`): at k = 2000 (68 of 2049 powered) and k = 120 (333 of 1025) the bounds

@@ -185,20 +185,31 @@ class FourierPLD:
     def _crossing(self, a: int, ref: int, b: int, scale: float, inf: float, delta: float
                   ) -> float | None:
         """The crossing's loss minus the mode's within ``[a, b)``, or None if the profile is
-        at most ``delta`` there."""
+        at most ``delta`` there. In place on two scratch arrays (the windows reach 2^21
+        points: every fresh temporary costs its page faults)."""
         c1, c2 = float(self.lam_h), float(self.h)
         d = np.arange(a - ref, b - ref, dtype=float)  # s - ref
-        w = np.maximum(self.values[a:b], 0.0) * np.exp(-c1 * d)
-        tail_a = np.append(np.cumsum(w[::-1])[::-1][1:], 0.0)  # sums over s > t
-        w *= np.exp(-c2 * d)
-        tail_b = np.append(np.cumsum(w[::-1])[::-1][1:], 0.0)
+        buf = np.multiply(d, -c1)
+        np.exp(buf, out=buf)
+        w = np.maximum(self.values[a:b], 0.0)
+        w *= buf
+        tail_a = _suffix_sums(w)
+        np.multiply(d, -c2, out=buf)
+        np.exp(buf, out=buf)
+        w *= buf
+        tail_b = _suffix_sums(w)
         del w
         with np.errstate(over="ignore", invalid="ignore"):
-            prof = scale * (tail_a - np.exp(c2 * d) * tail_b) + inf
-        above = np.flatnonzero(prof > delta)
-        if not len(above):
+            np.multiply(d, c2, out=buf)  # the profile: scale (tail_a - e^{c2 d} tail_b) + inf
+            np.exp(buf, out=buf)
+            buf *= tail_b
+            np.subtract(tail_a, buf, out=buf)
+            buf *= scale
+            buf += inf
+        above = buf > delta
+        if not above.any():
             return None
-        t = int(above[-1])
+        t = len(above) - 1 - int(np.argmax(above[::-1]))  # the last position above delta
         if t >= len(d) - 1:
             return (b - ref) * c2
         num, den = scale * tail_a[t] + inf - delta, scale * tail_b[t]
@@ -251,6 +262,15 @@ class FourierPLD:
         if ok(top):
             return top
         return _bisect(ok, bottom, top, keep_true_high=False)
+
+
+def _suffix_sums(w: np.ndarray) -> np.ndarray:
+    """``out[t] = sum_{s > t} w_s`` (0 at the end), summed from the right end."""
+    out = np.empty(len(w))
+    out[-1] = 0.0
+    if len(w) > 1:
+        np.cumsum(w[:0:-1], out=out[-2::-1])
+    return out
 
 
 def _bisect(ok: Callable[[Fraction], bool], lo: Fraction, hi: Fraction,
