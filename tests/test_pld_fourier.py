@@ -153,6 +153,29 @@ def test_crossing_in_place_is_the_literal_profile() -> None:
             assert four._crossing(a, ref, b, scale, inf, delta) == literal(a, b, delta)
 
 
+def test_chernoff_locator_is_the_literal_log_sum_exp() -> None:
+    """The window locator's log-MGFs (computed in place) are exactly the literal
+    log-sum-exps ``top + log sum exp(lv +- th i - top)`` on every grid exponent."""
+    import math
+
+    import numpy as np
+
+    ones = one_steps([(pld.SubsampledGaussian(Fraction(1, 20), Fraction(1), "add"), 300),
+                      (pld.SubsampledGaussian(Fraction(1, 10), Fraction(2), "add"), 50)],
+                     Fraction(1, 512), "upper")
+    parts = [fourier._tilted_part(one, k, Fraction(1, 2**12)) for one, k in ones]
+    ch = fourier._Chernoff(parts)
+    for i, th in enumerate(ch.thetas.tolist()):
+        for sign, got in ((1.0, ch.right[i]), (-1.0, ch.left[i])):
+            want = 0.0
+            for p in parts:
+                lv, idx = fourier._log_support(p.xh)
+                e = lv + sign * th * idx
+                top = float(np.max(e))
+                want += p.k * (top + math.log(float(np.sum(np.exp(e - top)))))
+            assert got == want
+
+
 def test_negligible_coefficients_are_not_powered(monkeypatch: pytest.MonkeyPatch) -> None:
     """Coefficients whose k-th power is provably below ``2^-CUT_BITS`` are not powered (step 3
     of :mod:`.fourier`): at k = 2000 (68 of 2049 powered) and k = 120 (333 of 1025) the bounds

@@ -229,11 +229,15 @@ class _Chernoff:
         self.left = np.zeros(len(self.thetas))  # log sum_I g_I e^{-th I}
         for p in parts:
             lv, idx = _log_support(p.xh)
+            e = np.empty(len(lv))  # one scratch array: the same float operations in place
             for i, th in enumerate(self.thetas.tolist()):
                 for sign, out in ((1.0, self.right), (-1.0, self.left)):
-                    e = lv + sign * th * idx
+                    np.multiply(idx, sign * th, out=e)
+                    e += lv
                     top = float(np.max(e))
-                    out[i] += p.k * (top + math.log(float(np.sum(np.exp(e - top)))))
+                    e -= top
+                    np.exp(e, out=e)
+                    out[i] += p.k * (top + math.log(float(np.sum(e))))
 
     def log_bound(self, at: int, right: bool) -> tuple[float, float]:
         """The least float log-bound over the grid of the mass at ``>= at`` (``right``) or
