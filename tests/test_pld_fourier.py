@@ -176,6 +176,27 @@ def test_chernoff_locator_is_the_literal_log_sum_exp() -> None:
             assert got == want
 
 
+def test_abs_up_in_place_is_the_literal_bound() -> None:
+    """``_abs_up`` (in place) gives exactly ``up(sqrt(up(up(re^2) + up(im^2))))``, and it is
+    at least the modulus of every complex number (checked in exact rationals)."""
+    import numpy as np
+
+    from dpverify.theorems.numerics.pld.fourier_pld import _up_nonneg
+
+    rng = np.random.default_rng(7)
+    z = (rng.standard_normal(2000) + 1j * rng.standard_normal(2000)) * np.exp(
+        rng.uniform(-700, 700, 2000))
+    z[:3] = [0, 1e-320j, 5e-324]
+    with np.errstate(over="ignore"):
+        want = _up_nonneg(np.sqrt(_up_nonneg(_up_nonneg(z.real * z.real)
+                                             + _up_nonneg(z.imag * z.imag))))
+        got = fourier._abs_up(z)
+    assert np.array_equal(got, want)
+    for v, bound in zip(z[:200].tolist(), got[:200].tolist(), strict=True):
+        modulus_sq = Fraction(v.real) ** 2 + Fraction(v.imag) ** 2
+        assert bound == float("inf") or Fraction(bound) ** 2 >= modulus_sq
+
+
 def test_negligible_coefficients_are_not_powered(monkeypatch: pytest.MonkeyPatch) -> None:
     """Coefficients whose k-th power is provably below ``2^-CUT_BITS`` are not powered (step 3
     of :mod:`.fourier`): at k = 2000 (68 of 2049 powered) and k = 120 (333 of 1025) the bounds

@@ -110,7 +110,13 @@ from dpverify.theorems.numerics.pld.fft import (
     _gamma,
     fft_error_factor,
 )
-from dpverify.theorems.numerics.pld.fourier_pld import _PREC, FourierPLD, _sum_up, _up_nonneg
+from dpverify.theorems.numerics.pld.fourier_pld import (
+    _PREC,
+    _UP_FACTOR,
+    FourierPLD,
+    _sum_up,
+    _up_nonneg,
+)
 from dpverify.theorems.numerics.pld.tilted import MAX_EXPONENT, weights
 
 TAIL = 2.0**-45  # aliased tilted mass allowed outside the window (l1, vs masses ~ 1)
@@ -127,8 +133,23 @@ def _rel_up(base: float, power: int) -> float:
 
 
 def _abs_up(z: np.ndarray) -> np.ndarray:
-    sq = _up_nonneg(_up_nonneg(z.real * z.real) + _up_nonneg(z.imag * z.imag))
-    return _up_nonneg(np.sqrt(sq))
+    """An upper bound of ``|z|``: ``up(sqrt(up(up(re^2) + up(im^2))))``, ``up`` =
+    :func:`.fourier_pld._up_nonneg` (the same operations, in place on two arrays)."""
+    sq, im = np.multiply(z.real, z.real), np.multiply(z.imag, z.imag)
+    for v in (sq, im):
+        _up_in_place(v)
+    sq += im
+    del im
+    _up_in_place(sq)
+    np.sqrt(sq, out=sq)
+    return _up_in_place(sq)
+
+
+def _up_in_place(v: np.ndarray) -> np.ndarray:
+    """:func:`.fourier_pld._up_nonneg` of ``v >= 0``, in place (the same two operations)."""
+    v *= _UP_FACTOR
+    v += 2.0**-1074
+    return v
 
 
 def _pow_up(r: np.ndarray, k: int) -> np.ndarray:
