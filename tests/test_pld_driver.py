@@ -210,6 +210,23 @@ def test_a_pass_builds_the_lower_one_step_of_the_composed_direction_only() -> No
                                   "fourier") == got
 
 
+@pytest.mark.parametrize(("q", "sigma"), [("256/60000", "11/10"), ("1/1000", "4/5"),
+                                          ("1/2", "1/2")])
+def test_quantiles_with_float_decisions_are_the_arb_ones(q: str, sigma: str,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """The quantile bisection decided by the float CDFs away from u returns exactly the
+    arb-only bisection's float (both directions, both tails, u from 0.1 to 1e-40)."""
+    cases = [(u, upper) for u in (0.1, 1e-12, 1e-18, 2.0**-80, 1e-40) for upper in (False, True)]
+    fast = {}
+    for pair in pld.sgm_pairs(Fraction(q), Fraction(sigma)):
+        for u, upper in cases:
+            fast[(pair.direction, u, upper)] = pair._bisect_quantile(u, upper)
+    monkeypatch.setattr(pld.LossPair, "_float_below", lambda *_a: None)
+    for pair in pld.sgm_pairs(Fraction(q), Fraction(sigma)):
+        for u, upper in cases:
+            assert pair._bisect_quantile(u, upper) == fast[(pair.direction, u, upper)]
+
+
 def _one_steps(h: Fraction) -> list[tuple[pld.DiscretePLD, int]]:
     bits, tail = pld._plan(1000, 1e-12)
     pair = pld.sgm_pairs(Fraction(1, 100), Fraction(1), "add_remove")[0]
