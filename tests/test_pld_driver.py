@@ -5,6 +5,7 @@ float conversion of one-step PLDs."""
 from __future__ import annotations
 
 import math
+import sys
 import time
 from fractions import Fraction
 
@@ -18,6 +19,8 @@ from dpverify.theorems.numerics import pld
 from dpverify.theorems.numerics.pld import enclose, fourier, passes, predict
 from dpverify.theorems.numerics.pld.taylor import taylor_exact_step
 from tests.test_pld import contains, gauss_eps, mp
+
+discretize_module = sys.modules["dpverify.theorems.numerics.pld.discretize"]
 
 
 @settings(max_examples=300, deadline=None)
@@ -165,6 +168,63 @@ def test_modelled_enclosure_contains_the_gaussian_value() -> None:
     assert contains(enc, gauss_eps(mp.mpf(2) / mp.sqrt(10), mp.mpf("1e-5")))
     assert enc.rel_width() <= 1e-4
     assert all(Fraction(p["h"]) <= Fraction(enc.model["h"]) for p in enc.passes)
+
+
+def test_deferred_lower_one_step_is_the_eager_one() -> None:
+    """The lower PLD built on demand (after the upper, from the same tables) has the same
+    masses, atom and shift as the one built with the upper in one go, and the cache builds
+    it on the first call with ``lower`` without redoing the upper."""
+    pair = pld.sgm_pairs(Fraction(1, 50), Fraction(1))[0]
+    h, bits = Fraction(1, 1024), 70
+    grid = discretize_module.grid_for(pair, h)
+    eager_up, eager_lo = discretize_module.discretize(pair, grid, bits, 1e-14, lower=True)
+    late_up, finish = discretize_module.discretize_deferred(pair, grid, bits, 1e-14)
+    late_lo = finish()
+    assert eager_lo is not None
+    for a, b in ((eager_up, late_up), (eager_lo, late_lo)):
+        assert (a.poly, a.inf, a.shift, a.kind) == (b.poly, b.inf, b.shift, b.kind)
+    pld._CACHE.clear()
+    up, lo = pld.one_step_plds(pair, h, bits, 1e-14, lower=False)
+    assert lo is None
+    up2, lo2 = pld.one_step_plds(pair, h, bits, 1e-14, lower=True)
+    assert up2 is up and lo2 is not None
+    assert pld.one_step_plds(pair, h, bits, 1e-14, lower=False)[1] is lo2
+
+
+def test_a_pass_builds_the_lower_one_step_of_the_composed_direction_only() -> None:
+    """Scenario-like add/remove composition: the pass composes the lower PLD of the direction
+    with the larger upper end only, so the other direction's lower one-step PLD is never
+    discretised (it cost 0.03-0.08 s a pass), and the pass is unchanged."""
+    pld._CACHE.clear()
+    directions = pld.sgm_composition([(Fraction(1, 100), Fraction(1), 200)])
+    delta, h = Fraction(1, 10**5), Fraction(1, 128)
+    got = passes._eps_pass_parts(directions, delta, h, 1e-5 * 2.0**-24, False, "fourier")
+    built = {key[1]: one.lower is not None
+             for key, one in pld._CACHE.items() if key[0] == "one"}
+    assert sorted(built.values()) == [False, True]
+    pld._CACHE.clear()
+    bits, tail = pld._plan(200, 1e-5 * 2.0**-24)
+    for parts in directions:  # the old order: every lower one-step PLD built first
+        pld.one_step_plds(parts[0][0], h, bits, tail, lower=True)
+    assert passes._eps_pass_parts(directions, delta, h, 1e-5 * 2.0**-24, False,
+                                  "fourier") == got
+
+
+@pytest.mark.parametrize(("q", "sigma"), [("256/60000", "11/10"), ("1/1000", "4/5"),
+                                          ("1/2", "1/2")])
+def test_quantiles_with_float_decisions_are_the_arb_ones(q: str, sigma: str,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """The quantile bisection decided by the float CDFs away from u returns exactly the
+    arb-only bisection's float (both directions, both tails, u from 0.1 to 1e-40)."""
+    cases = [(u, upper) for u in (0.1, 1e-12, 1e-18, 2.0**-80, 1e-40) for upper in (False, True)]
+    fast = {}
+    for pair in pld.sgm_pairs(Fraction(q), Fraction(sigma)):
+        for u, upper in cases:
+            fast[(pair.direction, u, upper)] = pair._bisect_quantile(u, upper)
+    monkeypatch.setattr(pld.LossPair, "_float_below", lambda *_a: None)
+    for pair in pld.sgm_pairs(Fraction(q), Fraction(sigma)):
+        for u, upper in cases:
+            assert pair._bisect_quantile(u, upper) == fast[(pair.direction, u, upper)]
 
 
 def _one_steps(h: Fraction) -> list[tuple[pld.DiscretePLD, int]]:

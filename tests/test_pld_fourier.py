@@ -115,6 +115,88 @@ def test_eps_float_equals_the_crossing_over_the_whole_range() -> None:
         assert four.eps_float(delta) == want, delta
 
 
+def test_crossing_in_place_is_the_literal_profile() -> None:
+    """The in-place crossing returns exactly (same float operations) what the literal
+    profile ``scale (tail_a - e^{c2 d} tail_b) + inf`` gives, on every sub-range."""
+    import math
+
+    import numpy as np
+
+    pair = pld.SubsampledGaussian(Fraction(1, 20), Fraction(1), "add")
+    ones = one_steps([(pair, 300)], Fraction(1, 512), "upper")
+    four = fourier.compose_fourier(ones, fourier.fourier_tilt(ones, 3.0))
+    ref, n = int(np.argmax(four.values)), len(four.values)
+    c1, c2 = float(four.lam_h), float(four.h)
+    scale = math.exp(float(four.log_c.mid()) - c1 * ref)
+    inf = float(four.inf.mid())
+
+    def literal(a: int, b: int, delta: float) -> float | None:
+        d = np.arange(a - ref, b - ref, dtype=float)
+        w = np.maximum(four.values[a:b], 0.0) * np.exp(-c1 * d)
+        tail_a = np.append(np.cumsum(w[::-1])[::-1][1:], 0.0)
+        w = w * np.exp(-c2 * d)
+        tail_b = np.append(np.cumsum(w[::-1])[::-1][1:], 0.0)
+        with np.errstate(over="ignore", invalid="ignore"):
+            prof = scale * (tail_a - np.exp(c2 * d) * tail_b) + inf
+        above = np.flatnonzero(prof > delta)
+        if not len(above):
+            return None
+        t = int(above[-1])
+        if t >= len(d) - 1:
+            return (b - ref) * c2
+        num, den = scale * tail_a[t] + inf - delta, scale * tail_b[t]
+        e = math.log(num / den) if num > 0 and den > 0 else d[t] * c2
+        return min(max(e, d[t] * c2), d[t + 1] * c2)
+
+    for a, b in ((0, n), (ref // 2, n), (ref - 3, ref + 3), (ref, ref + 1), (n - 2, n)):
+        for delta in (0.9, 1e-2, 1e-5, 1e-9, 1e-30, 10.0):
+            assert four._crossing(a, ref, b, scale, inf, delta) == literal(a, b, delta)
+
+
+def test_chernoff_locator_is_the_literal_log_sum_exp() -> None:
+    """The window locator's log-MGFs (computed in place) are exactly the literal
+    log-sum-exps ``top + log sum exp(lv +- th i - top)`` on every grid exponent."""
+    import math
+
+    import numpy as np
+
+    ones = one_steps([(pld.SubsampledGaussian(Fraction(1, 20), Fraction(1), "add"), 300),
+                      (pld.SubsampledGaussian(Fraction(1, 10), Fraction(2), "add"), 50)],
+                     Fraction(1, 512), "upper")
+    parts = [fourier._tilted_part(one, k, Fraction(1, 2**12)) for one, k in ones]
+    ch = fourier._Chernoff(parts)
+    for i, th in enumerate(ch.thetas.tolist()):
+        for sign, got in ((1.0, ch.right[i]), (-1.0, ch.left[i])):
+            want = 0.0
+            for p in parts:
+                lv, idx = fourier._log_support(p.xh)
+                e = lv + sign * th * idx
+                top = float(np.max(e))
+                want += p.k * (top + math.log(float(np.sum(np.exp(e - top)))))
+            assert got == want
+
+
+def test_abs_up_in_place_is_the_literal_bound() -> None:
+    """``_abs_up`` (in place) gives exactly ``up(sqrt(up(up(re^2) + up(im^2))))``, and it is
+    at least the modulus of every complex number (checked in exact rationals)."""
+    import numpy as np
+
+    from dpverify.theorems.numerics.pld.fourier_pld import _up_nonneg
+
+    rng = np.random.default_rng(7)
+    z = (rng.standard_normal(2000) + 1j * rng.standard_normal(2000)) * np.exp(
+        rng.uniform(-700, 700, 2000))
+    z[:3] = [0, 1e-320j, 5e-324]
+    with np.errstate(over="ignore"):
+        want = _up_nonneg(np.sqrt(_up_nonneg(_up_nonneg(z.real * z.real)
+                                             + _up_nonneg(z.imag * z.imag))))
+        got = fourier._abs_up(z)
+    assert np.array_equal(got, want)
+    for v, bound in zip(z[:200].tolist(), got[:200].tolist(), strict=True):
+        modulus_sq = Fraction(v.real) ** 2 + Fraction(v.imag) ** 2
+        assert bound == float("inf") or Fraction(bound) ** 2 >= modulus_sq
+
+
 def test_negligible_coefficients_are_not_powered(monkeypatch: pytest.MonkeyPatch) -> None:
     """Coefficients whose k-th power is provably below ``2^-CUT_BITS`` are not powered (step 3
     of :mod:`.fourier`): at k = 2000 (68 of 2049 powered) and k = 120 (333 of 1025) the bounds
@@ -140,6 +222,71 @@ def test_negligible_coefficients_are_not_powered(monkeypatch: pytest.MonkeyPatch
 def test_fourier_brackets_the_exact_composition(pairs: list, h: Fraction, eps_list: list[str],
                                                 kind: str) -> None:
     check_brackets(one_steps(pairs, h, kind), eps_list)
+
+
+@settings(max_examples=200, deadline=None)
+@given(lam_h=st.fractions(min_value=0, max_value=2).map(lambda f: f.limit_denominator(2**20)),
+       n_log=st.integers(min_value=1, max_value=22), t0_frac=st.floats(0.0, 1.0))
+def test_transform_error_bounds_the_weights_2_norm(lam_h: Fraction, n_log: int,
+                                                   t0_frac: float) -> None:
+    """The factor of the transform errors in a query (Cauchy-Schwarz): at least ``||m||_2 /
+    sqrt(n)`` for the largest admissible weights ``m_t = e^{-lam_h (t - t0)}``, t0 <= t < n
+    (a geometric sum at 30 digits), and never above the l1 form (factor 1)."""
+    n = 2**n_log
+    t0 = min(int(t0_frac * n), n - 1)
+    four = fourier.FourierPLD("upper", Fraction(1, 64), Fraction(0), lam_h, [0.0] * n,
+                              flint.arb(0), 0.0, 1, 1.0, flint.arb(0), flint.arb(0),
+                              flint.arb(0))
+    got = four._transform_error(t0)
+    with mp.workdps(30):
+        r = mp.exp(-2 * mp.mpf(lam_h.numerator) / lam_h.denominator)
+        count = n - t0
+        norm2 = count if lam_h == 0 else (1 - r**count) / (1 - r)
+        need = mp.sqrt(norm2 / n)
+    assert float(got.upper()) >= float(need) * (1 - 1e-15)
+    assert got.upper() <= 1
+
+
+def weights_aligned_error(four: fourier.FourierPLD, eps: Fraction, size: float) -> list[float]:
+    """A perturbation of the window of 2-norm ``size / sqrt(n)`` (within round-off) along the
+    exact weights of the query at ``eps``, pointing down: the worst case of Cauchy-Schwarz."""
+    import numpy as np
+
+    n = len(four.values)
+    t0 = int((eps - four.start) // four.h) + 1
+    s = np.arange(n - t0, dtype=float)
+    rho = float(mp.exp(eps - four.start - t0 * four.h))
+    m = np.exp(-float(four.lam_h) * s) * (1 - rho * np.exp(-float(four.h) * s))
+    out = np.zeros(n)
+    out[t0:] = -m / float(np.linalg.norm(m)) * size / np.sqrt(n) * (1 - 1e-9)
+    return out
+
+
+def check_transform_error_covers_aligned_errors() -> None:
+    """An upper PLD whose window carries a downward error along the query weights, of the
+    largest 2-norm its transform bound ``eta`` allows, still bounds the unperturbed value;
+    one of 10x that 2-norm does not (the check can fail)."""
+    ones = one_steps([(pld.SubsampledGaussian(Fraction(1, 10), Fraction(1), "add"), 60)],
+                     Fraction(1, 64), "upper")
+    eps = Fraction(2)
+    four = fourier.compose_fourier(ones, fourier.fourier_tilt(ones, float(eps)))
+    assert four.lam_h > 0
+    clean = four.values.copy()
+    four.eta, four.eta_in, four._tables = 0.0, 0.0, None
+    truth = four.delta_at(eps).upper()
+    size = 1e-6 * float(truth) / float((four.log_c - mp_arb(four.lam_h)).exp().mid())
+    for factor, holds in ((1.0, True), (10.0, False)):
+        four.values = clean + weights_aligned_error(four, eps, size * factor)
+        four.eta, four._tables = size, None
+        assert (four.delta_at(eps).upper() >= truth) == holds, factor
+
+
+def mp_arb(x: Fraction) -> flint.arb:
+    return flint.arb(flint.fmpq(x.numerator, x.denominator))
+
+
+def test_transform_error_covers_weight_aligned_errors() -> None:
+    check_transform_error_covers_aligned_errors()
 
 
 def test_fourier_window_with_aliasing_accounted() -> None:

@@ -5,6 +5,9 @@ theorems/numerics/pld/fourier.py must make their checks fail.
   where it does not belong and the bound leaves the exact value's side;
 - the weights of the tilt planted wrong by a relative 1e-6 (the constant ``C``): caught by the
   closeness part of the check (1e-8);
+- the Cauchy-Schwarz factor of the transform errors in a query (fourier_pld.py) without its
+  square root (``count / n`` for ``sqrt(count / n)``): caught by the weight-aligned error of
+  the largest admissible 2-norm (tests/test_pld_fourier.py);
 
 Not detectable by comparison, measured: the a-priori FFT round-off factor divided by 10^6
 together with the power's rounding bound set to 0 leaves every case of
@@ -22,7 +25,11 @@ import pytest
 
 from dpverify.theorems.numerics import pld
 from dpverify.theorems.numerics.pld import fourier
-from tests.test_pld_fourier import check_brackets, one_steps
+from tests.test_pld_fourier import (
+    check_brackets,
+    check_transform_error_covers_aligned_errors,
+    one_steps,
+)
 
 PAIRS = [(pld.SubsampledGaussian(Fraction(1, 10), Fraction(1), "add"), 60)]
 H = Fraction(1, 64)
@@ -52,3 +59,15 @@ def test_wrong_tilt_constant_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(fourier, "compose_fourier", planted)
     with pytest.raises(AssertionError):
         check_brackets(one_steps(PAIRS, H, "lower"), ["1.5", "2", "2.5"], 1e-7)
+
+
+def test_transform_error_without_its_square_root_is_caught(monkeypatch: pytest.MonkeyPatch
+                                                           ) -> None:
+    def planted(self: fourier.FourierPLD, t0: int) -> flint.arb:
+        n = len(self.values)
+        count = min(Fraction(max(n - t0, 1)), 1 + 1 / (2 * self.lam_h))
+        return flint.arb(self.eta) * flint.arb(float(count / n))
+
+    monkeypatch.setattr(fourier.FourierPLD, "_transform_error", planted)
+    with pytest.raises(AssertionError):
+        check_transform_error_covers_aligned_errors()

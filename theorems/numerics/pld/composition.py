@@ -9,7 +9,7 @@ from typing import Any
 
 from dpverify.theorems.numerics.pld._arith import Number, _span
 from dpverify.theorems.numerics.pld.discrete import DiscretePLD
-from dpverify.theorems.numerics.pld.discretize import discretize, grid_for
+from dpverify.theorems.numerics.pld.discretize import discretize_deferred, grid_for
 from dpverify.theorems.numerics.pld.fft import MAX_LENGTH, FloatPLD
 from dpverify.theorems.numerics.pld.fourier import chernoff_eps, compose_fourier, fourier_tilt
 from dpverify.theorems.numerics.pld.pairs import LossPair
@@ -38,24 +38,34 @@ def _cached(key: tuple[Any, ...], make: Any) -> Any:
     return hit
 
 
+class _OneStep:
+    """The cached one-step PLDs of one pair and grid: the upper built at once, the lower on
+    first use from the same discretisation (:func:`.discretize.discretize_deferred`)."""
+
+    def __init__(self, pair: LossPair, h: Fraction, bits: int, tail: float) -> None:
+        up, self._finish = discretize_deferred(pair, grid_for(pair, h), bits, tail)
+        self.trim = max(1, int(tail * 2.0**bits))
+        up.trim = self.trim
+        self.upper = up._trimmed()
+        self.lower: DiscretePLD | None = None
+
+    def with_lower(self) -> DiscretePLD:
+        if self.lower is None:
+            assert self._finish is not None
+            lo = self._finish()
+            lo.trim = self.trim
+            self.lower, self._finish = lo._trimmed(), None  # the tables are no longer needed
+        return self.lower
+
+
 def one_step_plds(pair: LossPair, h: Fraction, bits: int, tail: float,
                   lower: bool = True) -> tuple[DiscretePLD, DiscretePLD | None]:
     """The upper and lower one-step PLDs on the grid of step h aligned for ``pair`` (cached),
-    with the truncation budget ``tail`` (a P-mass per side and per truncation)."""
-    both = _CACHE.get(("one", pair.key(), h, bits, tail, True))
-    if both is not None:
-        return both
-
-    def make() -> tuple[DiscretePLD, DiscretePLD | None]:
-        up, lo = discretize(pair, grid_for(pair, h), bits, tail, lower=lower)
-        trim = max(1, int(tail * 2.0**bits))
-        up.trim = trim
-        if lo is not None:
-            lo.trim = trim
-            lo = lo._trimmed()
-        return up._trimmed(), lo
-
-    return _cached(("one", pair.key(), h, bits, tail, lower), make)
+    with the truncation budget ``tail`` (a P-mass per side and per truncation). The lower PLD
+    is built on the first call with ``lower`` (from the cached discretisation: the upper PLD
+    is not redone); without ``lower`` it is None unless already built."""
+    one = _cached(("one", pair.key(), h, bits, tail), lambda: _OneStep(pair, h, bits, tail))
+    return one.upper, one.with_lower() if lower else one.lower
 
 
 METHODS = ("exact", "fft", "tilted", "auto", "fourier")
@@ -150,7 +160,6 @@ def composed_plds(pair: LossPair, k: int, h: Fraction, bits: int,
                   tail: float, method: str = "exact", center: float | None = None,
                   delta: Number | None = None) -> tuple[DiscretePLD, DiscretePLD]:
     """The upper and lower PLDs of the k-fold composition of ``pair``."""
-    one_step_plds(pair, h, bits, tail, lower=True)  # one discretisation for both
     return (composed_pld(pair, k, h, bits, tail, "upper", method, center, delta),
             composed_pld(pair, k, h, bits, tail, "lower", method, center, delta))
 

@@ -85,14 +85,26 @@ def discretize(pair: LossPair, grid: Grid, bits: int, tail: float,
                window: tuple[float, float] | None = None,
                lower: bool = True, taylor: bool = True, pour: bool = False
                ) -> tuple[DiscretePLD, DiscretePLD | None]:
-    """The upper and lower one-step PLDs of ``pair`` on ``grid`` (masses in units 2^-bits).
+    """The upper and lower one-step PLDs of ``pair`` on ``grid`` (masses in units 2^-bits):
+    :func:`discretize_deferred`, its lower PLD built at once (``lower``) or not at all."""
+    upper_pld, finish = discretize_deferred(pair, grid, bits, tail, window, taylor, pour)
+    return upper_pld, finish() if lower else None
+
+
+def discretize_deferred(pair: LossPair, grid: Grid, bits: int, tail: float,
+                        window: tuple[float, float] | None = None, taylor: bool = True,
+                        pour: bool = False
+                        ) -> tuple[DiscretePLD, Callable[[], DiscretePLD]]:
+    """The upper one-step PLD of ``pair`` on ``grid`` (masses in units 2^-bits) and a function
+    that builds the lower one on demand from the same cells, CDF values and Taylor table (the
+    driver composes the lower PLD of one direction only: the others' are never built).
 
     ``tail`` is the P-mass allowed outside the window on each side (accounted, not ignored).
     Inside the window the loss axis is cut into coarse cells of ``COARSE`` steps; cells with
     more P-mass than ``tail`` (at least ``FINE_MASS``) are resolved at step h: both constructions
     are sound for any cells with end points on the grid; a coarse cell of mass m only moves the
     bounds by about ``m`` times its width per step.
-    ``lower=False`` skips the lower PLD. The fine bins come from blockwise Taylor expansions
+    The fine bins come from blockwise Taylor expansions
     (:mod:`.taylor`) when the pair has series CDFs, unless ``taylor=False`` (every bin then
     from arb CDFs point by point: the reference route of the tests). The lower PLD is the
     neighbour exchange of :mod:`.lower` on the bins of :func:`_lower_bins` (with at most
@@ -172,9 +184,15 @@ def discretize(pair: LossPair, grid: Grid, bits: int, tail: float,
         up.add_int(0, _units(cdf(Fraction(cuts[0]))[0], bits, True))  # below: to z_ilo
         up_inf = _units(cdf(Fraction(cuts[-1]))[2] + p_inf, bits, True)  # above: to +inf
 
-        lo: flint.fmpz_poly | None = None
+        lo_inf = _units(p_inf, bits, False)
+    shift = grid.z(ilo)
+    up_poly, up_floats = up.result()
+    upper_pld = DiscretePLD("upper", h, shift, up_poly, up_inf, bits, 0)
+    upper_pld.set_unit_floats(up_floats)
+
+    def finish_lower() -> DiscretePLD:
         lo_floats: np.ndarray | None = None
-        if lower:
+        with arb_precision(PREC):
             bins = _lower_bins(cells, fast, masses, ilo)
             if pour:
                 lo = flint.fmpz_poly(_poured(pair, bins, ez, n, bits, grid.z(ilo), h))
@@ -188,17 +206,12 @@ def discretize(pair: LossPair, grid: Grid, bits: int, tail: float,
                     poured = flint.fmpz_poly(_poured(pair, bins, ez, n, bits, grid.z(ilo), h))
                     if _mass_position(poured) > _mass_position(lo):
                         lo, lo_floats = poured, None
-        lo_inf = _units(p_inf, bits, False)
-    shift = grid.z(ilo)
-    up_poly, up_floats = up.result()
-    upper_pld = DiscretePLD("upper", h, shift, up_poly, up_inf, bits, 0)
-    upper_pld.set_unit_floats(up_floats)
-    lower_pld = None
-    if lo is not None:
         lower_pld = DiscretePLD("lower", h, shift, lo, lo_inf, bits, 0)
         if lo_floats is not None:
             lower_pld.set_unit_floats(lo_floats)
-    return upper_pld, lower_pld
+        return lower_pld
+
+    return upper_pld, finish_lower
 
 
 def _lower_bins(cells: Sequence[tuple[int, int, bool]], fast: FineTable,

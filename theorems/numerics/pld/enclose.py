@@ -128,8 +128,9 @@ def _initial_step(pairs: Sequence[LossPair], k: int, rel_width: float = 1e-3) ->
 
 MARGIN = 0.9  # predicted step / step of the h^2 law: measured (bench/bench_pld.py, issue 14)
 #               the width follows c h^2 within 10 % on C, K1e6 and HET; on B the Fourier
-#               route's own error adds ~40 % at its fine grid, which 0.9 (with the
-#               quantisation of _predicted_step) still absorbs; a miss costs a third pass
+#               route's own error added ~40 % at its fine grid before its transform errors
+#               entered the queries by Cauchy-Schwarz (now < 1 %: B 6.0e-6 at the step
+#               chosen for 1e-5); a miss costs a third pass
 
 
 MODEL_METHODS = ("fourier", "exact")  # the methods whose first step the float model chooses

@@ -92,10 +92,11 @@ class FourierPLD:
     log_c: flint.arb  # log C plus -lam h o
     a: float
     steps: int
-    eta: float  # l1: FFT, power, inverse, underflow
+    eta: float  # l1, sqrt(n) times the 2-norm bound: forward FFT, power, inverse FFT
     left: flint.arb
     right: flint.arb
     inf: flint.arb
+    eta_in: float = 0.0  # l1: the underflowed inputs
     _tables: tuple[np.ndarray, float, np.ndarray, float, float] | None = None
 
     def __len__(self) -> int:
@@ -132,7 +133,8 @@ class FourierPLD:
                 beta = b1 + b2 + rho_err + 4 * U
                 spread = (beta + 2 * _gamma(m_len + 2) * (1 + beta)) * l1
             k = self.steps
-            inner_err = _arb(Fraction(spread)) + _arb(Fraction(self.eta))
+            inner_err = (_arb(Fraction(spread)) + self._transform_error(t0)
+                         + _arb(Fraction(self.eta_in)))
             one_a = _arb(Fraction(self.a))
             if upper:
                 inner = (_arb(Fraction(dot)) + inner_err) / (1 - one_a) ** k + self.right
@@ -140,6 +142,21 @@ class FourierPLD:
                 inner = ((_arb(Fraction(dot)) - inner_err) / (1 + one_a) ** k - self.left
                          - self.right)
             return scale * inner + self.inf
+
+    def _transform_error(self, t0: int) -> flint.arb:
+        """A ball whose upper end bounds ``|sum_{t >= t0} (v_t - f^_t) m'_t|`` over the window
+        (``v`` the computed window, ``f^`` the exact circular composition, ``m'_t`` the
+        exact query weights in ``[0, e^{-c (t - t0)}]``, ``c = lam h``): Cauchy-Schwarz with
+        ``||v - f^||_2 <= eta / sqrt(n)`` (:mod:`.fourier`, step 4) and ``||m'||_2^2 <=
+        sum_{s >= 0} e^{-2 c s} = 1 / (1 - e^{-2c}) <= 1 + 1 / (2c)`` (as ``1 - e^{-x} >= x /
+        (1 + x)``), also ``<= n - t0`` (the positions); never above the l1 form ``eta``."""
+        n = len(self.values)
+        count = Fraction(max(n - t0, 1))
+        if self.lam_h > 0:
+            count = min(count, 1 + 1 / (2 * self.lam_h))
+        if count >= n:
+            return _arb(Fraction(self.eta))
+        return _arb(Fraction(self.eta)) * _arb(count / n).sqrt()
 
     def eps_float(self, delta: float) -> float:
         """The float crossing of the window's profile with ``delta`` (a locator, no bound),
@@ -168,20 +185,31 @@ class FourierPLD:
     def _crossing(self, a: int, ref: int, b: int, scale: float, inf: float, delta: float
                   ) -> float | None:
         """The crossing's loss minus the mode's within ``[a, b)``, or None if the profile is
-        at most ``delta`` there."""
+        at most ``delta`` there. In place on two scratch arrays (the windows reach 2^21
+        points: every fresh temporary costs its page faults)."""
         c1, c2 = float(self.lam_h), float(self.h)
         d = np.arange(a - ref, b - ref, dtype=float)  # s - ref
-        w = np.maximum(self.values[a:b], 0.0) * np.exp(-c1 * d)
-        tail_a = np.append(np.cumsum(w[::-1])[::-1][1:], 0.0)  # sums over s > t
-        w *= np.exp(-c2 * d)
-        tail_b = np.append(np.cumsum(w[::-1])[::-1][1:], 0.0)
+        buf = np.multiply(d, -c1)
+        np.exp(buf, out=buf)
+        w = np.maximum(self.values[a:b], 0.0)
+        w *= buf
+        tail_a = _suffix_sums(w)
+        np.multiply(d, -c2, out=buf)
+        np.exp(buf, out=buf)
+        w *= buf
+        tail_b = _suffix_sums(w)
         del w
         with np.errstate(over="ignore", invalid="ignore"):
-            prof = scale * (tail_a - np.exp(c2 * d) * tail_b) + inf
-        above = np.flatnonzero(prof > delta)
-        if not len(above):
+            np.multiply(d, c2, out=buf)  # the profile: scale (tail_a - e^{c2 d} tail_b) + inf
+            np.exp(buf, out=buf)
+            buf *= tail_b
+            np.subtract(tail_a, buf, out=buf)
+            buf *= scale
+            buf += inf
+        above = buf > delta
+        if not above.any():
             return None
-        t = int(above[-1])
+        t = len(above) - 1 - int(np.argmax(above[::-1]))  # the last position above delta
         if t >= len(d) - 1:
             return (b - ref) * c2
         num, den = scale * tail_a[t] + inf - delta, scale * tail_b[t]
@@ -234,6 +262,15 @@ class FourierPLD:
         if ok(top):
             return top
         return _bisect(ok, bottom, top, keep_true_high=False)
+
+
+def _suffix_sums(w: np.ndarray) -> np.ndarray:
+    """``out[t] = sum_{s > t} w_s`` (0 at the end), summed from the right end."""
+    out = np.empty(len(w))
+    out[-1] = 0.0
+    if len(w) > 1:
+        np.cumsum(w[:0:-1], out=out[-2::-1])
+    return out
 
 
 def _bisect(ok: Callable[[Fraction], bool], lo: Fraction, hi: Fraction,

@@ -71,10 +71,7 @@ def _pass_parts(directions: Sequence[Sequence[Part]], at: Number, h: Fraction, a
         return max(e_lo, t_lo), min(e_hi, t_hi)
     bits, tail = _plan(_steps(directions), abs_tol)
 
-    def upper(d: int) -> Fraction:
-        if not upper_only:
-            for pair, _k in directions[d]:
-                one_step_plds(pair, h, bits, tail, lower=True)  # one discretisation for both
+    def upper(d: int) -> Fraction:  # the lower one-step PLDs: built by lower(d) if needed
         return _one_end(directions[d], h, bits, tail, "upper", method, center, delta,
                         lambda pld: bound(pld, at)[1])
 

@@ -97,7 +97,7 @@ _TABLES: dict[Fraction, tuple[np.ndarray, float]] = {}
 def _float_rel(x: flint.arb) -> tuple[float, float]:
     """The float nearest to the ball's midpoint and a bound on its relative error."""
     f = float(x.mid())
-    err = (_arb(Fraction(f)) - x).abs_upper() / x.lower()
+    err = (flint.arb(f) - x).abs_upper() / x.lower()  # arb of a float: exact
     return f, float(err.upper()) * (1 + 4 * U) + TINY
 
 
@@ -123,10 +123,12 @@ def weights(lam_h: Fraction, n: int) -> tuple[np.ndarray, float]:
             a_tab.append(f)
             alpha_a = max(alpha_a, e)
             acc *= step
-        for b in range(t):
-            f, e = _float_rel((lh * b).exp())
+        acc, step = flint.arb(1), lh.exp()  # products of balls: the radii stay rigorous
+        for _ in range(t):
+            f, e = _float_rel(acc)
             b_tab.append(f)
             alpha_b = max(alpha_b, e)
+            acc *= step
     table = np.outer(np.array(a_tab), np.array(b_tab)).ravel()
     # in exact rationals: in floats 1 + u rounds to 1 and alpha would vanish
     alpha = _outward((1 + Fraction(alpha_a)) * (1 + Fraction(alpha_b)) * (1 + Fraction(U)) - 1,
