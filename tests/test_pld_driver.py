@@ -337,3 +337,28 @@ def test_pld_engine_uses_no_blas_dot() -> None:
                  for i, line in enumerate(path.read_text().splitlines(), 1)
                  if re.search(r"np\.(dot|inner|vdot|matmul)\(|\.dot\(| @ ", line)]
     assert not offenders, offenders
+
+
+@pytest.mark.parametrize("downward", [False, True])
+@pytest.mark.parametrize("q, h", [("1/100", Fraction(1, 256)), ("256/60000", Fraction(3, 4096))])
+def test_float_pouring_of_the_model_is_the_arb_pouring(q: str, h: Fraction,
+                                                       downward: bool) -> None:
+    """The model's pouring in floats places the atoms of :func:`.pour._lower_masses` (arb) on
+    the same bins: every mass within 1e-9 of the total (a wrong target, fraction or emit
+    moves whole bins, ~1e-4 of the total here)."""
+    pair = pld.sgm_pairs(Fraction(q), Fraction(11, 10))[0]
+    g = predict._model_grid(pair, h, 1e-16)
+    assert g is not None
+    n, hf, z0 = len(g.z), float(g.h), float(g.z[0])
+    cuts = np.concatenate([[0.0], np.arange(n - 1) + 0.5, [n - 1.0]])
+    pc, ps, qc, qs = g.cdfs(z0 + hf * cuts)
+    p, qm = predict._differences(pc, ps), predict._differences(qc, qs)
+    ez = np.exp(g.z)
+    got = np.array(predict._poured_float(p.tolist(), qm.tolist(), ez.tolist(), z0, hf,
+                                         downward))
+    ball = [flint.arb(v) for v in p.tolist()], [flint.arb(v) for v in qm.tolist()]
+    ref = pld.pour._lower_masses(*ball, [flint.arb(float(v)).exp() for v in g.z.tolist()],
+                                 64, g.shift, g.h, downward=downward)
+    ref_f = np.ldexp(np.array([float(v) for v in ref]), -64)
+    assert float(np.sum(ref_f)) > 0.5
+    assert float(np.max(np.abs(got - ref_f))) <= 1e-9 * float(np.sum(ref_f))
