@@ -34,7 +34,6 @@ from dpverify.theorems.numerics.pld import passes
 from dpverify.theorems.numerics.pld.discrete import DiscretePLD
 from dpverify.theorems.numerics.pld.discretize import (
     POUR_MAX_BINS,
-    _mass_position,
     _pourings,
     grid_for,
 )
@@ -129,14 +128,15 @@ def _lower(g: _Grid) -> DiscretePLD:
     pc, ps, qc, qs = g.cdfs(z0 + hf * cuts)
     p, q = _differences(pc, ps), _differences(qc, qs)
     bins = Bins(p, p, q, q, cuts[:-1], cuts[1:])
-    t, mass = lower_atoms(bins, np.exp(g.z), z0, hf)
-    lo = _units(np.bincount(t, weights=mass, minlength=n)[:n])
+    ez = np.exp(g.z)
+    t, mass = lower_atoms(bins, ez, z0, hf)
+    lo = np.bincount(t, weights=mass, minlength=n)[:n]
     if len(bins) <= POUR_MAX_BINS:
-        ez = np.exp(g.z).tolist()
-        pours = [_units(np.array(_poured_float(p.tolist(), q.tolist(), ez, z0, hf, down)))
+        pours = [np.array(_poured_float(p.tolist(), q.tolist(), ez.tolist(), z0, hf, down))
                  for down in _pourings(g.pair)]
-        lo = max([lo, *pours], key=_mass_position)
-    return DiscretePLD("lower", g.h, g.shift, lo, round(math.ldexp(g.p_inf, UNIT_BITS)),
+        position = np.arange(1.0, n + 1.0)  # sum_i m_i (i + 1) (discretize._mass_position)
+        lo = max([lo, *pours], key=lambda m: float(np.sum(m * position)))
+    return DiscretePLD("lower", g.h, g.shift, _units(lo), round(math.ldexp(g.p_inf, UNIT_BITS)),
                        UNIT_BITS, 0)
 
 
