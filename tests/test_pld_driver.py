@@ -337,3 +337,47 @@ def test_pld_engine_uses_no_blas_dot() -> None:
                  for i, line in enumerate(path.read_text().splitlines(), 1)
                  if re.search(r"np\.(dot|inner|vdot|matmul)\(|\.dot\(| @ ", line)]
     assert not offenders, offenders
+
+
+@pytest.mark.parametrize("downward", [False, True])
+@pytest.mark.parametrize("q, h", [("1/100", Fraction(1, 256)), ("256/60000", Fraction(3, 4096))])
+def test_float_pouring_of_the_model_is_the_arb_pouring(q: str, h: Fraction,
+                                                       downward: bool) -> None:
+    """The model's pouring in floats places the atoms of :func:`.pour._lower_masses` (arb) on
+    the same bins: every mass within 1e-9 of the total (a wrong target, fraction or emit
+    moves whole bins, ~1e-4 of the total here)."""
+    pair = pld.sgm_pairs(Fraction(q), Fraction(11, 10))[0]
+    g = predict._model_grid(pair, h, 1e-16)
+    assert g is not None
+    n, hf, z0 = len(g.z), float(g.h), float(g.z[0])
+    cuts = np.concatenate([[0.0], np.arange(n - 1) + 0.5, [n - 1.0]])
+    pc, ps, qc, qs = g.cdfs(z0 + hf * cuts)
+    p, qm = predict._differences(pc, ps), predict._differences(qc, qs)
+    ez = np.exp(g.z)
+    got = np.array(predict._poured_float(p.tolist(), qm.tolist(), ez.tolist(), z0, hf,
+                                         downward))
+    ball = [flint.arb(v) for v in p.tolist()], [flint.arb(v) for v in qm.tolist()]
+    ref = pld.pour._lower_masses(*ball, [flint.arb(float(v)).exp() for v in g.z.tolist()],
+                                 64, g.shift, g.h, downward=downward)
+    ref_f = np.ldexp(np.array([float(v) for v in ref]), -64)
+    assert float(np.sum(ref_f)) > 0.5
+    assert float(np.max(np.abs(got - ref_f))) <= 1e-9 * float(np.sum(ref_f))
+
+
+@pytest.mark.parametrize(("q", "sigma"), [("256/60000", "11/10"), ("1/1000", "4/5"),
+                                          ("1/2", "1/2"), ("1", "2")])
+def test_scalar_float_cdf_is_the_array_one(q: str, sigma: str) -> None:
+    """``cdf_float_at`` (the quantile bisections' scalar path) returns bit for bit what
+    ``cdf_sf_float`` gives at that point, both sides, across and beyond the support (below
+    the add loss's lower edge, at 1e-300, near and past exp overflow)."""
+    rng = np.random.default_rng(7)
+    zs = [0.0, 1e-300, -1e-300, 708.9, 709.5, 709.9, 800.0, -800.0, 1e6, -1e6]
+    zs += rng.normal(0.0, 3.0, 300).tolist() + rng.normal(0.0, 0.01, 100).tolist()
+    for pair in pld.sgm_pairs(Fraction(q), Fraction(sigma)):
+        for z in zs:
+            with np.errstate(over="ignore"):
+                cdf, sf = pair.cdf_sf_float(np.array([z]))
+            for upper, want in ((False, float(cdf[0])), (True, float(sf[0]))):
+                got = pair.cdf_float_at(z, upper)
+                assert got == want or (math.isnan(got) and math.isnan(want)), \
+                    (pair.direction, z, upper, got, want)

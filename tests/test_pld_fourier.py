@@ -8,6 +8,7 @@ digits, exact binomial enumeration of k-fold randomized response.
 
 from __future__ import annotations
 
+import sys
 from fractions import Fraction
 
 import flint
@@ -148,9 +149,17 @@ def test_crossing_in_place_is_the_literal_profile() -> None:
         e = math.log(num / den) if num > 0 and den > 0 else d[t] * c2
         return min(max(e, d[t] * c2), d[t + 1] * c2)
 
-    for a, b in ((0, n), (ref // 2, n), (ref - 3, ref + 3), (ref, ref + 1), (n - 2, n)):
-        for delta in (0.9, 1e-2, 1e-5, 1e-9, 1e-30, 10.0):
-            assert four._crossing(a, ref, b, scale, inf, delta) == literal(a, b, delta)
+    module = sys.modules["dpverify.theorems.numerics.pld.fourier_pld"]
+    whole = module.CROSSING_CHUNK
+    try:
+        for chunk in (whole, 1, 2, 7, 64):  # chunks of every size: the same float operations
+            module.CROSSING_CHUNK = chunk
+            for a, b in ((0, n), (ref // 2, n), (ref - 3, ref + 3), (ref, ref + 1),
+                         (n - 2, n)):
+                for delta in (0.9, 1e-2, 1e-5, 1e-9, 1e-30, 10.0):
+                    assert four._crossing(a, ref, b, scale, inf, delta) == literal(a, b, delta)
+    finally:
+        module.CROSSING_CHUNK = whole
 
 
 def test_chernoff_locator_is_the_literal_log_sum_exp() -> None:

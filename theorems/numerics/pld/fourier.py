@@ -255,10 +255,10 @@ class _Chernoff:
                 for sign, out in ((1.0, self.right), (-1.0, self.left)):
                     np.multiply(idx, sign * th, out=e)
                     e += lv
-                    top = float(np.max(e))
+                    top = float(e.max())
                     e -= top
                     np.exp(e, out=e)
-                    out[i] += p.k * (top + math.log(float(np.sum(e))))
+                    out[i] += p.k * (top + math.log(float(e.sum())))
 
     def log_bound(self, at: int, right: bool) -> tuple[float, float]:
         """The least float log-bound over the grid of the mass at ``>= at`` (``right``) or
@@ -431,8 +431,8 @@ def chernoff_eps(ones: Sequence[tuple[DiscretePLD, int]], delta: float) -> float
         cgf = 0.0
         for lm, z, k in steps:
             e = lm + lam * z
-            top = float(np.max(e))
-            cgf += k * (top + math.log(float(np.sum(np.exp(e - top)))))
+            top = float(e.max())
+            cgf += k * (top + math.log(float(np.exp(e - top).sum())))
         val = (cgf - math.log(delta) + lam * math.log(lam) - (lam + 1) * math.log1p(lam)) / lam
         best = min(best, val)
     return best
@@ -460,8 +460,8 @@ def fourier_tilt(ones: Sequence[tuple[DiscretePLD, int]], center: float) -> Frac
         mean = var = 0.0
         for lm, z, z2, k in steps:
             e = lm + lam * z
-            w = np.exp(e - float(np.max(e)))
-            total = float(np.sum(w))
+            w = np.exp(e - float(e.max()))
+            total = float(w.sum())
             m = fdot(w, z) / total
             mean += k * m
             var += k * max(fdot(w, z2) / total - m * m, 0.0)

@@ -29,6 +29,7 @@ from dpverify.theorems.numerics.pld.tilted import weights
 
 DECAY_CUT = 50.0  # query weights below e^-50 count as 0 (an absolute error of the weights)
 _PREC = 128
+CROSSING_CHUNK = 1 << 15  # positions of the float locator's profile per chunk
 FIRST_GAP = 2.0**-32  # relative offset of the first candidate from the float crossing, then
 #                       times 16 (measured on bench/bench_pld.py's C and K1e6: the candidates
 #                       at 2^-40 and 2^-36 never held, the first success was at 2^-24 or 2^-28;
@@ -185,36 +186,44 @@ class FourierPLD:
     def _crossing(self, a: int, ref: int, b: int, scale: float, inf: float, delta: float
                   ) -> float | None:
         """The crossing's loss minus the mode's within ``[a, b)``, or None if the profile is
-        at most ``delta`` there. In place on two scratch arrays (the windows reach 2^21
-        points: every fresh temporary costs its page faults)."""
+        at most ``delta`` there. Computed in chunks of ``CROSSING_CHUNK`` positions from the
+        right end, stopping at the first chunk holding a position above ``delta`` (the last
+        one is the crossing): the tail sums carry from chunk to chunk in the same order of
+        additions as one suffix sum over ``[a, b)``, every other operation is elementwise, so
+        the result is exactly that of the whole range; two scratch arrays per chunk."""
         c1, c2 = float(self.lam_h), float(self.h)
-        d = np.arange(a - ref, b - ref, dtype=float)  # s - ref
-        buf = np.multiply(d, -c1)
-        np.exp(buf, out=buf)
-        w = np.maximum(self.values[a:b], 0.0)
-        w *= buf
-        tail_a = _suffix_sums(w)
-        np.multiply(d, -c2, out=buf)
-        np.exp(buf, out=buf)
-        w *= buf
-        tail_b = _suffix_sums(w)
-        del w
-        with np.errstate(over="ignore", invalid="ignore"):
-            np.multiply(d, c2, out=buf)  # the profile: scale (tail_a - e^{c2 d} tail_b) + inf
+        carry_a = carry_b = 0.0  # sum_{s >= stop} w_s of the two weightings
+        stop = b
+        while stop > a:
+            start = max(a, stop - CROSSING_CHUNK)
+            d = np.arange(start - ref, stop - ref, dtype=float)  # s - ref
+            buf = np.multiply(d, -c1)
             np.exp(buf, out=buf)
-            buf *= tail_b
-            np.subtract(tail_a, buf, out=buf)
-            buf *= scale
-            buf += inf
-        above = buf > delta
-        if not above.any():
-            return None
-        t = len(above) - 1 - int(np.argmax(above[::-1]))  # the last position above delta
-        if t >= len(d) - 1:
-            return (b - ref) * c2
-        num, den = scale * tail_a[t] + inf - delta, scale * tail_b[t]
-        e = math.log(num / den) if num > 0 and den > 0 else d[t] * c2
-        return min(max(e, d[t] * c2), d[t + 1] * c2)
+            w = np.maximum(self.values[start:stop], 0.0)
+            w *= buf
+            tail_a, carry_a = _suffix_sums(w, carry_a)
+            np.multiply(d, -c2, out=buf)
+            np.exp(buf, out=buf)
+            w *= buf
+            tail_b, carry_b = _suffix_sums(w, carry_b)
+            del w
+            with np.errstate(over="ignore", invalid="ignore"):
+                np.multiply(d, c2, out=buf)  # the profile: scale (tail_a - e^{c2 d} tail_b)
+                np.exp(buf, out=buf)  #         + inf
+                buf *= tail_b
+                np.subtract(tail_a, buf, out=buf)
+                buf *= scale
+                buf += inf
+            above = buf > delta
+            if above.any():
+                t = len(above) - 1 - int(np.argmax(above[::-1]))  # the last position above
+                if start + t >= b - 1:
+                    return (b - ref) * c2
+                num, den = scale * tail_a[t] + inf - delta, scale * tail_b[t]
+                e = math.log(num / den) if num > 0 and den > 0 else d[t] * c2
+                return min(max(e, d[t] * c2), (d[t] + 1) * c2)
+            stop = start
+        return None
 
     def delta_bound(self, eps: Number) -> flint.arb:
         lo, hi = _span(eps)
@@ -264,13 +273,18 @@ class FourierPLD:
         return _bisect(ok, bottom, top, keep_true_high=False)
 
 
-def _suffix_sums(w: np.ndarray) -> np.ndarray:
-    """``out[t] = sum_{s > t} w_s`` (0 at the end), summed from the right end."""
+def _suffix_sums(w: np.ndarray, carry: float = 0.0) -> tuple[np.ndarray, float]:
+    """``out[t] = carry + sum_{s > t} w_s``, summed from the right end (``carry`` first: the
+    additions of one suffix sum over ``w`` and whatever lies right of it), and ``carry +
+    sum_s w_s`` in that order (the carry of the chunk to the left)."""
     out = np.empty(len(w))
-    out[-1] = 0.0
+    out[-1] = carry
     if len(w) > 1:
+        last = w[-1]
+        w[-1] += carry  # in place (no copy of w), restored below
         np.cumsum(w[:0:-1], out=out[-2::-1])
-    return out
+        w[-1] = last
+    return out, float(out[0] + w[0])
 
 
 def _bisect(ok: Callable[[Fraction], bool], lo: Fraction, hi: Fraction,

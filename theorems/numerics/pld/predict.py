@@ -5,8 +5,8 @@ the step of its rigorous pass. It used to measure ``c`` with a rigorous pass at 
 here the same two one-step constructions are built in floating point from the pair's float CDFs
 (no arb, no outward rounding): the upper PLD by connect-the-dots on every grid step
 ([DGKKM22] arXiv 2207.04380v1), the lower one by the neighbour exchange of :mod:`.lower` on the
-centred bins of every grid point (on coarse grids also the pouring of :mod:`.pour`, the
-higher of the two kept, as :func:`.discretize.discretize` does). They are composed as the
+centred bins of every grid point (on coarse grids also the pouring of :mod:`.pour`, in floats,
+the higher of the two kept, as :func:`.discretize.discretize` does). They are composed as the
 rigorous pass composes (:func:`.fourier.compose_fourier`, tilted at the same saddle point) and
 read by a float query (compositions below ``passes.FOURIER_MIN_SIZE`` as exact integer powers
 of the model, as in the rigorous pass). The result is an estimate of the pass's enclosure at
@@ -34,8 +34,7 @@ from dpverify.theorems.numerics.pld import passes
 from dpverify.theorems.numerics.pld.discrete import DiscretePLD
 from dpverify.theorems.numerics.pld.discretize import (
     POUR_MAX_BINS,
-    _mass_position,
-    _poured,
+    _pourings,
     grid_for,
 )
 from dpverify.theorems.numerics.pld.fourier import chernoff_eps, compose_fourier, fourier_tilt
@@ -129,14 +128,88 @@ def _lower(g: _Grid) -> DiscretePLD:
     pc, ps, qc, qs = g.cdfs(z0 + hf * cuts)
     p, q = _differences(pc, ps), _differences(qc, qs)
     bins = Bins(p, p, q, q, cuts[:-1], cuts[1:])
-    t, mass = lower_atoms(bins, np.exp(g.z), z0, hf)
-    lo = _units(np.bincount(t, weights=mass, minlength=n)[:n])
+    ez = np.exp(g.z)
+    t, mass = lower_atoms(bins, ez, z0, hf)
+    lo = np.bincount(t, weights=mass, minlength=n)[:n]
     if len(bins) <= POUR_MAX_BINS:
-        poured = flint.fmpz_poly(_poured(g.pair, bins, lambda i: flint.arb(float(g.z[i])).exp(),
-                                         n, UNIT_BITS, g.shift, g.h))
-        lo = max(lo, poured, key=_mass_position)
-    return DiscretePLD("lower", g.h, g.shift, lo, round(math.ldexp(g.p_inf, UNIT_BITS)),
+        pours = [np.array(_poured_float(p.tolist(), q.tolist(), ez.tolist(), z0, hf, down))
+                 for down in _pourings(g.pair)]
+        position = np.arange(1.0, n + 1.0)  # sum_i m_i (i + 1) (discretize._mass_position)
+        lo = max([lo, *pours], key=lambda m: float(np.sum(m * position)))
+    return DiscretePLD("lower", g.h, g.shift, _units(lo), round(math.ldexp(g.p_inf, UNIT_BITS)),
                        UNIT_BITS, 0)
+
+
+def _poured_float(p: list[float], q: list[float], ez: list[float], z0: float, hf: float,
+                  downward: bool) -> list[float]:
+    """The pouring of :func:`.pour._lower_masses` in floats (a model: no outward rounding,
+    the same atoms up to rounding): bins ``(p_j, q_j)`` in increasing loss order poured into
+    atoms at the grid points ``z_i = z0 + i hf`` (``ez[i] = e^{z_i}``), upward (each atom
+    targets the grid point just above its loss) or ``downward``."""
+    n = len(ez)
+    out = [0.0] * n
+
+    def index(pp: float, qq: float, floor: bool) -> int:
+        if qq <= 0:
+            return n - 1
+        x = (math.log(pp) - math.log(qq) - z0) / hf
+        return min(math.floor(x + 1e-9), n - 1) if floor else \
+            min(max(math.ceil(x - 1e-9), 0), n - 1)
+
+    def emit(pp: float, qq: float, i: int) -> None:
+        for j in range(i, max(i - 5, -1), -1):
+            if ez[j] * qq <= pp:
+                out[j] += pp
+                return
+
+    pool_p = pool_q = 0.0
+    order = range(len(p) - 1, -1, -1) if downward else range(len(p))
+    for j in order:
+        pj, qj = p[j], q[j]
+        if not pool_p > 0:
+            pool_p, pool_q = pj, qj
+            continue
+        if not downward:
+            while pool_p > 0:
+                t = index(pool_p, pool_q, False)
+                zt = ez[t]
+                if zt * pool_q > pool_p:
+                    break
+                emit(pool_p, pool_q, t)  # already at or above its target
+                pool_p = pool_q = 0.0
+            if not pool_p > 0:
+                pool_p, pool_q = pj, qj
+                continue
+            den = pj - zt * qj
+            if den > 0:
+                f = (zt * pool_q - pool_p) / den
+                if f < 1:
+                    out[t] += pool_p + f * pj
+                    pool_p, pool_q = (1 - f) * pj, (1 - f) * qj
+                    continue
+        else:
+            t = index(pool_p, pool_q, True)
+            if t >= 0:
+                stop = max(t - 5, -1)
+                while t > stop and not ez[t] * pool_q <= pool_p:
+                    t -= 1
+                if t > stop:
+                    zt = ez[t]
+                    cost = zt * qj - pj
+                    if cost > 0:
+                        f = (pool_p - zt * pool_q) / cost
+                        if f < 1:
+                            if f > 0:
+                                out[t] += pool_p + f * pj
+                                pool_p, pool_q = (1 - f) * pj, (1 - f) * qj
+                            else:
+                                out[t] += pool_p
+                                pool_p, pool_q = pj, qj
+                            continue
+        pool_p, pool_q = pool_p + pj, pool_q + qj  # the whole bin joins the atom
+    if pool_p > 0:
+        emit(pool_p, pool_q, index(pool_p, pool_q, downward))
+    return out
 
 
 def float_one_step(pair: LossPair, h: Fraction, tail: float
