@@ -191,3 +191,17 @@ def test_fft_composition_has_an_up_front_size_limit(monkeypatch: pytest.MonkeyPa
                            Fraction(0), 1e-12)
     with pytest.raises(pld.PrecisionExhausted):
         one.self_compose(4)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.fractions(min_value=-10**6, max_value=10**6, max_denominator=10**12))
+def test_float_outward_is_the_nearest_float_on_its_side(x: Fraction) -> None:
+    """The engine's one rational-to-float outward rounding (fft, tilted, fourier use it)."""
+    import math
+
+    from dpverify.theorems.numerics.pld._arith import float_outward
+
+    up, down = float_outward(x, True), float_outward(x, False)
+    assert Fraction(down) <= x <= Fraction(up)
+    assert Fraction(math.nextafter(up, -math.inf)) < x or Fraction(up) == x
+    assert Fraction(math.nextafter(down, math.inf)) > x or Fraction(down) == x

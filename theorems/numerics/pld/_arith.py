@@ -12,6 +12,19 @@ import numpy as np
 
 from dpverify.theorems.ctx import PrecisionExhausted, arb_to_fraction
 
+U = 2.0**-53  # unit round-off of float64
+
+
+def float_outward(x: Fraction, up: bool) -> float:
+    """The float next to the exact rational ``x`` on its ``up`` (or lower) side: ``x`` itself
+    when it is a float, else the nearest float one step outward if rounding went inward."""
+    f = float(x)
+    if up and Fraction(f) < x:
+        f = math.nextafter(f, math.inf)
+    if not up and Fraction(f) > x:
+        f = math.nextafter(f, -math.inf)
+    return f
+
 PREC = 128  # working precision of the one-step masses (bits)
 EVAL_PREC = 192  # precision of the delta evaluation of a composed PLD
 HALF = Fraction(1, 2)

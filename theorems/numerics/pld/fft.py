@@ -75,10 +75,9 @@ import flint
 import numpy as np
 
 from dpverify.theorems.ctx import PrecisionExhausted
-from dpverify.theorems.numerics.pld._arith import fdot
+from dpverify.theorems.numerics.pld._arith import U, fdot, float_outward
 from dpverify.theorems.numerics.pld.discrete import DiscretePLD
 
-U = 2.0**-53  # unit round-off of float64
 MU_ULPS = 4  # assumed weight (twiddle) error, in units of u
 SAFETY = 4.0  # factor on Higham's e_n for pocketfft's mixed-radix real transforms
 MAX_LENGTH = 1 << 23  # up-front limit on the length of a composed PLD
@@ -243,7 +242,7 @@ class FloatPLD:
         if self.kind == "upper":
             if i:
                 left = _fsum(c[:i])
-                kept[0] = _float_up(Fraction(kept[0]) + left)
+                kept[0] = float_outward(Fraction(kept[0]) + left, True)
             if j:
                 inf = inf + _fsum(c[n - j:])
         return replace(self, shift=self.shift + i * self.h, masses=kept, inf=inf,
@@ -282,11 +281,6 @@ class FloatPLD:
             self._discrete = DiscretePLD(self.kind, self.h, self.shift, poly, inf, b, 0,
                                          self.steps)
         return self._discrete
-
-
-def _float_up(x: Fraction) -> float:
-    f = float(x)
-    return f if Fraction(f) >= x else float(np.nextafter(f, np.inf))
 
 
 def _round_fraction(x: Fraction, up: bool, bits: int = 256) -> Fraction:

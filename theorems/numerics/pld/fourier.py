@@ -99,6 +99,7 @@ from dpverify.theorems.numerics.pld._arith import (
     _arb,
     _dyadic_floor,
     fdot,
+    float_outward,
 )
 from dpverify.theorems.numerics.pld.discrete import DiscretePLD
 from dpverify.theorems.numerics.pld.fft import (
@@ -106,7 +107,6 @@ from dpverify.theorems.numerics.pld.fft import (
     TINY,
     FloatPLD,
     U,
-    _float_up,
     _gamma,
     fft_error_factor,
 )
@@ -127,7 +127,7 @@ CUT_BITS = 200  # a coefficient with |X^_j| + e' <= 2^(-CUT_BITS / k) is not pow
 def _rel_up(base: float, power: int) -> float:
     """``(1 + base)^power - 1`` rounded up (exact rationals for small powers)."""
     if power <= 64:
-        return _float_up((1 + Fraction(base)) ** power - 1)
+        return float_outward((1 + Fraction(base)) ** power - 1, True)
     with arb_precision(_PREC):
         return float(((_arb(Fraction(base)) + 1) ** power - 1).upper()) * (1 + 4 * U)
 
@@ -220,7 +220,7 @@ def _tilted_part(one: DiscretePLD, k: int, lam_h: Fraction) -> _Part:
     t = x * w
     s = 1.0 / float(np.sum(t))
     xh = t * s
-    a = _float_up((1 + Fraction(U)) ** 3 * (1 + Fraction(alpha)) - 1)
+    a = float_outward((1 + Fraction(U)) ** 3 * (1 + Fraction(alpha)) - 1, True)
     under = bool(np.any((x > 0) & (xh < 2.0**-1022)))
     return _Part(xh, s, a, k, under)
 
@@ -352,7 +352,8 @@ def compose_fourier(ones: Sequence[tuple[DiscretePLD, int]], lam: Fraction) -> F
             folded = np.zeros(rows * n)
             folded[:len(p.xh)] = p.xh
             folded = folded.reshape(rows, n).sum(axis=0) if rows > 1 else folded
-            a = max(a, _float_up((1 + Fraction(p.a)) * (1 + Fraction(_gamma(rows + 1))) - 1))
+            a = max(a, float_outward((1 + Fraction(p.a)) * (1 + Fraction(_gamma(rows + 1))) - 1,
+                                      True))
             l1 = _sum_up(folded)
             under = len(p.xh) * TINY if p.underflow else 0.0
             norms_t *= _arb(Fraction(l1 + under)) ** p.k

@@ -22,9 +22,10 @@ from dpverify.theorems.numerics.pld._arith import (
     _dyadic_floor,
     _span,
     fdot,
+    float_outward,
     up,
 )
-from dpverify.theorems.numerics.pld.fft import TINY, U, _float_up, _gamma
+from dpverify.theorems.numerics.pld.fft import TINY, U, _gamma
 from dpverify.theorems.numerics.pld.tilted import weights
 
 DECAY_CUT = 50.0  # query weights below e^-50 count as 0 (an absolute error of the weights)
@@ -71,7 +72,7 @@ def _decay(c: Fraction, n: int) -> tuple[np.ndarray, float]:
         else:
             t = min(n, int(DECAY_CUT / float(c)) + 1)
             w, alpha = weights(c, t)
-            err = _float_up((1 + Fraction(U)) / (1 - Fraction(alpha)) - 1)
+            err = float_outward((1 + Fraction(U)) / (1 - Fraction(alpha)) - 1, True)
             table, err = 1.0 / w, err + (math.exp(-DECAY_CUT + 1) if t < n else 0.0)
         table.flags.writeable = False
         if len(_DECAY) >= 4:

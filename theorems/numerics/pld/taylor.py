@@ -88,7 +88,7 @@ import flint
 import numpy as np
 
 from dpverify.theorems.ctx import PrecisionExhausted, arb_precision
-from dpverify.theorems.numerics.pld._arith import PREC, UnitAccumulator, _arb, up
+from dpverify.theorems.numerics.pld._arith import PREC, U, UnitAccumulator, _arb, up
 from dpverify.theorems.numerics.pld.lower import Bins
 
 TERMS = 20  # N: Taylor terms per block (the remainder is the term of degree N)
@@ -100,8 +100,7 @@ SAFETY = 0.002  # aimed remainder / tolerance of the next block (measured on the
 REL_TOL = 2.0**-48  # remainder tolerance relative to the value (accuracy, not soundness)
 EARLY_REJECT = 8.0  # a block whose remainder exceeds this many times an estimate of its
 #                     tolerance (from the density on the ball) skips its point series
-_U = 2.0**-53
-_GAMMA = 2 * TERMS * _U / (1 - 2 * TERMS * _U)
+_GAMMA = 2 * TERMS * U / (1 - 2 * TERMS * U)
 _HORNER = _GAMMA * (1 + 2 * _GAMMA) * (1 + 2.0**-40)
 _TINY = 2.0**-1000
 
@@ -240,7 +239,7 @@ def _block_errors(coeffs: np.ndarray, rads: np.ndarray, rem_f: np.ndarray, tol_f
     rad_i + |c~_i| 2^-52 + 2^-1074``; the powers ``r^i``, the terms and the sums are bounded
     above step by step; the remainder ``rem_f`` (the nearest float of its arb upper end) is
     rounded up."""
-    grow = 1 + 2 * (TERMS + 1) * _U
+    grow = 1 + 2 * (TERMS + 1) * U
     r_up, power = math.nextafter(r, math.inf), 1.0
     powers = [power]
     for _ in range(1, TERMS):

@@ -79,7 +79,7 @@ import flint
 import numpy as np
 
 from dpverify.theorems.ctx import PrecisionExhausted, arb_precision
-from dpverify.theorems.numerics.pld._arith import _arb, fdot
+from dpverify.theorems.numerics.pld._arith import _arb, fdot, float_outward
 from dpverify.theorems.numerics.pld.fft import (
     DIRECT_MAX,
     TINY,
@@ -131,21 +131,12 @@ def weights(lam_h: Fraction, n: int) -> tuple[np.ndarray, float]:
             acc *= step
     table = np.outer(np.array(a_tab), np.array(b_tab)).ravel()
     # in exact rationals: in floats 1 + u rounds to 1 and alpha would vanish
-    alpha = _outward((1 + Fraction(alpha_a)) * (1 + Fraction(alpha_b)) * (1 + Fraction(U)) - 1,
+    alpha = float_outward((1 + Fraction(alpha_a)) * (1 + Fraction(alpha_b)) * (1 + Fraction(U)) - 1,
                      True)
     if len(_TABLES) > 8:
         _TABLES.clear()
     _TABLES[lam_h] = (table, alpha)
     return table[:n], alpha
-
-
-def _outward(x: Fraction, up: bool) -> float:
-    f = float(x)
-    if up and Fraction(f) < x:
-        f = math.nextafter(f, math.inf)
-    if not up and Fraction(f) > x:
-        f = math.nextafter(f, -math.inf)
-    return f
 
 
 def _tilt(x: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, int]:
@@ -198,8 +189,8 @@ def tilted_convolve(x: np.ndarray, y: np.ndarray, lam_h: Fraction, upper: bool,
     g = 2 * _gamma(len(ix) + len(iy) + 1)
     err += TINY * (float(np.sum(tx)) + float(np.sum(ty)) + 1 + len(ix) + len(iy)) * 2
     a, uu = Fraction(alpha), Fraction(U)
-    k_hi = _outward((1 + a) / ((1 - a) ** 2 * (1 - uu) ** 2), True)
-    k_lo = _outward((1 - a) / ((1 + a) ** 2 * (1 + uu) ** 2), False)
+    k_hi = float_outward((1 + a) / ((1 - a) ** 2 * (1 - uu) ** 2), True)
+    k_lo = float_outward((1 - a) / ((1 + a) ** 2 * (1 + uu) ** 2), False)
     inf, ninf = math.inf, -math.inf
     with np.errstate(over="ignore", under="ignore"):
         hi = np.nextafter(np.nextafter(c + err, inf) + np.nextafter(direct * (1 + g), inf), inf)
@@ -225,7 +216,8 @@ def tilted_convolve(x: np.ndarray, y: np.ndarray, lam_h: Fraction, upper: bool,
     last = _right_cut(xr, cyr, m, int(good[-1]), budget)
     kept = hi[first:last + 1].copy()
     if first > 0:
-        kept[0] = _outward(Fraction(float(kept[0])) + _mass_below(x, np.cumsum(y), first), True)
+        below = _mass_below(x, np.cumsum(y), first)
+        kept[0] = float_outward(Fraction(float(kept[0])) + below, True)
     above = _mass_below(xr, cyr, m - 1 - last) if last < m - 1 else Fraction(0)
     return kept, lo, first, above
 
