@@ -151,12 +151,17 @@ def _decide_arb(
     return None, margin
 
 
+def _tol_float(tol: Tol | None, ref: Any) -> Any:
+    """``abs_tol + rel_tol |ref|`` in floats (0 without a tolerance), as :func:`_tol_arb`."""
+    return 0 if tol is None else float(tol.abs_tol) + float(tol.rel_tol) * abs(ref)
+
+
 def _decide_mp(
     lhs: Any, rhs: Any, err: Any, op: str, tol: Tol | None
 ) -> tuple[bool | None, str]:
     """Decide with an error estimate ``err`` on ``lhs - rhs`` (from two precisions)."""
     if op == "eq":
-        t = 0 if tol is None else float(tol.abs_tol) + float(tol.rel_tol) * abs(rhs)
+        t = _tol_float(tol, rhs)
         diff = abs(lhs - rhs)
         margin = t - diff
         if diff + err <= t:
@@ -168,7 +173,7 @@ def _decide_mp(
         lhs, rhs, op = rhs, lhs, {"ge": "le", "gt": "lt"}[op]
     m = rhs - lhs
     if tol is not None:  # lhs <= rhs + t (as in _decide_arb)
-        m = m + float(tol.abs_tol) + float(tol.rel_tol) * abs(rhs)
+        m = m + _tol_float(tol, rhs)
     if m > err or (op == "le" and m >= 0 and err == 0):
         return True, f"{float(m):.6g}"
     if m < -err or (op == "lt" and m <= 0 and err == 0):

@@ -243,9 +243,8 @@ def _execute_pool(tasks: list[Task], profile: Profile, jobs: int, seed: int | No
     the parent's checks in a ``jobs=1`` run keep: memos of pure functions (values, SMT problems,
     enclosures; the same value whether found or recomputed), sympy's cache, loaded modules, the
     solver process (a fresh z3 context per problem). No check's result depends on it: seeds
-    derive from task ids, and hypothesis's pool of constants of the loaded modules is fixed by
-    :func:`~dpverify.verifiers.warmup.warm_up` before the fork (every ``dpverify.theorems``
-    module imported)."""
+    derive from task ids, and hypothesis draws no constants from the loaded modules
+    (:func:`~dpverify.verifiers.draws.seed_only_draws`)."""
     ctx = mp.get_context("fork")
     pending = list(reversed(_theorem_runs(tasks)))
     running: _Running = {}
