@@ -212,54 +212,45 @@ class SubsampledGaussian(LossPair):
         """Float ``(P[L <= z], P[L > z])`` (add and remove; a locator, never a bound)."""
         if self.direction == "replace":
             return None
-        q, s = self.q_float, self.sigma_float
-        w = z if self.direction == "add" else -z
-        with np.errstate(divide="ignore", invalid="ignore"):
-            if self.q_is_one:
-                y = 0.5 + s * s * w
-            else:
-                y = 0.5 + s * s * (np.log(np.expm1(w) + q) - math.log(q))
+        y = self._y_float(z)
         y = np.where(np.isnan(y), -np.inf, y)  # below the support of the add loss
 
         def phi(x: np.ndarray) -> np.ndarray:
             v = np.fromiter(map(math.erfc, (-x / math.sqrt(2)).tolist()), float, len(x))
             return v * 0.5
 
+        return self._sides_float(y, phi)
+
+    def cdf_float_at(self, z: float, upper: bool) -> float | None:
+        """:meth:`cdf_sf_float` at one point, one side, in scalar floats: the same formula body
+        (:meth:`_y_float`, :meth:`_sides_float`) on numpy float scalars, the same IEEE
+        operations and libm's ``erfc``, several times cheaper than a one-point array (each
+        quantile bisection calls it ~50 times)."""
+        if self.direction == "replace":
+            return None
+        y = float(self._y_float(np.float64(z)))
+        if y != y:  # nan: below the support of the add loss, as in the array
+            y = -math.inf
+        r2 = math.sqrt(2)
+        cdf, sf = self._sides_float(y, lambda x: math.erfc(-x / r2) * 0.5)
+        return sf if upper else cdf
+
+    def _y_float(self, z: Any) -> Any:
+        """The Gaussian output ``y`` at the loss ``z`` (nan below the add loss's support)."""
+        q, s = self.q_float, self.sigma_float
+        w = z if self.direction == "add" else -z
+        if self.q_is_one:
+            return 0.5 + s * s * w
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            return 0.5 + s * s * (np.log(np.expm1(w) + q) - math.log(q))
+
+    def _sides_float(self, y: Any, phi: Any) -> tuple[Any, Any]:
+        """``(P[L <= z], P[L > z])`` from ``y`` (``phi`` the standard normal CDF)."""
+        q, s = self.q_float, self.sigma_float
         if self.direction == "add":  # P = (1-q) N(0, s^2) + q N(1, s^2), L <= z iff Y <= y
             return ((1 - q) * phi(y / s) + q * phi((y - 1) / s),
                     (1 - q) * phi(-y / s) + q * phi((1 - y) / s))
         return phi(-y / s), phi(y / s)  # remove: P = N(0, s^2), L <= z iff Y >= y
-
-    def cdf_float_at(self, z: float, upper: bool) -> float | None:
-        """:meth:`cdf_sf_float` at one point, one side, in scalar floats: the same IEEE
-        operations (``+ - * /`` of floats as numpy's, ``log`` and ``expm1`` by numpy's ufuncs,
-        ``erfc`` by libm, a threshold off the support ``-inf``, as there), several times
-        cheaper than a one-point array (each quantile bisection calls it ~50 times)."""
-        if self.direction == "replace":
-            return None
-        q, s = self.q_float, self.sigma_float
-        w = z if self.direction == "add" else -z
-        if self.q_is_one:
-            y = 0.5 + s * s * w
-        else:
-            if w < 709.0:
-                t = float(np.expm1(w)) + q
-            else:  # as the array's np.expm1: inf beyond the float range
-                with np.errstate(over="ignore"):
-                    t = float(np.expm1(w)) + q
-            y = 0.5 + s * s * (float(np.log(t)) - math.log(q)) if t > 0 else -math.inf
-        if y != y:  # nan
-            y = -math.inf
-        r2 = math.sqrt(2)
-
-        def phi(x: float) -> float:
-            return math.erfc(-x / r2) * 0.5
-
-        if self.direction == "add":
-            if upper:
-                return (1 - q) * phi(-y / s) + q * phi((1 - y) / s)
-            return (1 - q) * phi(y / s) + q * phi((y - 1) / s)
-        return phi(y / s) if upper else phi(-y / s)
 
     def cdf_series(self, z: flint.arb_series) -> tuple[flint.arb_series, flint.arb_series] | None:
         """The CDFs of :meth:`cdf_sf` as series in z (add and remove; ``Phi(u) =
