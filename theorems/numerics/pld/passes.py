@@ -1,6 +1,7 @@
 """One pass of the enclosure drivers at a fixed grid step: the maximum over the directions of
-the upper PLDs' bounds and of the lower PLDs' (:func:`_pass_parts`), one end by "fourier"
-with the exact path below a size and as the fallback (:func:`_one_end`,
+the upper PLDs' bounds and of the lower PLDs' (:func:`_pass_parts`; a dominated direction may be
+decided by its certified upper end at a coarser step, :func:`_max_over_directions`), one end by
+"fourier" with the exact path below a size and as the fallback (:func:`_one_end`,
 :func:`fourier_or_exact`), the integer scale and tails of a pass (:func:`_plan`)."""
 
 from __future__ import annotations

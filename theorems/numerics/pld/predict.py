@@ -10,7 +10,10 @@ the higher of the two kept, as :func:`.discretize.discretize` does). They are co
 rigorous pass composes (:func:`.fourier.compose_fourier`, tilted at the same saddle point) and
 read by a float query (compositions below ``passes.FOURIER_MIN_SIZE`` as exact integer powers
 of the model, as in the rigorous pass). The result is an estimate of the pass's enclosure at
-the same step, at a fraction of its CPU time; nothing computed here enters an enclosure.
+the same step, at a fraction of its CPU time; nothing computed here enters an enclosure. It also
+reports each direction's upper end, from which the driver judges which directions are dominated
+(:class:`.enclose._DirectionSteps`); a dominated direction's upper model is not composed where
+its Chernoff estimate already is below the model's lower end (:func:`predicted_pass`).
 
 The float CDFs: ``LossPair.cdf_sf_float`` gives the P-law of the loss; the Q-law is the P-law
 of the negated loss of the dual pair, where the pair has one: the add and remove pairs of the
