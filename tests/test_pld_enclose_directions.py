@@ -209,3 +209,15 @@ def test_direction_steps_follow_the_pass() -> None:
     held.record.update(his=[Fraction(11, 10), Fraction(1, 2)], steps=[H, COARSE])
     held.after_pass(Fraction(1))
     assert held.coarse == {1: COARSE}
+
+
+def test_upper_only_pass_puts_every_direction_at_h() -> None:
+    """Without lower ends there is nothing to compare a coarse end with: every direction is
+    refined, and the upper end is the all-fine one."""
+    directions = _directions()
+    pld._CACHE.clear()
+    fine = passes._eps_pass_parts(directions, DELTA, H, ABS_TOL, True, "fourier")
+    record: dict = {}
+    got = passes._eps_pass_parts(directions, DELTA, H, ABS_TOL, True, "fourier",
+                                 coarse={1: COARSE}, record=record)
+    assert got == fine and record["steps"] == [H, H]

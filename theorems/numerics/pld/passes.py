@@ -53,8 +53,9 @@ def _pass_parts(directions: Sequence[Sequence[Part]], at: Number, h: Fraction, a
     that step is computed after the other directions' ends, and where it is at most the pass's
     lower end it is that direction's end (a certified upper bound at its own step; the
     direction's lower end cannot raise the maximum), otherwise the direction is refined at
-    ``h`` as the others (:func:`_max_over_directions`). ``record`` receives each direction's
-    upper end (``"his"``) and its step (``"steps"``).
+    ``h`` as the others (:func:`_max_over_directions`; with ``upper_only`` there is no lower
+    end to compare with, and every direction is at ``h``). ``record`` receives each
+    direction's upper end (``"his"``) and its step (``"steps"``).
 
     "auto": a tilted pass, kept if it meets the relative width ``target``; otherwise (or if
     it fails: size, float range) an exact pass, intersected with it (both are rigorous; the
@@ -89,8 +90,8 @@ def _pass_parts(directions: Sequence[Sequence[Part]], at: Number, h: Fraction, a
         return _one_end(directions[d], h, bits, tail, "lower", method, center, delta,
                         lambda pld: bound(pld, at)[0])
 
-    held = {d: step for d, step in (coarse or {}).items()
-            if 0 <= d < len(directions) and step > h}
+    held = {} if upper_only else {d: step for d, step in (coarse or {}).items()
+                                  if 0 <= d < len(directions) and step > h}
     lo, hi, his, early = _max_over_directions(
         len(directions), upper, None if upper_only else lower, Fraction(0),
         {d: (lambda d=d, step=step: upper(d, step)) for d, step in held.items()})
