@@ -124,17 +124,20 @@ def test_a_dominated_direction_at_a_coarse_step_gives_the_fine_pass(
     assert sorted(set(built)) == [("add", H), ("remove", COARSE)]  # no remove at H
 
 
-def test_a_dominant_direction_held_coarse_is_refined() -> None:
+@pytest.mark.parametrize("method", ["fourier", "exact", "auto"])
+def test_a_dominant_direction_held_coarse_is_refined(method: str) -> None:
     """A coarse step for the dominant direction (a wrong guess): its coarse upper end is above
-    the lower end of the maximum, so it is refined at h; the pass is the all-fine one."""
+    the lower end of the maximum, so it is refined at h; the pass is the all-fine one. With
+    the dominated direction held, the pass is the all-fine one too, for every method."""
     directions = _directions()
     pld._CACHE.clear()
-    fine = passes._eps_pass_parts(directions, DELTA, H, ABS_TOL, False, "fourier")
-    record: dict = {}
-    got = passes._eps_pass_parts(directions, DELTA, H, ABS_TOL, False, "fourier",
-                                 coarse={0: COARSE}, record=record)
-    assert got == fine
-    assert record["steps"] == [H, H]
+    fine = passes._eps_pass_parts(directions, DELTA, H, ABS_TOL, False, method, 0.9, 1e-4)
+    for held, steps in (({0: COARSE}, [H, H]), ({1: COARSE}, [H, COARSE])):
+        record: dict = {}
+        got = passes._eps_pass_parts(directions, DELTA, H, ABS_TOL, False, method, 0.9, 1e-4,
+                                     coarse=held, record=record)
+        assert got == fine
+        assert record["steps"] == steps
 
 
 def test_delta_pass_with_a_coarse_direction() -> None:
