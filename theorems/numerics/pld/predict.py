@@ -241,6 +241,15 @@ def _exact(ones: Sequence[tuple[DiscretePLD, int]]) -> DiscretePLD:
     return out
 
 
+def _tilt(ups: Sequence[tuple[DiscretePLD, int]], center: float | None, delta: float,
+          estimate: float | None = None) -> Fraction:
+    """The tilt of the rigorous pass: the saddle point of the upper model at ``center``, else
+    at a Chernoff estimate of the eps of ``delta`` (``estimate``, if already computed)."""
+    if center is None:
+        center = chernoff_eps(ups, delta) if estimate is None else estimate
+    return fourier_tilt(ups, center)
+
+
 def predicted_pass(directions: Sequence[Sequence[Part]], h: Fraction, tail: float,
                    read: Callable[[Any], float], center: float | None, delta: float
                    ) -> tuple[float, float, list[float]] | None:
@@ -284,7 +293,7 @@ def predicted_pass(directions: Sequence[Sequence[Part]], h: Fraction, tail: floa
             if not big[d]:
                 return read(_exact(ones))  # as the rigorous pass: small ones compose exactly
             if d not in tilts:
-                tilts[d] = fourier_tilt(ups[d], chernoff[d] if center is None else center)
+                tilts[d] = _tilt(ups[d], center, delta, chernoff.get(d))
             return read(compose_fourier(ones, tilts[d]))
 
         early: dict[int, Callable[[], float]] = {}
