@@ -79,7 +79,8 @@ def certified(item: dict[str, Any], rel_width: float, max_seconds: float,
                                       max_seconds=max_seconds, method=method)
     model = enc.model and (enc.model["h"], enc.model["rel_width"], enc.model["cpu"])
     return {"lo": float(enc.lo), "hi": float(enc.hi), "width": enc.rel_width(), "h": str(enc.h),
-            "passes": [(p["h"], p["rel_width"], p["cpu"]) for p in enc.passes], "model": model}
+            "passes": [(p["h"], p["rel_width"], p["cpu"], p.get("steps")) for p in enc.passes],
+            "model": model}
 
 
 def dp_accounting_pld(item: dict[str, Any], disc: float) -> dict[str, Any]:
@@ -161,7 +162,8 @@ def main() -> None:
             if "lo" in r:
                 lo, hi = r["lo"], r["hi"]
                 print(f"  {label:<26} [{lo:.7f}, {hi:.7f}] width {r['width']:.2e} "
-                      f"cpu {r['cpu']:7.2f} s  rss {r['rss']:6.0f} MB  passes (h, width, cpu) "
+                      f"cpu {r['cpu']:7.2f} s  rss {r['rss']:6.0f} MB  passes "
+                      f"(h, width, cpu, each direction's step) "
                       f"{r['passes']}  float model (h, width, cpu) {r['model']}")
                 continue
             eps = r["eps"]

@@ -73,6 +73,7 @@ class Enclosure:
     seconds: float
     passes: list[dict[str, Any]] = field(default_factory=list)
     model: dict[str, Any] | None = None  # the float model that chose the first step (no bound)
+    steps: list[Fraction] | None = None  # the last pass's step of each direction's upper end
 
     def rel_width(self) -> float:
         if self.hi == 0:
@@ -126,11 +127,15 @@ def _initial_step(pairs: Sequence[LossPair], k: int, rel_width: float = 1e-3) ->
     return _dyadic_step(max(step, span / FIRST_BINS))
 
 
-MARGIN = 0.9  # predicted step / step of the h^2 law: measured (bench/bench_pld.py, issue 14)
-#               the width follows c h^2 within 10 % on C, K1e6 and HET; on B the Fourier
-#               route's own error added ~40 % at its fine grid before its transform errors
-#               entered the queries by Cauchy-Schwarz (now < 1 %: B 6.0e-6 at the step
-#               chosen for 1e-5); a miss costs a third pass
+MARGIN = 0.97  # predicted step / step of the h^2 law: measured (bench/bench_pld.py, issue 14)
+#                the model's h^2 law overpredicts the rigorous width at the chosen step on
+#                all five bench items (actual / predicted: A 0.87, B 0.85, C 0.96, K1e6 0.85,
+#                HET 0.96), so the worst width before quantisation is ~0.97^2 * 0.96 = 0.90 of
+#                the target; at 0.97 the items land at 0.76, 0.75, 0.88, 0.73, 0.91 of it
+#                (HET reaches its next quantum, 7/32768, width 1.06 of the target, only
+#                above MARGIN 1.04); 0.9 cost 0-5 % more CPU (one pass: the Fourier windows
+#                are powers of two, so only the discretisation follows h^-1); a miss costs a
+#                second pass
 
 
 MODEL_METHODS = ("fourier", "exact")  # the methods whose first step the float model chooses
@@ -157,7 +162,13 @@ def _refine(pairs: Sequence[LossPair], k: int, run: Any, rel_width: float,
     is replaced by the finest one predicted to fit; no pass starts once the budget is spent,
     and the number of passes is finite (every pass refines by at least 3/4; the grid size is
     capped), and none starts once ``max_seconds`` of wall time have passed either: the budget
-    is a bound, never a hang."""
+    is a bound, never a hang.
+
+    ``run(h)`` returns the pass's ``(lo, hi)``, optionally followed by the step of each
+    direction's upper end (recorded in the pass and the Enclosure): a direction dominated by
+    another may be decided at a coarser step than ``h`` (:class:`_DirectionSteps`,
+    :func:`.passes._pass_parts`). Every end is certified at its own step, so every pass's
+    ``(lo, hi)`` encloses the maximum over the directions, and so does the intersection."""
     started_cpu = time.process_time()
     started = time.monotonic()
     fixed = h is not None
@@ -178,7 +189,9 @@ def _refine(pairs: Sequence[LossPair], k: int, run: Any, rel_width: float,
     lo, hi = Fraction(0), Fraction(-1)
     while True:
         t0, c0 = time.monotonic(), time.process_time()
-        p_lo, p_hi = run(h)
+        got = run(h)
+        p_lo, p_hi = got[0], got[1]
+        steps = list(got[2]) if len(got) > 2 else None
         dt, cpu = time.monotonic() - t0, time.process_time() - c0
         # every pass is rigorous, so is their intersection (grids of different steps need
         # not nest: a finer pass may stick out of a coarser one, never out of the truth)
@@ -187,6 +200,8 @@ def _refine(pairs: Sequence[LossPair], k: int, run: Any, rel_width: float,
         width = float((hi - lo) / hi) if hi > 0 else 0.0
         passes.append({"h": str(h), "lo": float(p_lo), "hi": float(p_hi), "rel_width": width,
                        "seconds": round(dt, 3), "cpu": round(cpu, 3)})
+        if steps is not None:
+            passes[-1]["steps"] = [str(s) for s in steps]
         if fixed or width <= rel_width:
             break
         if time.monotonic() - started >= max_seconds:  # never past the budget in wall time
@@ -196,7 +211,7 @@ def _refine(pairs: Sequence[LossPair], k: int, run: Any, rel_width: float,
         if new_h is None:
             break
         h = new_h
-    return Enclosure(lo, hi, h, time.monotonic() - started, passes, model)
+    return Enclosure(lo, hi, h, time.monotonic() - started, passes, model, steps)
 
 
 def _next_step(pairs: Sequence[LossPair], h: Fraction, width: float, rel_width: float,
@@ -251,6 +266,31 @@ def enclose_delta(pairs: Sequence[LossPair], k: int, eps: Number, rel_width: flo
                                      method)
 
 
+class _DirectionSteps:
+    """The coarser step at which each dominated direction's upper end is tried first in the
+    next pass (:func:`.passes._pass_parts`): a direction whose upper end was below the lower
+    end of the maximum, in the float model (its upper model, or the pessimistic Chernoff
+    estimate standing for it, :func:`.predict.predicted_pass`) or in a rigorous pass, keeps
+    that step (the model's, or the one its end was certified at); a direction that was not
+    below is refined with the others. The choice only decides what is computed: every end of a
+    pass is certified at its own step, and a coarse upper end is used only where it is at most
+    the pass's certified lower end."""
+
+    def __init__(self) -> None:
+        self.coarse: dict[int, Fraction] = {}
+        self.record: dict[str, Any] = {}  # filled by each pass: "his", "steps"
+
+    def from_model(self, step: Fraction, got: tuple[float, float, list[float]]) -> None:
+        lo, _hi, his = got
+        self.coarse = {d: step for d, v in enumerate(his) if v < lo}
+
+    def after_pass(self, lo: Fraction) -> list[Fraction]:
+        """The pass's step of each direction (recorded); the next pass's coarse steps."""
+        his, steps = self.record.pop("his"), self.record.pop("steps")
+        self.coarse = {d: steps[d] for d, v in enumerate(his) if v < lo}
+        return list(steps)
+
+
 def _all_pairs(directions: Sequence[Sequence[Part]]) -> list[LossPair]:
     return [pair for parts in directions for pair, _k in parts]
 
@@ -284,20 +324,23 @@ def enclose_eps_composition(directions: Sequence[Sequence[Part]], delta: Number,
     hint: list[float] = []  # the previous pass's (or model's) midpoint: where the next tilts
     state: dict[str, bool] = {}
     d_float = float(d_lo)
+    held = _DirectionSteps()
 
     def model(step: Fraction) -> tuple[float, float] | None:
         got = predicted_pass(directions, step, _plan(k, abs_tol)[1],
                              lambda pld: pld.eps_float(d_float), None, d_float)
         if got is not None and got[1] > 0:
             hint.append((got[0] + got[1]) / 2)
-        return got
+            held.from_model(step, got)
+        return got[:2] if got is not None else None
 
-    def run(step: Fraction) -> tuple[Fraction, Fraction]:
+    def run(step: Fraction) -> tuple[Fraction, Fraction, list[Fraction]]:
         lo, hi = _eps_pass_parts(directions, delta, step, abs_tol, False, method,
-                                 hint[-1] if hint else None, rel_width, state)
+                                 hint[-1] if hint else None, rel_width, state, held.coarse,
+                                 held.record)
         if 0 < hi:
             hint.append(float((lo + hi) / 2))
-        return lo, hi
+        return lo, hi, held.after_pass(lo)
 
     return _refine(pairs, k, run, rel_width, max_seconds, h,
                    model if method in MODEL_METHODS else None)
@@ -324,16 +367,23 @@ def enclose_delta_composition(directions: Sequence[Sequence[Part]], eps: Number,
     abs_tol = min(abs_tol, float(hi0) * 2.0**-24) if hi0 > 0 else abs_tol
     state: dict[str, bool] = {}
     e_lo, e_hi = _span(eps)
+    held = _DirectionSteps()
 
     def model(step: Fraction) -> tuple[float, float] | None:
-        return predicted_pass(directions, step, _plan(k, abs_tol)[1],
-                              lambda pld: float(pld.delta_bound(eps).mid()),
-                              float((e_lo + e_hi) / 2), 1e-6)
+        got = predicted_pass(directions, step, _plan(k, abs_tol)[1],
+                             lambda pld: float(pld.delta_bound(eps).mid()),
+                             float((e_lo + e_hi) / 2), 1e-6)
+        if got is not None:
+            held.from_model(step, got)
+        return got[:2] if got is not None else None
 
-    return _refine(pairs, k,
-                   lambda step: _delta_pass_parts(directions, eps, step, abs_tol, False, method,
-                                                  rel_width, state),
-                   rel_width, max_seconds, h, model if method in MODEL_METHODS else None)
+    def run(step: Fraction) -> tuple[Fraction, Fraction, list[Fraction]]:
+        lo, hi = _delta_pass_parts(directions, eps, step, abs_tol, False, method, rel_width,
+                                   state, held.coarse, held.record)
+        return lo, hi, held.after_pass(lo)
+
+    return _refine(pairs, k, run, rel_width, max_seconds, h,
+                   model if method in MODEL_METHODS else None)
 
 
 def sgm_composition(parts: Sequence[tuple[Number, Number, int]],

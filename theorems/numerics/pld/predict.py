@@ -10,7 +10,10 @@ the higher of the two kept, as :func:`.discretize.discretize` does). They are co
 rigorous pass composes (:func:`.fourier.compose_fourier`, tilted at the same saddle point) and
 read by a float query (compositions below ``passes.FOURIER_MIN_SIZE`` as exact integer powers
 of the model, as in the rigorous pass). The result is an estimate of the pass's enclosure at
-the same step, at a fraction of its CPU time; nothing computed here enters an enclosure.
+the same step, at a fraction of its CPU time; nothing computed here enters an enclosure. It also
+reports each direction's upper end, from which the driver judges which directions are dominated
+(:class:`.enclose._DirectionSteps`); a dominated direction's upper model is not composed where
+its Chernoff estimate already is below the model's lower end (:func:`predicted_pass`).
 
 The float CDFs: ``LossPair.cdf_sf_float`` gives the P-law of the loss; the Q-law is the P-law
 of the negated loss of the dual pair, where the pair has one: the add and remove pairs of the
@@ -73,8 +76,18 @@ def _differences(cdf: np.ndarray, sf: np.ndarray) -> np.ndarray:
     return np.maximum(d, 0.0)
 
 
-def _units(masses: np.ndarray) -> flint.fmpz_poly:
-    return flint.fmpz_poly([int(v) for v in np.rint(np.ldexp(masses, UNIT_BITS)).tolist()])
+def _units(kind: str, h: Fraction, shift: Fraction, masses: np.ndarray, inf: float
+           ) -> DiscretePLD:
+    """The model PLD of the float ``masses`` in units ``2^-UNIT_BITS``; its unit floats are
+    the rounded masses themselves (the floats of those integers: no conversion back)."""
+    units = np.rint(np.ldexp(masses, UNIT_BITS))
+    top = np.flatnonzero(units)
+    units = units[:top[-1] + 1] if len(top) else units[:0]  # fmpz_poly drops high zeros
+    one = DiscretePLD(kind, h, shift, flint.fmpz_poly([int(v) for v in units.tolist()]),
+                      round(math.ldexp(inf, UNIT_BITS)), UNIT_BITS, 0)
+    units.flags.writeable = False
+    one.set_unit_floats(units)
+    return one
 
 
 @dataclass
@@ -116,8 +129,7 @@ def _upper(g: _Grid) -> DiscretePLD:
     up[:-1] += np.maximum(e[:-1] * (e[1:] * qb - pb) / width, 0.0)
     up[1:] += np.maximum(e[1:] * (pb - e[:-1] * qb) / width, 0.0)
     up[0] += pc[0]  # below the window: to its first point
-    inf = round(math.ldexp(ps[-1] + g.p_inf, UNIT_BITS))
-    return DiscretePLD("upper", g.h, g.shift, _units(up), inf, UNIT_BITS, 0)
+    return _units("upper", g.h, g.shift, up, ps[-1] + g.p_inf)
 
 
 def _lower(g: _Grid) -> DiscretePLD:
@@ -136,8 +148,7 @@ def _lower(g: _Grid) -> DiscretePLD:
                  for down in _pourings(g.pair)]
         position = np.arange(1.0, n + 1.0)  # sum_i m_i (i + 1) (discretize._mass_position)
         lo = max([lo, *pours], key=lambda m: float(np.sum(m * position)))
-    return DiscretePLD("lower", g.h, g.shift, _units(lo), round(math.ldexp(g.p_inf, UNIT_BITS)),
-                       UNIT_BITS, 0)
+    return _units("lower", g.h, g.shift, lo, g.p_inf)
 
 
 def _poured_float(p: list[float], q: list[float], ez: list[float], z0: float, hf: float,
@@ -230,19 +241,29 @@ def _exact(ones: Sequence[tuple[DiscretePLD, int]]) -> DiscretePLD:
     return out
 
 
-def _tilt(ups: Sequence[tuple[DiscretePLD, int]], center: float | None, delta: float
-          ) -> Fraction:
+def _tilt(ups: Sequence[tuple[DiscretePLD, int]], center: float | None, delta: float,
+          estimate: float | None = None) -> Fraction:
     """The tilt of the rigorous pass: the saddle point of the upper model at ``center``, else
-    at a Chernoff estimate of the eps of ``delta``."""
-    return fourier_tilt(ups, chernoff_eps(ups, delta) if center is None else center)
+    at a Chernoff estimate of the eps of ``delta`` (``estimate``, if already computed)."""
+    if center is None:
+        center = chernoff_eps(ups, delta) if estimate is None else estimate
+    return fourier_tilt(ups, center)
 
 
 def predicted_pass(directions: Sequence[Sequence[Part]], h: Fraction, tail: float,
                    read: Callable[[Any], float], center: float | None, delta: float
-                   ) -> tuple[float, float] | None:
+                   ) -> tuple[float, float, list[float]] | None:
     """The float model's ``(lo, hi)`` of one pass at step ``h`` (the maximum over the
     directions, as :func:`.passes._pass_parts`), each end read by ``read`` from a composed
-    model; None where a pair has no model or the model fails."""
+    model, and each direction's upper end; None where a pair has no model or the model fails.
+
+    Each direction is tilted at the saddle point of its upper model at ``center``, else at a
+    Chernoff estimate of the eps of ``delta`` (:func:`.fourier.chernoff_eps`, as the rigorous
+    pass). That estimate is pessimistic (an upper estimate of the direction's eps), so without
+    ``center`` the directions other than the one of the largest estimate are decided by it
+    where it is at most the model's lower end (their upper models are then never composed, and
+    their upper end is reported as the estimate: above the model's, as the driver needs to
+    judge a direction dominated, see :func:`.enclose._refine`)."""
     try:
         grids: dict[Any, _Grid] = {}
         for parts in directions:
@@ -255,27 +276,35 @@ def predicted_pass(directions: Sequence[Sequence[Part]], h: Fraction, tail: floa
         uppers = {key: _upper(g) for key, g in grids.items()}
         lowers: dict[Any, DiscretePLD] = {}  # only those of the directions composed below
         ups = [[(uppers[pair.key()], k) for pair, k in parts] for parts in directions]
+        big = [sum(k * len(one) for one, k in ones) * UNIT_BITS >= passes.FOURIER_MIN_SIZE
+               for ones in ups]
 
         def lower(pair: LossPair) -> DiscretePLD:
             if pair.key() not in lowers:
                 lowers[pair.key()] = _lower(grids[pair.key()])
             return lowers[pair.key()]
 
+        chernoff = {d: chernoff_eps(ups[d], delta) for d in range(len(directions))
+                    if center is None and big[d]}
         tilts: dict[int, Fraction] = {}
 
         def end(d: int, kind: str) -> float:
             ones = ups[d] if kind == "upper" else [(lower(pair), k) for pair, k in directions[d]]
-            if sum(k * len(one) for one, k in ones) * UNIT_BITS < passes.FOURIER_MIN_SIZE:
+            if not big[d]:
                 return read(_exact(ones))  # as the rigorous pass: small ones compose exactly
             if d not in tilts:
-                tilts[d] = _tilt(ups[d], center, delta)
+                tilts[d] = _tilt(ups[d], center, delta, chernoff.get(d))
             return read(compose_fourier(ones, tilts[d]))
 
-        lo, hi = _max_over_directions(len(directions), lambda d: end(d, "upper"),
-                                      lambda d: end(d, "lower"), 0.0)
+        early: dict[int, Callable[[], float]] = {}
+        if len(chernoff) == len(directions) > 1:
+            top = max(chernoff, key=lambda d: chernoff[d])
+            early = {d: (lambda d=d: chernoff[d]) for d in chernoff if d != top}
+        lo, hi, his, _decided = _max_over_directions(
+            len(directions), lambda d: end(d, "upper"), lambda d: end(d, "lower"), 0.0, early)
     except (*_FALLBACK, ArithmeticError):  # a model that fails predicts nothing
         return None
-    return float(lo), float(hi)
+    return float(lo), float(hi), [float(v) for v in his]
 
 
 __all__ = ["float_one_step", "predicted_pass"]
