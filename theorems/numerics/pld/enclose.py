@@ -127,15 +127,13 @@ def _initial_step(pairs: Sequence[LossPair], k: int, rel_width: float = 1e-3) ->
     return _dyadic_step(max(step, span / FIRST_BINS))
 
 
-MARGIN = 0.97  # predicted step / step of the h^2 law: measured (bench/bench_pld.py, issue 14)
-#                the model's h^2 law overpredicts the rigorous width at the chosen step on
-#                all five bench items (actual / predicted: A 0.87, B 0.85, C 0.96, K1e6 0.85,
-#                HET 0.96), so the worst width before quantisation is ~0.97^2 * 0.96 = 0.90 of
-#                the target; at 0.97 the items land at 0.76, 0.75, 0.88, 0.73, 0.91 of it
-#                (HET reaches its next quantum, 7/32768, width 1.06 of the target, only
-#                above MARGIN 1.04); 0.9 cost 0-5 % more CPU (one pass: the Fourier windows
-#                are powers of two, so only the discretisation follows h^-1); a miss costs a
-#                second pass
+MARGIN = 0.9  # predicted step / step of the h^2 law: measured (bench/bench_pld.py, issue 14)
+#               the model's h^2 law overpredicts the rigorous width at the chosen step on all
+#               five bench items (actual / predicted: A 0.87, B 0.85, C 0.96, K1e6 0.85, HET
+#               0.96); 0.97 would save 0-5 % CPU (only the discretisation follows h: the
+#               Fourier windows are powers of two) but leave ~6 % for what the model does not
+#               see, and a composition at a cost tilt (:mod:`.fourier_cost`) may spend up to a
+#               tenth of the target width; a miss costs a second pass
 
 
 MODEL_METHODS = ("fourier", "exact")  # the methods whose first step the float model chooses
