@@ -74,11 +74,12 @@ growth: the ball's bound grows a little faster than ``r^N``; at most doubled); b
 ``MIN_BLOCK`` half steps the point-by-point route takes over for a stretch that grows with each
 failure.
 The abscissae ``t`` must be exact floats: the route is used only for dyadic steps h with at
-most 40 significant bits (:func:`taylor_exact_step`).
+most 37 significant bits (:func:`taylor_exact_step`).
 """
 
 from __future__ import annotations
 
+import bisect
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -114,22 +115,33 @@ SeriesCdf = Callable[[flint.arb_series], tuple[flint.arb_series, flint.arb_serie
 
 @dataclass
 class FineBins:
-    """Float enclosures ``[lo, hi]`` of the quantities at half-steps ``m = 0 .. 2 n - 1`` of a
-    run of ``n`` grid steps starting at grid index ``start``: ``p_lo``, ``p_hi`` (of the step-h
-    bin from ``z_{start + m/2}``) at even m, ``p_step``, ``q_step`` (P- and Q-mass of the
-    step-h bin from there: the centred bin of grid point ``start + (m + 1)/2``) at odd m; NaN
-    or unused elsewhere."""
+    """Float enclosures ``[lo, hi]`` of the quantities of a run of ``n`` grid steps starting at
+    grid index ``start``, index k of each array at half-step ``m = 2 k`` for ``p_lo``, ``p_hi``
+    (of the step-h bin from ``z_{start + k}``) and at ``m = 2 k + 1`` for ``p_step``,
+    ``q_step`` (P- and Q-mass of the step-h bin from there: the centred bin of grid point
+    ``start + k + 1``). The step masses are evaluated on first use (:meth:`bounds`: the
+    driver builds the lower PLD of one direction only), from the same blocks."""
 
     start: int
     lo: dict[str, np.ndarray]
     hi: dict[str, np.ndarray]
+    pending: Callable[[], None] | None = None
+
+    def bounds(self, name: str) -> tuple[np.ndarray, np.ndarray]:
+        """``(lo, hi)`` of the quantity ``name`` (evaluating the step masses if pending)."""
+        if name in ("p_step", "q_step") and self.pending is not None:
+            finish, self.pending = self.pending, None
+            finish()
+        return self.lo[name], self.hi[name]
 
 
 def taylor_exact_step(h: Fraction) -> bool:
     """Whether every abscissa ``m h / 2`` (``|m| <= MAX_BLOCK``) is an exact float: h a dyadic
-    with at most 40 significant bits (the grid steps of :mod:`.enclose` have 2 or 3)."""
+    whose numerator has at most ``53 - MAX_BLOCK.bit_length()`` bits (37; the grid steps of
+    :mod:`.enclose` have 2 or 3)."""
     num, den = h.numerator, h.denominator
-    return h > 0 and den & (den - 1) == 0 and num < 2**40 and den < 2**900
+    return h > 0 and den & (den - 1) == 0 and num < 2**(53 - MAX_BLOCK.bit_length()) \
+        and den < 2**900
 
 
 def _series(cdf: SeriesCdf, x0: flint.arb, h: flint.arb) -> list[list[flint.arb]]:
@@ -290,11 +302,15 @@ def _run_bins(cdf: SeriesCdf, off: flint.arb, hb: flint.arb, h: float, a: int, b
     ``MIN_BLOCK`` half steps go point by point, more of them after each further failure (a
     block costs
     about as much as ``MIN_BLOCK`` points of the point-by-point route, so hopeless stretches,
-    e.g. coarse grids or the edge of the support, cost at most a small fraction more)."""
+    e.g. coarse grids or the edge of the support, cost at most a small fraction more). The
+    blocks and the stretches cover every half step of the run, so every entry of the arrays
+    is written (by a block's evaluation or the point route); the step masses (odd half steps)
+    are evaluated when first read (:meth:`FineBins.bounds`)."""
     n_half = 2 * (b - a)
-    lo = {name: np.full(n_half, np.nan) for name in QUANTITIES}
-    hi = {name: np.full(n_half, np.nan) for name in QUANTITIES}
+    lo = {name: np.empty(b - a) for name in QUANTITIES}
+    hi = {name: np.empty(b - a) for name in QUANTITIES}
     blocks: list[tuple[int, int, np.ndarray, np.ndarray, int]] = []
+    points: list[int] = []  # the half steps of the point-by-point route
     m, size, fails = 0, MIN_BLOCK, 0
     while m < n_half:
         size = min(size, n_half - m)
@@ -310,20 +326,31 @@ def _run_bins(cdf: SeriesCdf, off: flint.arb, hb: flint.arb, h: float, a: int, b
                 size = _smaller_size(size, got)
                 continue
         stretch = min(MIN_BLOCK << min(fails, 4), n_half - m)
-        for j in range(m, m + stretch):  # the point-by-point route
-            _slow_into(slow, 2 * a + j, j, lo, hi)
+        points.extend(range(m, m + stretch))
         m += stretch
         size, fails = MIN_BLOCK, fails + 1
-    if blocks:
-        _evaluate(blocks, h, lo, hi)
-    finite = [np.isfinite(lo[name]) & np.isfinite(hi[name]) for name in QUANTITIES]
-    for qi in (0, 1):  # p_lo, p_hi at the even half-steps, p_step, q_step at the odd ones
-        finite[qi][1::2] = True
-        finite[qi + 2][::2] = True
-    bad = ~np.all(finite, axis=0)
-    for j in np.flatnonzero(bad):
-        _slow_into(slow, 2 * a + int(j), int(j), lo, hi)
-    return FineBins(a, lo, hi)
+
+    def fill(parity: int) -> None:
+        """The quantities of one parity (0: the splits, 1: the step masses): the blocks' Horner
+        values, the point route at its half steps and wherever a value is not finite."""
+        if blocks:
+            _evaluate(blocks, h, lo, hi, parity)
+        names = QUANTITIES[2 * parity:2 * parity + 2]
+        for j in points:
+            if j % 2 == parity:
+                _slow_into(slow, 2 * a + j, j, lo, hi)
+        finite = np.ones(b - a, dtype=bool)
+        for name in names:
+            finite &= np.isfinite(lo[name]) & np.isfinite(hi[name])
+        for k in np.flatnonzero(~finite).tolist():
+            _slow_into(slow, 2 * a + 2 * k + parity, 2 * k + parity, lo, hi)
+
+    def fill_steps() -> None:
+        with arb_precision(PREC):
+            fill(1)
+
+    fill(0)
+    return FineBins(a, lo, hi, fill_steps)
 
 
 def _next_size(size: int, ratio: float) -> int:
@@ -347,39 +374,43 @@ def _smaller_size(size: int, ratio: float) -> int:
 
 def _slow_into(slow: Callable[[int], Sequence[flint.arb]], m: int, j: int,
                lo: dict[str, np.ndarray], hi: dict[str, np.ndarray]) -> None:
-    for name, v in zip(QUANTITIES, slow(m), strict=True):
-        lo[name][j] = np.nextafter(float(v.lower()), -np.inf)
-        hi[name][j] = np.nextafter(float(v.upper()), np.inf)
+    """The quantities of half step ``j`` of the run (absolute half step ``m``) from arb: the
+    splits at even j, the step masses at odd j (array index ``j // 2``)."""
+    names = QUANTITIES[2 * (j % 2):2 * (j % 2) + 2]
+    values = slow(m)[2 * (j % 2):2 * (j % 2) + 2]
+    for name, v in zip(names, values, strict=True):
+        lo[name][j // 2] = np.nextafter(float(v.lower()), -np.inf)
+        hi[name][j // 2] = np.nextafter(float(v.upper()), np.inf)
 
 
 def _evaluate(blocks: Sequence[tuple[int, int, np.ndarray, np.ndarray, int]], h: float,
-              lo: dict[str, np.ndarray], hi: dict[str, np.ndarray]) -> None:
+              lo: dict[str, np.ndarray], hi: dict[str, np.ndarray], parity: int) -> None:
     """Horner in float64 at the half-steps of every block (up to its degree), with the error
     bound of the module docstring: ``p_lo``, ``p_hi`` at the grid points (even half-steps of the
-    run), ``p_step``, ``q_step`` half-way between them (odd half-steps), the only ones used, in
-    one array (the shorter of the two rows of abscissae padded with zeros, not stored). The
-    blocks of one size, degree and parity of start share their abscissae (broadcast, no
-    gather), and the rounding term uses ``S(r) >= S(|t|)`` per block."""
+    run, ``parity`` 0) or ``p_step``, ``q_step`` half-way between them (odd half-steps,
+    ``parity`` 1), the only ones used. The blocks of one size, degree and parity of start
+    share their abscissae (broadcast, no gather), and the rounding term uses ``S(r) >=
+    S(|t|)`` per block."""
+    qs = slice(2 * parity, 2 * parity + 2)
+    names = QUANTITIES[qs]
     groups: dict[tuple[int, int, int], list[int]] = {}
     for k, (m, s, _c, _e, d) in enumerate(blocks):
         groups.setdefault((s, d, m % 2), []).append(k)
-    for (s, d, parity), ks in groups.items():
+    for (s, d, start_parity), ks in groups.items():
         half_r = (s + 1) // 2
-        t = (np.arange(s) - half_r) * (h / 2)  # exact: small integers times a dyadic step
+        # the block's half steps of the wanted parity of the run
+        where = np.arange((parity - start_parity) % 2, s, 2)
+        if not len(where):
+            continue
         r = half_r * (h / 2)  # >= |t| (exact)
-        coeffs = np.stack([blocks[k][2] for k in ks])  # blocks x quantities x N
-        const = np.stack([blocks[k][3] for k in ks])  # blocks x quantities
+        tt = (where - half_r) * (h / 2)  # exact: small integers times a dyadic step
+        coeffs = np.stack([blocks[k][2][qs] for k in ks])  # blocks x 2 quantities x N
+        const = np.stack([blocks[k][3][qs] for k in ks])  # blocks x 2 quantities
         sr = np.abs(coeffs[:, :, d - 1])
         for i in range(d - 2, -1, -1):
             sr = sr * r + np.abs(coeffs[:, :, i])
         err0 = (_HORNER * sr + const + _TINY) * (1 + 2.0**-40)  # blocks x quantities
-        # (p_lo, p_hi) at the block's even half-steps of the run, (p_step, q_step) at the odd
-        at = (np.arange(parity, s, 2), np.arange(1 - parity, s, 2))
-        width = max(len(at[0]), len(at[1]))
-        tt = np.zeros((4, width))
-        tt[:2, :len(at[0])] = t[at[0]]
-        tt[2:, :len(at[1])] = t[at[1]]
-        v = np.empty((len(ks), 4, width))
+        v = np.empty((len(ks), 2, len(where)))
         v[...] = coeffs[:, :, d - 1:d]
         for i in range(d - 2, -1, -1):
             v *= tt
@@ -387,12 +418,10 @@ def _evaluate(blocks: Sequence[tuple[int, int, np.ndarray, np.ndarray, int]], h:
         err = np.abs(v)
         err *= 2.0**-51
         err += err0[:, :, None]
-        starts = np.array([blocks[k][0] for k in ks])[:, None]
-        for qi, name in enumerate(QUANTITIES):
-            where = at[qi // 2]
-            idx = starts + where
-            lo[name][idx] = v[:, qi, :len(where)] - err[:, qi, :len(where)]
-            hi[name][idx] = v[:, qi, :len(where)] + err[:, qi, :len(where)]
+        idx = (np.array([blocks[k][0] for k in ks])[:, None] + where) // 2
+        for qi, name in enumerate(names):
+            lo[name][idx] = v[:, qi, :] - err[:, qi, :]
+            hi[name][idx] = v[:, qi, :] + err[:, qi, :]
 
 
 class FineTable:
@@ -400,13 +429,14 @@ class FineTable:
     step-h bins, lower (P, Q) float enclosures of the bins made of one or two half steps."""
 
     def __init__(self, runs: Sequence[FineBins] = ()) -> None:
-        self.runs = list(runs)
-        self._spans = [(r.start, r.start + len(r.lo["p_lo"]) // 2) for r in self.runs]
+        self.runs = list(runs)  # in increasing order of start, disjoint
+        self._starts = [r.start for r in self.runs]
+        self._ends = [r.start + len(r.lo["p_lo"]) for r in self.runs]
 
     def _run(self, a: Fraction | int, b: Fraction | int) -> FineBins | None:
-        for (s, e), run in zip(self._spans, self.runs, strict=True):
-            if s <= a and b <= e:
-                return run
+        i = bisect.bisect_right(self._starts, a) - 1
+        if i >= 0 and b <= self._ends[i]:
+            return self.runs[i]
         return None
 
     def covers(self, a: Fraction | int, b: Fraction | int) -> bool:
@@ -419,11 +449,12 @@ class FineTable:
         scale = 2.0**acc.bits  # exact: a power of two, the products below are exact
         for run in self.runs:
             for name, shift in (("p_lo", 0), ("p_hi", 1)):
-                x = run.hi[name][::2] * scale
+                x = run.bounds(name)[1] * scale
                 if not np.all(np.isfinite(x)):
                     raise PrecisionExhausted("a fine bin's enclosure is not finite")
                 base = run.start - ilo + shift
-                acc.add_floats(np.arange(base, base + len(x)), np.maximum(np.ceil(x), 0.0))
+                np.ceil(x, out=x)
+                acc.add_floats(np.arange(base, base + len(x)), np.maximum(x, 0.0, out=x))
 
     def lower_bins(self, a: Fraction | int, b: Fraction | int, ilo: int) -> Bins:
         """The centred lower bins ``[t - 1/2, t + 1/2]`` of the grid points ``t = a + 1 .. b -
@@ -433,10 +464,11 @@ class FineTable:
         run = self._run(a, b)
         if run is None:
             raise ValueError(f"the cells [{a}, {b}] are not in one run")
-        c0, c1 = int(2 * (a - run.start)) + 1, int(2 * (b - run.start)) - 1
+        c0, c1 = int(a - run.start), int(b - run.start) - 1
         out = []
         for name in ("p_step", "q_step"):
-            b_lo, b_hi = run.lo[name][c0:c1:2], run.hi[name][c0:c1:2]
+            lo, hi = run.bounds(name)
+            b_lo, b_hi = lo[c0:c1], hi[c0:c1]
             if not (np.all(np.isfinite(b_lo)) and np.all(np.isfinite(b_hi))):
                 raise PrecisionExhausted("a fine bin's enclosure is not finite")
             out += [np.maximum(b_lo, 0.0), b_hi]
