@@ -114,9 +114,7 @@ def up(x: Any) -> Any:
     (rare) and small arrays (where ``np.nextafter`` is cheaper) are left to ``np.nextafter``."""
     if np.size(x) < SMALL:
         return np.nextafter(x, np.inf)
-    y = np.add(x, 0.0, dtype=np.float64)  # a new array; -0.0 + 0.0 = +0.0
-    _step_up(y, x, np.inf)
-    return y
+    return up_owned(np.add(x, 0.0, dtype=np.float64))  # a new array
 
 
 def down(x: Any) -> Any:
@@ -124,26 +122,48 @@ def down(x: Any) -> Any:
     (``-up(-x)``, bitwise ``np.nextafter(x, -inf)``)."""
     if np.size(x) < SMALL:
         return np.nextafter(x, -np.inf)
-    y = np.negative(x, dtype=np.float64)  # a new array
+    return down_owned(np.array(x, dtype=np.float64))  # a new array
+
+
+def up_owned(y: np.ndarray) -> np.ndarray:
+    """:func:`up` of a float64 array that the caller owns (a temporary of its own expression),
+    stepped in place and returned: the same bits without a copy (each full-length temporary
+    costs as much as a pass over it on this machine)."""
+    if y.size < SMALL:
+        return np.nextafter(y, np.inf, out=y)
     y += 0.0  # -0.0 + 0.0 = +0.0
-    _step_up(y, x, -np.inf)
+    _step_up(y, np.inf)
+    return y
+
+
+def down_owned(y: np.ndarray) -> np.ndarray:
+    """:func:`down` of a float64 array that the caller owns, in place (``-up(-y)``)."""
+    if y.size < SMALL:
+        return np.nextafter(y, -np.inf, out=y)
+    np.negative(y, out=y)
+    y += 0.0  # -0.0 + 0.0 = +0.0
+    _step_up(y, -np.inf)
     np.negative(y, out=y)
     return y
 
 
-def _step_up(y: np.ndarray, x: Any, direction: float) -> None:
-    """``y`` (no ``-0``) one float up, in place; ``y``'s lanes where ``x`` is not finite set to
-    ``np.nextafter(x, direction)`` read in ``y``'s orientation (``-`` for ``down``)."""
-    bits = y.view(np.int64)
-    sign = bits >> 63  # 0 for a clear sign bit, -1 for a set one: the only temporary
-    bits += sign  # bits + 2 sign + 1 = bits +- 1, in place
-    bits += sign
-    bits += 1
-    finite = np.isfinite(x)
+def _step_up(y: np.ndarray, direction: float) -> None:
+    """``y`` (no ``-0``; for ``down`` the negated array) one float up, in place; its non-finite
+    lanes set to ``np.nextafter`` of the value before, read in ``y``'s orientation (``-`` for
+    ``down``: the caller negates ``y`` back)."""
+    finite = np.isfinite(y)
+    fix = None
     if not np.all(finite):
         bad = ~finite
-        stepped = np.nextafter(np.asarray(x, dtype=np.float64)[bad], direction)
-        y[bad] = stepped if direction > 0 else -stepped
+        x = y[bad] if direction > 0 else -y[bad]  # the operand's own non-finite values
+        stepped = np.nextafter(x, direction)
+        fix = (bad, stepped if direction > 0 else -stepped)
+    bits = y.view(np.int64)
+    sign = bits >> 63  # 0 for a clear sign bit, -1 for a set one: the only temporary
+    sign |= 1  # +1 or -1: bits + 1 for a clear sign bit, bits - 1 for a set one
+    bits += sign
+    if fix is not None:
+        y[fix[0]] = fix[1]
 
 
 def fdot(x: np.ndarray, y: np.ndarray) -> float:
