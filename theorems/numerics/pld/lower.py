@@ -227,18 +227,18 @@ def _merge_down(bins: Bins, stuck: np.ndarray) -> tuple[Bins, np.ndarray]:
     keep = ~np.roll(sel, -1)  # the bin below a selected one disappears into it
     keep[-1] = True
 
-    def merged(v: np.ndarray, rnd: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
-        out = v.copy()
-        idx = np.flatnonzero(sel)
-        out[idx] = rnd(v[idx] + v[idx - 1])
-        return out[keep]
-
-    a = bins.a.copy()
     idx = np.flatnonzero(sel)
-    a[idx] = bins.a[idx - 1]
-    origin = np.where(sel, -1, np.arange(len(sel)))[keep]
+    at = np.cumsum(keep)[idx] - 1  # the merged bins' new indices
+
+    def merged(v: np.ndarray, rnd: Callable[[np.ndarray], np.ndarray] | None) -> np.ndarray:
+        out = v[keep]
+        out[at] = v[idx - 1] if rnd is None else rnd(v[idx] + v[idx - 1])
+        return out
+
+    origin = np.flatnonzero(keep)
+    origin[at] = -1
     return Bins(merged(bins.p_lo, down), merged(bins.p_hi, up), merged(bins.q_lo, down),
-                merged(bins.q_hi, up), a[keep], bins.b[keep]), origin
+                merged(bins.q_hi, up), merged(bins.a, None), bins.b[keep]), origin
 
 
 @dataclass

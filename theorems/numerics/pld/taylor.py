@@ -439,6 +439,11 @@ class FineTable:
             return self.runs[i]
         return None
 
+    def run_end(self, a: Fraction | int) -> int | None:
+        """The end (grid index) of the run that starts at or below ``a``, nearest to it."""
+        i = bisect.bisect_right(self._starts, a) - 1
+        return self._ends[i] if i >= 0 else None
+
     def covers(self, a: Fraction | int, b: Fraction | int) -> bool:
         """Whether the cell ``[a, b]`` (grid indices) lies in one run."""
         return self._run(a, b) is not None
