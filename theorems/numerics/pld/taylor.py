@@ -200,13 +200,12 @@ def _remainders(cdf: SeriesCdf, x0: flint.arb, r: flint.arb, h: flint.arb,
 
 def _block(cdf: SeriesCdf, off: flint.arb, hb: flint.arb, center: int, half_r: int,
            bits: int, kernels: Sequence[flint.arb]
-           ) -> tuple[np.ndarray, np.ndarray, float, int] | float:
-    """The float coefficients (4 x N, zero from the degree on) and the per-quantity constant
-    error of the block centred at half-step index ``center`` with radius ``half_r`` half-steps,
-    the largest ratio of a remainder to its tolerance (a float estimate, for the choice of the
-    next block) and the degree d evaluated; if not accurate, that ratio (``inf`` if unknown).
-    The terms of degree >= d are dropped when their bound ``sum_{i>=d} |c~_i| r^i`` is below
-    the tolerance; that bound joins the constant error."""
+           ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, float, float] | float:
+    """The float coefficients and their radii (4 x N), the remainders and their tolerances
+    (4), the radius r of the block centred at half-step index ``center`` with radius ``half_r``
+    half-steps (for :func:`_block_errors`, called on all the blocks of a run at once) and the
+    largest ratio of a remainder to its tolerance (a float estimate, for the choice of the next
+    block); if not accurate, that ratio (``inf`` if unknown)."""
     x0 = off + _arb(Fraction(center, 2)) * hb
     r = _arb(Fraction(half_r, 2)) * hb
     if not r < 4:  # keeps the underflow term 2^-1000 above its worst propagation
@@ -240,35 +239,38 @@ def _block(cdf: SeriesCdf, off: flint.arb, hb: flint.arb, center: int, half_r: i
         rads[qi] = [float(c.rad()) for c in cs[:TERMS]]
     if not np.all(np.abs(mids) < 1e250):  # no overflow in Horner (|t| < 4, N terms)
         return math.inf
-    return _block_errors(mids, rads, rem_f, tol_f, float(ru))
+    return mids, rads, rem_f, tol_f, float(ru), float(np.max(rem_f / tol_f))
 
 
 def _block_errors(coeffs: np.ndarray, rads: np.ndarray, rem_f: np.ndarray, tol_f: np.ndarray,
-                  r: float) -> tuple[np.ndarray, np.ndarray, float, int]:
-    """The degree and constant errors of a block (float64, rounded outward; Higham 2002, Sec.
+                  r: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The degrees and constant errors of blocks (float64, rounded outward; Higham 2002, Sec.
     2.2 and eq. (4.4): a sum of n positive floats in any order is at most its computed value
     times ``1 + 2 n u``): ``c~_i`` is the nearest float of the ball's midpoint, so ``e_i <=
     rad_i + |c~_i| 2^-52 + 2^-1074``; the powers ``r^i``, the terms and the sums are bounded
     above step by step; the remainder ``rem_f`` (the nearest float of its arb upper end) is
-    rounded up."""
+    rounded up. All the blocks of a run at once (blocks x quantities x N; every operation is
+    elementwise or along the last axis, so each block gets the bits it would get alone); the
+    coefficients from the degree on are set to zero."""
     grow = 1 + 2 * (TERMS + 1) * U
-    r_up, power = math.nextafter(r, math.inf), 1.0
+    r_up = np.nextafter(r, np.inf)
+    power = np.ones(len(r))
     powers = [power]
     for _ in range(1, TERMS):
-        power = math.nextafter(power * r_up, math.inf)
+        power = np.nextafter(power * r_up, np.inf)
         powers.append(power)
-    rp = np.array(powers)
+    rp = np.stack(powers, axis=1)[:, None, :]  # blocks x 1 x N
     e = up(up(up(rads) + np.abs(coeffs) * 2.0**-52) + 2.0**-1074)
-    err = up(np.sum(up(e * rp), axis=1) * grow)
+    err = up(np.sum(up(e * rp), axis=2) * grow)
     terms = up(np.abs(coeffs) * rp)
-    tails = up(np.cumsum(terms[:, ::-1], axis=1)[:, ::-1] * grow)  # [:, d]: sum over i >= d
-    tails = np.concatenate([tails, np.zeros((len(tails), 1))], axis=1)
-    fits = np.all(tails < tol_f[:, None], axis=0)
-    degree = int(np.argmax(fits[1:])) + 1  # the smallest d >= 1 (d = TERMS always fits)
-    const = up(up(up(err + tails[:, degree]) + up(rem_f)) + _TINY)
-    out = coeffs.copy()
-    out[:, degree:] = 0.0
-    return out, const, float(np.max(rem_f / tol_f)), degree
+    tails = up(np.cumsum(terms[:, :, ::-1], axis=2)[:, :, ::-1] * grow)  # [..., d]: i >= d
+    tails = np.concatenate([tails, np.zeros((*tails.shape[:2], 1))], axis=2)
+    fits = np.all(tails < tol_f[:, :, None], axis=1)  # blocks x (N + 1)
+    degree = np.argmax(fits[:, 1:], axis=1) + 1  # the smallest d >= 1 (d = TERMS always fits)
+    at_degree = np.take_along_axis(tails, degree[:, None, None], axis=2)[:, :, 0]
+    const = up(up(up(err + at_degree) + up(rem_f)) + _TINY)
+    out = np.where(np.arange(TERMS) < degree[:, None, None], coeffs, 0.0)
+    return out, const, degree
 
 
 def fine_bins(cdf: SeriesCdf, offset: Fraction, h: Fraction, runs: Sequence[tuple[int, int]],
@@ -309,7 +311,8 @@ def _run_bins(cdf: SeriesCdf, off: flint.arb, hb: flint.arb, h: float, a: int, b
     n_half = 2 * (b - a)
     lo = {name: np.empty(b - a) for name in QUANTITIES}
     hi = {name: np.empty(b - a) for name in QUANTITIES}
-    blocks: list[tuple[int, int, np.ndarray, np.ndarray, int]] = []
+    accepted: list[tuple[int, int, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                                         float, float]]] = []
     points: list[int] = []  # the half steps of the point-by-point route
     m, size, fails = 0, MIN_BLOCK, 0
     while m < n_half:
@@ -318,9 +321,9 @@ def _run_bins(cdf: SeriesCdf, off: flint.arb, hb: flint.arb, h: float, a: int, b
             half_r = (size + 1) // 2
             got = _block(cdf, off, hb, 2 * a + m + half_r, half_r, bits, kernels)
             if not isinstance(got, float):
-                blocks.append((m, size, got[0], got[1], got[3]))
+                accepted.append((m, size, got))
                 m += size
-                size, fails = _next_size(size, got[2]), 0
+                size, fails = _next_size(size, got[5]), 0
                 continue
             if size > MIN_BLOCK:
                 size = _smaller_size(size, got)
@@ -329,6 +332,13 @@ def _run_bins(cdf: SeriesCdf, off: flint.arb, hb: flint.arb, h: float, a: int, b
         points.extend(range(m, m + stretch))
         m += stretch
         size, fails = MIN_BLOCK, fails + 1
+    blocks: list[tuple[int, int, np.ndarray, np.ndarray, int]] = []
+    if accepted:  # the degrees and constant errors of all the blocks at once
+        coeffs, const, degree = _block_errors(
+            *(np.stack([got[i] for _m, _s, got in accepted]) for i in range(4)),
+            np.array([got[4] for _m, _s, got in accepted]))
+        blocks = [(m0, s0, coeffs[k], const[k], int(degree[k]))
+                  for k, (m0, s0, _got) in enumerate(accepted)]
 
     def fill(parity: int) -> None:
         """The quantities of one parity (0: the splits, 1: the step masses): the blocks' Horner
