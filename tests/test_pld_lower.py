@@ -215,7 +215,8 @@ def _real_bins(h: Fraction) -> tuple[lower.Bins, np.ndarray, float, float]:
 
 @pytest.mark.parametrize("seed", [0, 1])
 def test_local_recomputation_equals_the_whole_arrays(seed: int) -> None:
-    """After a merge, ``_carried`` (only the bins next to a changed one recomputed) gives the
+    """After a merge (``_merge_down``, ``_merge_stuck``), ``_carried`` (only the bins next to a
+    changed one recomputed) gives the
     targets, excesses and fractions of ``_targets``/``_borrowing`` on the whole merged array bit
     for bit; ``_promotion`` (the next grid point's borrowing at the heavy bins only) equals its
     whole-array form."""
@@ -228,11 +229,19 @@ def test_local_recomputation_equals_the_whole_arrays(seed: int) -> None:
     rng = np.random.default_rng(seed)
     sel = rng.random(len(bins)) < 0.01
     sel[[1, 2, len(bins) - 1]] = True  # at the bottom and at the top, adjacent ones
-    merged, origin = lower._merge_down(bins, sel)
-    got = lower._carried(merged, origin, len(bins), state, e_hi, z0, h)
+    merged, removed, changed = lower._merge_down(bins, sel)
+    got = lower._carried(merged, removed, changed, state, e_hi, z0, h)
     t_all = lower._targets(merged, n, z0, h)
     want = (t_all, *lower._borrowing(merged, t_all, e_hi))
     for a, b in zip(got, want, strict=True):
+        assert np.array_equal(np.asarray(a).view(np.uint8), np.asarray(b).view(np.uint8))
+    stuck = rng.random(len(bins)) < 0.002
+    stuck[[1, len(bins) - 2]] = True
+    merged2, removed, changed = lower._merge_stuck(bins, stuck, e_hi, z0, h)
+    got = lower._carried(merged2, removed, changed, state, e_hi, z0, h)
+    t_all2 = lower._targets(merged2, n, z0, h)
+    want2 = (t_all2, *lower._borrowing(merged2, t_all2, e_hi))
+    for a, b in zip(got, want2, strict=True):
         assert np.array_equal(np.asarray(a).view(np.uint8), np.asarray(b).view(np.uint8))
     x, surplus = want[1], want[2]
     heavy, promote = lower._promotion(merged, t_all, x, surplus, e_hi)

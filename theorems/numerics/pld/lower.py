@@ -198,18 +198,17 @@ def _borrowing_at(bins: Bins, rows: np.ndarray, t_rows: np.ndarray, e_hi: np.nda
     return x[0::2], surplus[0::2], f[0::2]  # the odd positions' values are not read
 
 
-def _carried(bins: Bins, origin: np.ndarray, n_old: int,
+def _carried(bins: Bins, removed: np.ndarray, changed: np.ndarray,
              state: tuple[np.ndarray, ...], e_hi: np.ndarray, z0: float, h: float
              ) -> tuple[np.ndarray, ...]:
-    """``t, x, surplus, f`` of the bins after a merge: bin j keeps the values of its old bin
-    ``origin[j]`` when it and the bin above it are the old ones, adjacent (those values depend
-    on bins j and j + 1 only); the others (``origin`` -1 for a changed bin) are recomputed."""
-    above = np.empty(len(origin), dtype=np.int64)
-    above[:-1], above[-1:] = origin[1:], n_old  # past the end: the zero bin in both
-    clean = (origin >= 0) & (above == origin + 1)
-    src = np.where(clean, origin, 0)
-    out = [v[src] for v in state]
-    rows = np.flatnonzero(~clean)
+    """``t, x, surplus, f`` of the bins after a merge that removed the old bins ``removed`` and
+    changed the new bins ``changed`` (every other bin is an old one, in order; every pair of
+    new neighbours that were not old neighbours has a changed bin on top): a bin keeps its old
+    values unless it or the bin above it changed (they depend on bins j and j + 1 only),
+    those are recomputed."""
+    out = [np.delete(v, removed) for v in state]
+    rows = np.union1d(changed, changed - 1)
+    rows = rows[rows >= 0]
     if len(rows):
         t_rows = _targets(_pairs(bins, rows), len(e_hi), z0, h)[0::2]
         for v, new in zip(out, (t_rows, *_borrowing_at(bins, rows, t_rows, e_hi)),
@@ -218,27 +217,24 @@ def _carried(bins: Bins, origin: np.ndarray, n_old: int,
     return tuple(out)
 
 
-def _merge_down(bins: Bins, stuck: np.ndarray) -> tuple[Bins, np.ndarray]:
+def _merge_down(bins: Bins, stuck: np.ndarray) -> tuple[Bins, np.ndarray, np.ndarray]:
     """Each stuck bin (not the first) merged with the bin below it; of two adjacent stuck bins
-    only the upper one merges in a round. Also each new bin's old index (-1 if merged)."""
+    only the upper one merges in a round. Also the removed old bins and the merged new ones."""
     sel = stuck.copy()
     sel[0] = False
     sel[1:] &= ~sel[:-1]  # alternate: a merged pair never overlaps another
-    keep = ~np.roll(sel, -1)  # the bin below a selected one disappears into it
-    keep[-1] = True
-
     idx = np.flatnonzero(sel)
-    at = np.cumsum(keep)[idx] - 1  # the merged bins' new indices
+    removed = idx - 1  # the bin below a selected one disappears into it
+    at = idx - np.arange(1, len(idx) + 1)  # the merged bins' new indices
 
     def merged(v: np.ndarray, rnd: Callable[[np.ndarray], np.ndarray] | None) -> np.ndarray:
-        out = v[keep]
+        out = np.delete(v, removed)
         out[at] = v[idx - 1] if rnd is None else rnd(v[idx] + v[idx - 1])
         return out
 
-    origin = np.flatnonzero(keep)
-    origin[at] = -1
     return Bins(merged(bins.p_lo, down), merged(bins.p_hi, up), merged(bins.q_lo, down),
-                merged(bins.q_hi, up), merged(bins.a, None), bins.b[keep]), origin
+                merged(bins.q_hi, up), merged(bins.a, None), np.delete(bins.b, removed)), \
+        removed, at
 
 
 @dataclass
@@ -262,11 +258,11 @@ def _stuck(bins: Bins, surplus: np.ndarray, f: np.ndarray) -> np.ndarray:
 
 
 def _merge_stuck(bins: Bins, stuck: np.ndarray, e_hi: np.ndarray, z0: float, h: float
-                 ) -> tuple[Bins, np.ndarray]:
+                 ) -> tuple[Bins, np.ndarray, np.ndarray]:
     """Up to ``MERGE_ROUNDS`` rounds of :func:`_merge_down`, each on short stretches around the
     stuck bins only (they are rare: an edge of the support, the ends of the window); a stretch
     carries one more bin above it, never merged, so that its top bin sees its true neighbour.
-    Also each new bin's old index (-1 in the stretches)."""
+    Also the removed old bins and the changed new ones (those of the stretches)."""
     n, nb = len(e_hi), len(bins)
     cuts: list[tuple[int, int]] = []
     for j in np.flatnonzero(stuck[1:]).tolist():
@@ -275,10 +271,13 @@ def _merge_stuck(bins: Bins, stuck: np.ndarray, e_hi: np.ndarray, z0: float, h: 
             cuts[-1] = (cuts[-1][0], hi_)
         else:
             cuts.append((lo_, hi_))
-    parts, origins, at = [], [], 0
+    parts: list[Bins] = []
+    removed: list[np.ndarray] = []
+    changed: list[np.ndarray] = []
+    at, new_at = 0, 0  # the next old bin, its new index
     for lo_, hi_ in cuts:
         parts.append(bins.part(at, lo_))
-        origins.append(np.arange(at, lo_))
+        new_at += lo_ - at
         sub = bins.part(lo_, hi_)
         for _ in range(MERGE_ROUNDS):
             t = _targets(sub, n, z0, h)
@@ -289,12 +288,13 @@ def _merge_stuck(bins: Bins, stuck: np.ndarray, e_hi: np.ndarray, z0: float, h: 
             if not st[1:].any():
                 break
             sub = _merge_down(sub, st)[0]
-        parts.append(sub)
-        origins.append(np.full(len(sub), -1))
+        parts.append(sub)  # the stretch: its first len(sub) bins changed, the others removed
+        changed.append(np.arange(new_at, new_at + len(sub)))
+        removed.append(np.arange(lo_ + len(sub), hi_))
+        new_at += len(sub)
         at = hi_
     parts.append(bins.part(at, nb))
-    origins.append(np.arange(at, nb))
-    return Bins.concat(parts), np.concatenate(origins)
+    return Bins.concat(parts), np.concatenate(removed), np.concatenate(changed)
 
 
 def _promotion(bins: Bins, t: np.ndarray, x: np.ndarray, surplus: np.ndarray,
@@ -365,14 +365,12 @@ def exchange_plan(bins: Bins, e_hi: np.ndarray, z0: float, h: float) -> Plan:
     blocked = heavy & ~promote
     blocked[-1] = False
     if blocked.any():
-        n_old = len(bins)
-        bins, origin = _merge_down(bins, np.concatenate([[False], blocked[:-1]]))
-        t, x, surplus, f = _carried(bins, origin, n_old, (t, x, surplus, f), e_hi, z0, h)
+        bins, removed, changed = _merge_down(bins, np.concatenate([[False], blocked[:-1]]))
+        t, x, surplus, f = _carried(bins, removed, changed, (t, x, surplus, f), e_hi, z0, h)
     stuck = _stuck(bins, surplus, f)
     if stuck[1:].any():
-        n_old = len(bins)
-        bins, origin = _merge_stuck(bins, stuck, e_hi, z0, h)
-        t, x, surplus, f = _carried(bins, origin, n_old, (t, x, surplus, f), e_hi, z0, h)
+        bins, removed, changed = _merge_stuck(bins, stuck, e_hi, z0, h)
+        t, x, surplus, f = _carried(bins, removed, changed, (t, x, surplus, f), e_hi, z0, h)
     heavy, promote = _promotion(bins, t, x, surplus, e_hi)
     if promote.any():
         rows = np.flatnonzero(promote)
