@@ -177,9 +177,7 @@ def discretize_deferred(pair: LossPair, grid: Grid, bits: int, tail: float,
 
         # --- upper: connect the dots on each bin [z_a, z_b] ---
         up = UnitAccumulator(n, bits)
-        for a, b, fine in cells:
-            if fine and fast.covers(a, b):
-                continue
+        for a, b, fine in fast.uncovered(cells):
             steps = [(a + t, a + t + 1) for t in range(int(b - a))] if fine else [(a, b)]
             for x, y in steps:
                 ia, ib = int(x) - ilo, int(y) - ilo

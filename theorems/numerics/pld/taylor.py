@@ -428,10 +428,12 @@ def _evaluate(blocks: Sequence[tuple[int, int, np.ndarray, np.ndarray, int]], h:
         err = np.abs(v)
         err *= 2.0**-51
         err += err0[:, :, None]
-        idx = (np.array([blocks[k][0] for k in ks])[:, None] + where) // 2
-        for qi, name in enumerate(names):
-            lo[name][idx] = v[:, qi, :] - err[:, qi, :]
-            hi[name][idx] = v[:, qi, :] + err[:, qi, :]
+        w = len(where)
+        for row, k in enumerate(ks):  # a block's entries are consecutive: (m + where) // 2
+            first = (blocks[k][0] + int(where[0])) // 2
+            for qi, name in enumerate(names):
+                np.subtract(v[row, qi], err[row, qi], out=lo[name][first:first + w])
+                np.add(v[row, qi], err[row, qi], out=hi[name][first:first + w])
 
 
 class FineTable:
@@ -453,6 +455,18 @@ class FineTable:
         """The end (grid index) of the run that starts at or below ``a``, nearest to it."""
         i = bisect.bisect_right(self._starts, a) - 1
         return self._ends[i] if i >= 0 else None
+
+    def uncovered(self, cells: Sequence[tuple[int, int, bool]]) -> list[tuple[int, int, bool]]:
+        """The cells ``(a, b, fine)`` that are coarse or not in one run (:meth:`covers`, for
+        all the cells at once)."""
+        if not self.runs:
+            return list(cells)
+        a = np.array([c[0] for c in cells])
+        b = np.array([c[1] for c in cells])
+        i = np.searchsorted(np.array(self._starts), a, side="right") - 1
+        ends = np.array(self._ends)[np.maximum(i, 0)]
+        covered = (i >= 0) & (b <= ends) & np.array([c[2] for c in cells], dtype=bool)
+        return [c for c, cov in zip(cells, covered.tolist(), strict=True) if not cov]
 
     def covers(self, a: Fraction | int, b: Fraction | int) -> bool:
         """Whether the cell ``[a, b]`` (grid indices) lies in one run."""
