@@ -24,6 +24,7 @@ from dpverify.theorems.numerics.pld._arith import (
     _dyadic_ceil,
     _dyadic_floor,
     _units,
+    float_bounds_many,
 )
 from dpverify.theorems.numerics.pld.discrete import DiscretePLD
 from dpverify.theorems.numerics.pld.lower import Bins, exp_grid, lower_atoms
@@ -227,14 +228,10 @@ def _lower_bins(cells: Sequence[tuple[int, int, bool]], fast: FineTable,
     def flush() -> None:
         if not pending:
             return
-        ends = []  # the balls' ends, stepped outward in one go (float_bounds, vectorised)
-        for x, y in pending:
-            pb, qb = masses(x, y)
-            ends.append((float(pb.lower()), float(pb.upper()), float(qb.lower()),
-                         float(qb.upper())))
-        e = np.array(ends)
-        parts.append(Bins(np.nextafter(e[:, 0], -np.inf), np.nextafter(e[:, 1], np.inf),
-                          np.nextafter(e[:, 2], -np.inf), np.nextafter(e[:, 3], np.inf),
+        got = [masses(x, y) for x, y in pending]
+        p_lo, p_hi = float_bounds_many([pb for pb, _qb in got])
+        q_lo, q_hi = float_bounds_many([qb for _pb, qb in got])
+        parts.append(Bins(p_lo, p_hi, q_lo, q_hi,
                           np.array([float(x) - ilo for x, _ in pending]),
                           np.array([float(y) - ilo for _, y in pending])))
         pending.clear()

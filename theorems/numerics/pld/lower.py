@@ -67,7 +67,13 @@ from dataclasses import dataclass
 import flint
 import numpy as np
 
-from dpverify.theorems.numerics.pld._arith import down, down_owned, float_bounds, up, up_owned
+from dpverify.theorems.numerics.pld._arith import (
+    down,
+    down_owned,
+    float_bounds_many,
+    up,
+    up_owned,
+)
 
 EXP_BLOCK = 256  # grid points per arb exponential in exp_grid
 MERGE_ROUNDS = 4  # merges of a stuck deficit bin with the bin below
@@ -103,10 +109,8 @@ def exp_grid(z0: flint.arb, h: flint.arb, n: int) -> tuple[np.ndarray, np.ndarra
     """Floats enclosing ``e^{z0 + i h}``, ``i < n``: ``e^{z0 + k B h} e^{i h}`` with both factors
     in arb (B = ``EXP_BLOCK``), rounded outward to floats and multiplied with outward rounding."""
     nb = -(-n // EXP_BLOCK)
-    starts = [float_bounds((z0 + flint.arb(k * EXP_BLOCK) * h).exp()) for k in range(nb)]
-    offs = [float_bounds((flint.arb(i) * h).exp()) for i in range(min(n, EXP_BLOCK))]
-    s_lo, s_hi = (np.array(v) for v in zip(*starts, strict=True))
-    o_lo, o_hi = (np.array(v) for v in zip(*offs, strict=True))
+    s_lo, s_hi = float_bounds_many([(z0 + flint.arb(k * EXP_BLOCK) * h).exp() for k in range(nb)])
+    o_lo, o_hi = float_bounds_many([(flint.arb(i) * h).exp() for i in range(min(n, EXP_BLOCK))])
     lo = down(np.outer(s_lo, o_lo)).ravel()[:n]
     hi = up(np.outer(s_hi, o_hi)).ravel()[:n]
     return lo, hi
@@ -144,13 +148,25 @@ def _targets(bins: Bins, n: int, z0: float, h: float) -> np.ndarray:
     only: every use of the target is certified)."""
     q_hi = bins.q_hi
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        est = (np.log(bins.p_lo + bins.p_hi) - np.log(np.maximum(bins.q_lo, 0.0) + q_hi)
-               - z0) / h
+        # (log(p_lo + p_hi) - log(max(q_lo, 0) + q_hi) - z0) / h, in place
+        est = np.add(bins.p_lo, bins.p_hi)
+        np.log(est, out=est)
+        den = np.maximum(bins.q_lo, 0.0)
+        den += q_hi
+        np.log(den, out=den)
+        est -= den
+        est -= z0
+        est /= h
     first = np.ceil(bins.a).astype(np.int64)
     last = np.floor(bins.b).astype(np.int64)
-    est = np.where(np.isnan(est), first, np.where(q_hi <= 0, last, est))
-    t = np.clip(np.rint(np.clip(est, -1.0, n + 1.0)), first, last).astype(np.int64)
-    return np.clip(t, 0, n - 1)
+    nan = np.isnan(est)  # no estimate: the first grid point; no Q-mass: the last
+    np.copyto(est, last, where=q_hi <= 0)
+    np.copyto(est, first, where=nan)
+    np.clip(est, -1.0, n + 1.0, out=est)
+    np.rint(est, out=est)
+    np.clip(est, first, last, out=est)
+    t = est.astype(np.int64)
+    return np.clip(t, 0, n - 1, out=t)
 
 
 def _borrowing(bins: Bins, t: np.ndarray, e_hi: np.ndarray
