@@ -177,9 +177,10 @@ def test_outward_steps_are_bitwise_nextafter() -> None:
 
 
 def test_owned_outward_steps_are_bitwise_nextafter() -> None:
-    """``_arith.up_owned``/``down_owned`` (in place on a temporary) equal ``np.nextafter`` bit
-    for bit on the special values and random floats, at both sizes."""
-    from dpverify.theorems.numerics.pld._arith import SMALL, down_owned, up_owned
+    """``_arith.up_owned``/``down_owned`` (in place on a temporary; chunked) equal
+    ``np.nextafter`` bit for bit on the special values and random floats, at both sizes, 1-D and
+    2-D in both orders, in one and in several chunks."""
+    from dpverify.theorems.numerics.pld._arith import SMALL, down, down_owned, up, up_owned
 
     tiny, big = 5e-324, 1.7976931348623157e308
     special = np.array([0.0, -0.0, tiny, -tiny, 2.0**-1022, -(2.0**-1022), 1.0, -1.0, big,
@@ -187,11 +188,16 @@ def test_owned_outward_steps_are_bitwise_nextafter() -> None:
     rng = np.random.default_rng(11)
     rand = rng.standard_normal(3 * SMALL) * 10.0 ** rng.integers(-320, 300, 3 * SMALL)
     with np.errstate(over="ignore"):
-        for x in (special, np.concatenate([rand, special])):
+        mixed = np.concatenate([rand, special])
+        square = np.resize(mixed, (SMALL // 8, 24))  # 2-D, C and Fortran order
+        for x in (special, mixed, np.tile(mixed, 3), square, np.asfortranarray(square)):
             for ours, direction in ((up_owned, np.inf), (down_owned, -np.inf)):
                 want = np.nextafter(x, direction)
-                got = ours(x.copy())
+                got = ours(x.copy(order="K"))
                 assert np.array_equal(got.view(np.int64), want.view(np.int64))
+        for ours, direction in ((up, np.inf), (down, -np.inf)):  # a Fortran-ordered operand
+            got, want = ours(np.asfortranarray(square)), np.nextafter(square, direction)
+            assert np.array_equal(got.view(np.int64), want.view(np.int64))
 
 
 def _real_bins(h: Fraction) -> tuple[lower.Bins, np.ndarray, float, float]:
