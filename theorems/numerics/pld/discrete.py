@@ -57,6 +57,10 @@ class DiscretePLD:
             self._poly = got = built
         return got
 
+    @poly.setter
+    def poly(self, value: flint.fmpz_poly) -> None:
+        self._poly = value
+
     def __len__(self) -> int:
         got = self._poly
         return got.length if isinstance(got, UnitCoefficients) else got.length()
