@@ -118,11 +118,13 @@ def exp_grid(z0: flint.arb, h: flint.arb, n: int) -> tuple[np.ndarray, np.ndarra
 
 def _shifted(x: np.ndarray, by: int) -> np.ndarray:
     """``x[j + by]`` at j, zero outside."""
-    out = np.zeros_like(x)
+    out = np.empty_like(x)  # every entry written below (no zero fill of the whole array)
     if by > 0:
         out[:-by] = x[by:]
+        out[-by:] = 0
     else:
         out[-by:] = x[:by]
+        out[:-by] = 0
     return out
 
 
