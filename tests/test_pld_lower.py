@@ -174,3 +174,83 @@ def test_outward_steps_are_bitwise_nextafter() -> None:
                 assert np.array_equal(got.view(np.int64), want.view(np.int64))
         for v in (1.0, -0.0, 3.5e-310):
             assert up(v) == np.nextafter(v, np.inf) and down(v) == np.nextafter(v, -np.inf)
+
+
+def test_owned_outward_steps_are_bitwise_nextafter() -> None:
+    """``_arith.up_owned``/``down_owned`` (in place on a temporary; chunked) equal
+    ``np.nextafter`` bit for bit on the special values and random floats, at both sizes, 1-D and
+    2-D in both orders, in one and in several chunks."""
+    from dpverify.theorems.numerics.pld._arith import SMALL, down, down_owned, up, up_owned
+
+    tiny, big = 5e-324, 1.7976931348623157e308
+    special = np.array([0.0, -0.0, tiny, -tiny, 2.0**-1022, -(2.0**-1022), 1.0, -1.0, big,
+                        -big, np.inf, -np.inf, np.nan, -np.nan])
+    rng = np.random.default_rng(11)
+    rand = rng.standard_normal(3 * SMALL) * 10.0 ** rng.integers(-320, 300, 3 * SMALL)
+    with np.errstate(over="ignore"):
+        mixed = np.concatenate([rand, special])
+        square = np.resize(mixed, (SMALL // 8, 24))  # 2-D, C and Fortran order
+        for x in (special, mixed, np.tile(mixed, 3), square, np.asfortranarray(square)):
+            for ours, direction in ((up_owned, np.inf), (down_owned, -np.inf)):
+                want = np.nextafter(x, direction)
+                got = ours(x.copy(order="K"))
+                assert np.array_equal(got.view(np.int64), want.view(np.int64))
+        for ours, direction in ((up, np.inf), (down, -np.inf)):  # a Fortran-ordered operand
+            got, want = ours(np.asfortranarray(square)), np.nextafter(square, direction)
+            assert np.array_equal(got.view(np.int64), want.view(np.int64))
+
+
+def _real_bins(h: Fraction) -> tuple[lower.Bins, np.ndarray, float, float]:
+    """The lower bins of B's add pair on the grid of step h (a mass at the edge of the support:
+    merges and promotions happen) and their ``e^z`` enclosure."""
+    got = []
+
+    def spy(bins, e_hi, z0, hf):
+        got.append((bins, e_hi, z0, hf))
+        return lower.lower_atoms(bins, e_hi, z0, hf)
+
+    pair = pld.SubsampledGaussian(Fraction(1, 1000), Fraction(4, 5), "add")
+    original = discretize_module.lower_atoms
+    discretize_module.lower_atoms = spy
+    try:
+        discretize(pair, grid_for(pair, h), BITS, TAIL)
+    finally:
+        discretize_module.lower_atoms = original
+    return got[0]
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_local_recomputation_equals_the_whole_arrays(seed: int) -> None:
+    """After a merge (``_merge_down``, ``_merge_stuck``), ``_carried`` (only the bins next to a
+    changed one recomputed) gives the
+    targets, excesses and fractions of ``_targets``/``_borrowing`` on the whole merged array bit
+    for bit; ``_promotion`` (the next grid point's borrowing at the heavy bins only) equals its
+    whole-array form."""
+    bins, e_hi, z0, h = _real_bins(Fraction(1, 8192))
+    n = len(e_hi)
+    bins = lower.Bins(np.maximum(bins.p_lo, 0.0), bins.p_hi, np.maximum(bins.q_lo, 0.0),
+                      bins.q_hi, bins.a, bins.b)
+    t = lower._targets(bins, n, z0, h)
+    state = (t, *lower._borrowing(bins, t, e_hi))
+    rng = np.random.default_rng(seed)
+    sel = rng.random(len(bins)) < 0.01
+    sel[[1, 2, len(bins) - 1]] = True  # at the bottom and at the top, adjacent ones
+    merged, removed, changed = lower._merge_down(bins, sel)
+    got = lower._carried(merged, removed, changed, state, e_hi, z0, h)
+    t_all = lower._targets(merged, n, z0, h)
+    want = (t_all, *lower._borrowing(merged, t_all, e_hi))
+    for a, b in zip(got, want, strict=True):
+        assert np.array_equal(np.asarray(a).view(np.uint8), np.asarray(b).view(np.uint8))
+    stuck = rng.random(len(bins)) < 0.002
+    stuck[[1, len(bins) - 2]] = True
+    merged2, removed, changed = lower._merge_stuck(bins, stuck, e_hi, z0, h)
+    got = lower._carried(merged2, removed, changed, state, e_hi, z0, h)
+    t_all2 = lower._targets(merged2, n, z0, h)
+    want2 = (t_all2, *lower._borrowing(merged2, t_all2, e_hi))
+    for a, b in zip(got, want2, strict=True):
+        assert np.array_equal(np.asarray(a).view(np.uint8), np.asarray(b).view(np.uint8))
+    x, surplus = want[1], want[2]
+    heavy, promote = lower._promotion(merged, t_all, x, surplus, e_hi)
+    _x, surplus_up, f_up = lower._borrowing(merged, np.minimum(t_all + 1, n - 1), e_hi)
+    assert np.array_equal(promote, heavy & ~surplus_up & (f_up <= 1) & (t_all + 1 < n))
+    assert heavy.any()  # the heavy bins at the edge were checked

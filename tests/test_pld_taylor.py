@@ -91,7 +91,7 @@ def _mismatches(series_pair: pld.LossPair, pair: pld.LossPair, h: Fraction, run:
             for name, v in zip(taylor.QUANTITIES, slow(2 * run[0] + j), strict=True):
                 if (j % 2) != (name in ("p_step", "q_step")):  # split at grid points only,
                     continue  # the steps' masses half-way between them only
-                lo, hi = bins.lo[name][j], bins.hi[name][j]
+                lo, hi = (v[j // 2] for v in bins.bounds(name))
                 mid = float(v.mid())
                 if not (lo <= mid <= hi) or hi - lo > 1e-12 * abs(mid) + 2.0**-bits:
                     bad += 1

@@ -16,6 +16,7 @@ from dpverify.theorems.ctx import PrecisionExhausted, arb_precision
 from dpverify.theorems.numerics.pld._arith import (
     EVAL_PREC,
     Number,
+    UnitCoefficients,
     _arb,
     _certain_le,
     _certain_lt,
@@ -36,7 +37,7 @@ class DiscretePLD:
     kind: str
     h: Fraction
     shift: Fraction
-    poly: flint.fmpz_poly
+    _poly: flint.fmpz_poly | UnitCoefficients  # the second built into the first when read
     inf: int
     B: int
     trim: int
@@ -44,14 +45,32 @@ class DiscretePLD:
     _float_cache: Any = field(default=None, repr=False)
     _units_cache: Any = field(default=None, repr=False, compare=False)
 
+    @property
+    def poly(self) -> flint.fmpz_poly:
+        """The masses in units as an ``fmpz_poly`` (built on first read from
+        :class:`._arith.UnitCoefficients`: the Fourier route never reads it)."""
+        got = self._poly
+        if isinstance(got, UnitCoefficients):
+            built = got.poly()
+            if self._units_cache is not None and self._units_cache[0] is got:
+                self._units_cache = (built, self._units_cache[1])
+            self._poly = got = built
+        return got
+
+    @poly.setter
+    def poly(self, value: flint.fmpz_poly) -> None:
+        self._poly = value
+
     def __len__(self) -> int:
-        return self.poly.length()
+        got = self._poly
+        return got.length if isinstance(got, UnitCoefficients) else got.length()
 
     def loss(self, i: int) -> Fraction:
         return self.shift + i * self.h
 
     def total_units(self) -> int:
-        return int(self.poly(1)) + self.inf
+        got = self._poly
+        return (got.total() if isinstance(got, UnitCoefficients) else int(got(1))) + self.inf
 
     def compose(self, other: DiscretePLD) -> DiscretePLD:
         """The PLD of the composition: exact product, outward rescaling, accounted trimming."""
@@ -75,6 +94,10 @@ class DiscretePLD:
         return out._trimmed()
 
     def _trimmed(self) -> DiscretePLD:
+        if isinstance(self._poly, UnitCoefficients):
+            got = self._trimmed_lazy(self._poly)
+            if got is not None:
+                return got
         c = self.poly
         n = c.length()
         if n == 0:
@@ -108,6 +131,32 @@ class DiscretePLD:
                 units[0] = float(kept[0])  # nearest, as unit_floats converts
             units.flags.writeable = False
             out.set_unit_floats(units)
+        return out
+
+    def _trimmed_lazy(self, c: UnitCoefficients) -> DiscretePLD | None:
+        """:meth:`_trimmed` on unbuilt coefficients: the same tails (the largest prefix and
+        suffix within the budget, from exact prefix sums), the same kept coefficients and
+        floats; None where everything is within the budget (then the poly route)."""
+        n = c.length
+        if n == 0:
+            return self
+        budget = self.trim
+        i = _largest_within(c.prefix, n, budget)
+        if i >= n:
+            return None
+        acc = c.prefix(i)
+        total = c.total()
+        m = _largest_within(lambda k: total - c.prefix(n - k), n - i - 1, budget)
+        acc2 = total - c.prefix(n - m)
+        j = n - 1 - m
+        if i == 0 and j == n - 1:
+            return self
+        upper = self.kind == "upper"
+        kept = c.sliced(i, j + 1, acc if upper else 0)
+        out = DiscretePLD(self.kind, self.h, self.shift + i * self.h, kept,
+                          self.inf + acc2 if upper else self.inf, self.B, self.trim,
+                          self.steps)
+        out.set_unit_floats(kept.floats)
         return out
 
     def self_compose(self, k: int) -> DiscretePLD:
@@ -150,15 +199,21 @@ class DiscretePLD:
     def set_unit_floats(self, units: np.ndarray) -> None:
         """Record the nearest floats of the integer masses, computed by the caller (e.g.
         :meth:`._arith.UnitAccumulator.result`), so :meth:`unit_floats` need not convert."""
-        if len(units) != self.poly.length() or units.flags.writeable:
+        if len(units) != len(self) or units.flags.writeable:
             raise ValueError("the unit floats must be read-only, one per coefficient")
-        self._units_cache = (self.poly, units)
+        self._units_cache = (self._poly, units)
 
     def unit_floats(self) -> np.ndarray:
         """The integer masses as float64, each the nearest float of its integer (python-flint's
         ``fmpz.__float__``; a test pins the rounding), computed once per ``poly`` and shared
         by the float locators and the FFT routes (read-only)."""
         hit = self._units_cache
+        got = self._poly
+        if hit is not None and hit[0] is got:
+            return hit[1]
+        if isinstance(got, UnitCoefficients):  # its own floats, without building the poly
+            self._units_cache = (got, got.floats)
+            return got.floats
         if hit is None or hit[0] is not self.poly:
             units = np.array([float(c) for c in self.poly.coeffs()], dtype=np.float64)
             units.flags.writeable = False
@@ -230,6 +285,19 @@ class DiscretePLD:
                 return cand
             gap *= 4
         return lower_limit
+
+
+def _largest_within(tail_sum: Any, limit: int, budget: int) -> int:
+    """The largest ``m <= limit`` with ``tail_sum(m) <= budget`` (``tail_sum`` nondecreasing,
+    ``tail_sum(0) = 0``): binary search."""
+    good, bad = 0, limit + 1
+    while bad - good > 1:
+        mid = (good + bad) // 2
+        if tail_sum(mid) <= budget:
+            good = mid
+        else:
+            bad = mid
+    return good
 
 
 def _tail_within(c: flint.fmpz_poly, limit: int, budget: int, left: bool) -> tuple[int, int]:

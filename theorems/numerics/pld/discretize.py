@@ -19,11 +19,12 @@ from dpverify.theorems.numerics.pld._arith import (
     HALF,
     PREC,
     UnitAccumulator,
+    UnitCoefficients,
     _arb,
     _dyadic_ceil,
     _dyadic_floor,
     _units,
-    float_bounds,
+    float_bounds_many,
 )
 from dpverify.theorems.numerics.pld.discrete import DiscretePLD
 from dpverify.theorems.numerics.pld.lower import Bins, exp_grid, lower_atoms
@@ -136,16 +137,23 @@ def discretize_deferred(pair: LossPair, grid: Grid, bits: int, tail: float,
                 hit = cache[j] = pair.cdf_sf(z_of(j))
             return hit
 
+        mass_cache: dict[tuple[Fraction | int, Fraction | int], tuple[flint.arb, flint.arb]] = {}
+
         def masses(a: Fraction | int, b: Fraction | int) -> tuple[flint.arb, flint.arb]:
             """P- and Q-mass of the losses in (z_a, z_b]: both CDF and survival differences
-            enclose them; the intersection keeps the accurate one (small numbers)."""
+            enclose them; the intersection keeps the accurate one (small numbers). Cached:
+            the lower PLD reads the coarse cells' again."""
+            hit = mass_cache.get((a, b))
+            if hit is not None:
+                return hit
             fa, fb = cdf(a), cdf(b)
             out = []
             for i in (0, 1):
                 x, y = fb[i] - fa[i], fa[i + 2] - fb[i + 2]
                 out.append(x.intersection(y) if x.overlaps(y) else (x if x.rad() < y.rad()
                                                                      else y))
-            return out[0], out[1]
+            hit = mass_cache[(a, b)] = (out[0], out[1])
+            return hit
 
         # coarse cells; fine ones are resolved at step h (upper: from the grid points; lower:
         # centred on them, half bins at the ends of a run)
@@ -170,9 +178,7 @@ def discretize_deferred(pair: LossPair, grid: Grid, bits: int, tail: float,
 
         # --- upper: connect the dots on each bin [z_a, z_b] ---
         up = UnitAccumulator(n, bits)
-        for a, b, fine in cells:
-            if fine and fast.covers(a, b):
-                continue
+        for a, b, fine in fast.uncovered(cells):
             steps = [(a + t, a + t + 1) for t in range(int(b - a))] if fine else [(a, b)]
             for x, y in steps:
                 ia, ib = int(x) - ilo, int(y) - ilo
@@ -186,12 +192,10 @@ def discretize_deferred(pair: LossPair, grid: Grid, bits: int, tail: float,
 
         lo_inf = _units(p_inf, bits, False)
     shift = grid.z(ilo)
-    up_poly, up_floats = up.result()
-    upper_pld = DiscretePLD("upper", h, shift, up_poly, up_inf, bits, 0)
-    upper_pld.set_unit_floats(up_floats)
+    upper_pld = DiscretePLD("upper", h, shift, up.coefficients(), up_inf, bits, 0)
 
     def finish_lower() -> DiscretePLD:
-        lo_floats: np.ndarray | None = None
+        lo: flint.fmpz_poly | UnitCoefficients
         with arb_precision(PREC):
             bins = _lower_bins(cells, fast, masses, ilo)
             if pour:
@@ -201,15 +205,12 @@ def discretize_deferred(pair: LossPair, grid: Grid, bits: int, tail: float,
                 acc = UnitAccumulator(n, bits)
                 t, mass = lower_atoms(bins, e_hi, float(grid.z(ilo)), float(h))
                 acc.add_floats(t, np.floor(mass * 2.0**bits))
-                lo, lo_floats = acc.result()
+                lo = acc.coefficients()
                 if len(bins) <= POUR_MAX_BINS:  # coarse grids: the pouring may sit higher
                     poured = flint.fmpz_poly(_poured(pair, bins, ez, n, bits, grid.z(ilo), h))
-                    if _mass_position(poured) > _mass_position(lo):
-                        lo, lo_floats = poured, None
-        lower_pld = DiscretePLD("lower", h, shift, lo, lo_inf, bits, 0)
-        if lo_floats is not None:
-            lower_pld.set_unit_floats(lo_floats)
-        return lower_pld
+                    if _mass_position(poured) > _mass_position(lo.poly()):
+                        lo = poured
+        return DiscretePLD("lower", h, shift, lo, lo_inf, bits, 0)
 
     return upper_pld, finish_lower
 
@@ -227,11 +228,12 @@ def _lower_bins(cells: Sequence[tuple[int, int, bool]], fast: FineTable,
     def flush() -> None:
         if not pending:
             return
-        rows = []
-        for x, y in pending:
-            pb, qb = masses(x, y)
-            rows.append((*float_bounds(pb), *float_bounds(qb), float(x) - ilo, float(y) - ilo))
-        parts.append(Bins(*(np.array(c) for c in zip(*rows, strict=True))))
+        got = [masses(x, y) for x, y in pending]
+        p_lo, p_hi = float_bounds_many([pb for pb, _qb in got])
+        q_lo, q_hi = float_bounds_many([qb for _pb, qb in got])
+        parts.append(Bins(p_lo, p_hi, q_lo, q_hi,
+                          np.array([float(x) - ilo for x, _ in pending]),
+                          np.array([float(y) - ilo for _, y in pending])))
         pending.clear()
 
     i = 0
@@ -243,8 +245,11 @@ def _lower_bins(cells: Sequence[tuple[int, int, bool]], fast: FineTable,
             continue
         j = i  # the maximal run of adjacent fine cells from here, in one Taylor run if covered
         covered = fast.covers(a, b)
+        # (a cell [a, b'] is covered iff b' is at most the end of the table's run holding a;
+        # if [a, b] is not covered, no longer cell from a is)
+        limit = fast.run_end(a) if covered else None
         while j + 1 < len(cells) and cells[j + 1][2] and cells[j + 1][0] == cells[j][1] \
-                and fast.covers(a, cells[j + 1][1]) == covered:
+                and (limit is not None and cells[j + 1][1] <= limit) == covered:
             j += 1
         end = cells[j][1]
         if covered:  # the half bins at the ends from arb, the centred ones from the table

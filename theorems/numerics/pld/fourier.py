@@ -322,7 +322,7 @@ def _inf_mass(ones: Sequence[tuple[DiscretePLD, int]]) -> flint.arb:
         total = finite = flint.arb(1)
         for one, k in ones:
             unit = flint.arb(2) ** (-one.B)
-            fin = _arb(int(one.poly(1))) * unit
+            fin = _arb(one.total_units() - one.inf) * unit  # without building the poly
             total *= (fin + _arb(int(one.inf)) * unit) ** k
             finite *= fin ** k
         return total - finite

@@ -42,7 +42,10 @@ bound of the exact expression of the true values: ``x_j >= down(p_lo - up(E_hi q
 P-mass ``>= down(down(a p_lo) + ...)``; the fractions f, g themselves are exact floats (the
 merge uses exactly them). ``e^{z_t}`` is enclosed by :func:`exp_grid` (arb at block starts and
 offsets, one outward float product). The enclosures of the masses are relative to each bin's
-own mass (~2^-46, :mod:`.taylor`), far below the discretisation's own error.
+own mass (~2^-46, :mod:`.taylor`), far below the discretisation's own error. (The steps of
+temporaries are taken in place, :func:`._arith.up_owned`: the same bits. A merge changes the
+targets, excesses and fractions of the bins next to it only: they are recomputed there,
+:func:`_carried`; a test compares them with the whole arrays bit for bit.)
 
 Both ways of moving mass keep every atom's loss within ``O(h^2)`` of its grid point from above,
 so (like the pouring of :mod:`.pour` it replaces) the construction keeps the mean of the loss to
@@ -64,7 +67,13 @@ from dataclasses import dataclass
 import flint
 import numpy as np
 
-from dpverify.theorems.numerics.pld._arith import down, float_bounds, up
+from dpverify.theorems.numerics.pld._arith import (
+    down,
+    down_owned,
+    float_bounds_many,
+    up,
+    up_owned,
+)
 
 EXP_BLOCK = 256  # grid points per arb exponential in exp_grid
 MERGE_ROUNDS = 4  # merges of a stuck deficit bin with the bin below
@@ -100,10 +109,8 @@ def exp_grid(z0: flint.arb, h: flint.arb, n: int) -> tuple[np.ndarray, np.ndarra
     """Floats enclosing ``e^{z0 + i h}``, ``i < n``: ``e^{z0 + k B h} e^{i h}`` with both factors
     in arb (B = ``EXP_BLOCK``), rounded outward to floats and multiplied with outward rounding."""
     nb = -(-n // EXP_BLOCK)
-    starts = [float_bounds((z0 + flint.arb(k * EXP_BLOCK) * h).exp()) for k in range(nb)]
-    offs = [float_bounds((flint.arb(i) * h).exp()) for i in range(min(n, EXP_BLOCK))]
-    s_lo, s_hi = (np.array(v) for v in zip(*starts, strict=True))
-    o_lo, o_hi = (np.array(v) for v in zip(*offs, strict=True))
+    s_lo, s_hi = float_bounds_many([(z0 + flint.arb(k * EXP_BLOCK) * h).exp() for k in range(nb)])
+    o_lo, o_hi = float_bounds_many([(flint.arb(i) * h).exp() for i in range(min(n, EXP_BLOCK))])
     lo = down(np.outer(s_lo, o_lo)).ravel()[:n]
     hi = up(np.outer(s_hi, o_hi)).ravel()[:n]
     return lo, hi
@@ -111,17 +118,31 @@ def exp_grid(z0: flint.arb, h: flint.arb, n: int) -> tuple[np.ndarray, np.ndarra
 
 def _shifted(x: np.ndarray, by: int) -> np.ndarray:
     """``x[j + by]`` at j, zero outside."""
-    out = np.zeros_like(x)
+    out = np.empty_like(x)  # every entry written below (no zero fill of the whole array)
     if by > 0:
         out[:-by] = x[by:]
+        out[-by:] = 0
     else:
         out[-by:] = x[:by]
+        out[:-by] = 0
     return out
 
 
 def _excess_lo(p_lo: np.ndarray, q_hi: np.ndarray, e_hi: np.ndarray) -> np.ndarray:
-    """A lower bound of ``p - e^z q``."""
-    return down(p_lo - up(e_hi * q_hi))
+    """A lower bound of ``p - e^z q`` (``down(p_lo - up(e_hi q_hi))``, one temporary)."""
+    out = up_owned(np.multiply(e_hi, q_hi, dtype=np.float64))
+    np.subtract(p_lo, out, out=out)
+    return down_owned(out)
+
+
+def _excess_next_lo(p_lo: np.ndarray, q_hi: np.ndarray, e_hi: np.ndarray) -> np.ndarray:
+    """``_excess_lo`` of the bin above each bin (a zero bin above the last) at the bin's own
+    ``e^z``: ``_excess_lo(_shifted(p_lo, 1), _shifted(q_hi, 1), e_hi)`` without the copies."""
+    out = np.empty(len(p_lo))
+    if len(p_lo):
+        out[:-1] = _excess_lo(p_lo[1:], q_hi[1:], e_hi[:-1])
+        out[-1:] = _excess_lo(np.zeros(1), np.zeros(1), e_hi[-1:])
+    return out
 
 
 def _targets(bins: Bins, n: int, z0: float, h: float) -> np.ndarray:
@@ -129,50 +150,109 @@ def _targets(bins: Bins, n: int, z0: float, h: float) -> np.ndarray:
     only: every use of the target is certified)."""
     q_hi = bins.q_hi
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        est = (np.log(bins.p_lo + bins.p_hi) - np.log(np.maximum(bins.q_lo, 0.0) + q_hi)
-               - z0) / h
+        # (log(p_lo + p_hi) - log(max(q_lo, 0) + q_hi) - z0) / h, in place
+        est = np.add(bins.p_lo, bins.p_hi)
+        np.log(est, out=est)
+        den = np.maximum(bins.q_lo, 0.0)
+        den += q_hi
+        np.log(den, out=den)
+        est -= den
+        est -= z0
+        est /= h
     first = np.ceil(bins.a).astype(np.int64)
     last = np.floor(bins.b).astype(np.int64)
-    est = np.where(np.isnan(est), first, np.where(q_hi <= 0, last, est))
-    t = np.clip(np.rint(np.clip(est, -1.0, n + 1.0)), first, last).astype(np.int64)
-    return np.clip(t, 0, n - 1)
+    nan = np.isnan(est)  # no estimate: the first grid point; no Q-mass: the last
+    np.copyto(est, last, where=q_hi <= 0)
+    np.copyto(est, first, where=nan)
+    np.clip(est, -1.0, n + 1.0, out=est)
+    np.rint(est, out=est)
+    np.clip(est, first, last, out=est)
+    t = est.astype(np.int64)
+    return np.clip(t, 0, n - 1, out=t)
 
 
 def _borrowing(bins: Bins, t: np.ndarray, e_hi: np.ndarray
                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per bin at its target: the lower bound x of its excess ``p - e^z q``, whether it is a
     surplus bin, and the fraction f of the bin above that a deficit bin borrows (``inf`` if
-    it cannot)."""
+    it cannot). Bin j's values depend on bins j and j + 1 only (:func:`_borrowing_at`)."""
     p_lo, q_hi = np.maximum(bins.p_lo, 0.0), bins.q_hi
     et = e_hi[t]
     x = _excess_lo(p_lo, q_hi, et)
     surplus = x >= 0
-    s_next = _excess_lo(_shifted(p_lo, 1), _shifted(q_hi, 1), et)
+    s_next = _excess_next_lo(p_lo, q_hi, et)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        f = np.where(~surplus & (s_next > 0), up(-x / s_next), np.inf)
+        ratio = np.divide(x, s_next)
+        np.negative(ratio, out=ratio)  # -(x / s) is (-x) / s: rounding is symmetric
+        f = np.where(~surplus & (s_next > 0), up_owned(ratio), np.inf)
     return x, surplus, f
 
 
-def _merge_down(bins: Bins, stuck: np.ndarray) -> Bins:
+def _pairs(bins: Bins, rows: np.ndarray) -> Bins:
+    """The bins ``rows[i]`` and ``rows[i] + 1`` interleaved (a zero bin, as
+    :func:`_shifted` fills, above the last bin): a short array on which the functions of a bin
+    and the bin above it (:func:`_targets`, :func:`_borrowing`) give at the even positions
+    their values at ``rows`` (elementwise, so bit for bit those of the whole array)."""
+    idx = np.empty(2 * len(rows), dtype=np.int64)
+    idx[0::2], idx[1::2] = rows, rows + 1
+    past = idx >= len(bins)
+    idx[past] = len(bins) - 1
+
+    def take(v: np.ndarray, zero: bool) -> np.ndarray:
+        out = v[idx]
+        if zero:
+            out[past] = 0.0
+        return out
+
+    return Bins(take(bins.p_lo, True), take(bins.p_hi, True), take(bins.q_lo, True),
+                take(bins.q_hi, True), take(bins.a, False), take(bins.b, False))
+
+
+def _borrowing_at(bins: Bins, rows: np.ndarray, t_rows: np.ndarray, e_hi: np.ndarray
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_borrowing` at the bins ``rows`` only, at the targets ``t_rows`` (the few bins a
+    merge or a promotion changed)."""
+    x, surplus, f = _borrowing(_pairs(bins, rows), np.repeat(t_rows, 2), e_hi)
+    return x[0::2], surplus[0::2], f[0::2]  # the odd positions' values are not read
+
+
+def _carried(bins: Bins, removed: np.ndarray, changed: np.ndarray,
+             state: tuple[np.ndarray, ...], e_hi: np.ndarray, z0: float, h: float
+             ) -> tuple[np.ndarray, ...]:
+    """``t, x, surplus, f`` of the bins after a merge that removed the old bins ``removed`` and
+    changed the new bins ``changed`` (every other bin is an old one, in order; every pair of
+    new neighbours that were not old neighbours has a changed bin on top): a bin keeps its old
+    values unless it or the bin above it changed (they depend on bins j and j + 1 only),
+    those are recomputed."""
+    out = [np.delete(v, removed) for v in state]
+    rows = np.union1d(changed, changed - 1)
+    rows = rows[rows >= 0]
+    if len(rows):
+        t_rows = _targets(_pairs(bins, rows), len(e_hi), z0, h)[0::2]
+        for v, new in zip(out, (t_rows, *_borrowing_at(bins, rows, t_rows, e_hi)),
+                          strict=True):
+            v[rows] = new
+    return tuple(out)
+
+
+def _merge_down(bins: Bins, stuck: np.ndarray) -> tuple[Bins, np.ndarray, np.ndarray]:
     """Each stuck bin (not the first) merged with the bin below it; of two adjacent stuck bins
-    only the upper one merges in a round."""
+    only the upper one merges in a round. Also the removed old bins and the merged new ones."""
     sel = stuck.copy()
     sel[0] = False
     sel[1:] &= ~sel[:-1]  # alternate: a merged pair never overlaps another
-    keep = ~np.roll(sel, -1)  # the bin below a selected one disappears into it
-    keep[-1] = True
-
-    def merged(v: np.ndarray, rnd: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
-        out = v.copy()
-        idx = np.flatnonzero(sel)
-        out[idx] = rnd(v[idx] + v[idx - 1])
-        return out[keep]
-
-    a = bins.a.copy()
     idx = np.flatnonzero(sel)
-    a[idx] = bins.a[idx - 1]
+    removed = idx - 1  # the bin below a selected one disappears into it
+    at = idx - np.arange(1, len(idx) + 1)  # the merged bins' new indices
+
+    def merged(v: np.ndarray, rnd: Callable[[np.ndarray], np.ndarray] | None) -> np.ndarray:
+        out = np.delete(v, removed)
+        out[at] = v[idx - 1] if rnd is None else rnd(v[idx] + v[idx - 1])
+        return out
+
     return Bins(merged(bins.p_lo, down), merged(bins.p_hi, up), merged(bins.q_lo, down),
-                merged(bins.q_hi, up), a[keep], bins.b[keep])
+                merged(bins.q_hi, up), merged(bins.a, None), np.delete(bins.b, removed)), \
+        removed, at
 
 
 @dataclass
@@ -196,10 +276,11 @@ def _stuck(bins: Bins, surplus: np.ndarray, f: np.ndarray) -> np.ndarray:
 
 
 def _merge_stuck(bins: Bins, stuck: np.ndarray, e_hi: np.ndarray, z0: float, h: float
-                 ) -> Bins:
+                 ) -> tuple[Bins, np.ndarray, np.ndarray]:
     """Up to ``MERGE_ROUNDS`` rounds of :func:`_merge_down`, each on short stretches around the
     stuck bins only (they are rare: an edge of the support, the ends of the window); a stretch
-    carries one more bin above it, never merged, so that its top bin sees its true neighbour."""
+    carries one more bin above it, never merged, so that its top bin sees its true neighbour.
+    Also the removed old bins and the changed new ones (those of the stretches)."""
     n, nb = len(e_hi), len(bins)
     cuts: list[tuple[int, int]] = []
     for j in np.flatnonzero(stuck[1:]).tolist():
@@ -208,9 +289,13 @@ def _merge_stuck(bins: Bins, stuck: np.ndarray, e_hi: np.ndarray, z0: float, h: 
             cuts[-1] = (cuts[-1][0], hi_)
         else:
             cuts.append((lo_, hi_))
-    parts, at = [], 0
+    parts: list[Bins] = []
+    removed: list[np.ndarray] = []
+    changed: list[np.ndarray] = []
+    at, new_at = 0, 0  # the next old bin, its new index
     for lo_, hi_ in cuts:
         parts.append(bins.part(at, lo_))
+        new_at += lo_ - at
         sub = bins.part(lo_, hi_)
         for _ in range(MERGE_ROUNDS):
             t = _targets(sub, n, z0, h)
@@ -220,11 +305,14 @@ def _merge_stuck(bins: Bins, stuck: np.ndarray, e_hi: np.ndarray, z0: float, h: 
                 st[-1] = False  # the extra bin above: its own neighbour is not in the stretch
             if not st[1:].any():
                 break
-            sub = _merge_down(sub, st)
-        parts.append(sub)
+            sub = _merge_down(sub, st)[0]
+        parts.append(sub)  # the stretch: its first len(sub) bins changed, the others removed
+        changed.append(np.arange(new_at, new_at + len(sub)))
+        removed.append(np.arange(lo_ + len(sub), hi_))
+        new_at += len(sub)
         at = hi_
     parts.append(bins.part(at, nb))
-    return Bins.concat(parts)
+    return Bins.concat(parts), np.concatenate(removed), np.concatenate(changed)
 
 
 def _promotion(bins: Bins, t: np.ndarray, x: np.ndarray, surplus: np.ndarray,
@@ -233,10 +321,16 @@ def _promotion(bins: Bins, t: np.ndarray, x: np.ndarray, surplus: np.ndarray,
     target (it cannot all be lent downwards); ``promote``: those of them that can target the
     next grid point, where they are short and the bin above can cover it (f <= 1)."""
     n = len(e_hi)
-    c_below = up(up(e_hi[t] * _shifted(bins.q_hi, -1)) - _shifted(bins.p_lo, -1))
-    heavy = surplus & (x > c_below) & (bins.p_hi > 0)
-    _x, surplus_up, f_up = _borrowing(bins, np.minimum(t + 1, n - 1), e_hi)
-    return heavy, heavy & ~surplus_up & (f_up <= 1) & (t + 1 < n)
+    c_below = up_owned(np.multiply(e_hi[t], _shifted(bins.q_hi, -1)))
+    np.subtract(c_below, _shifted(bins.p_lo, -1), out=c_below)
+    heavy = surplus & (x > up_owned(c_below)) & (bins.p_hi > 0)
+    promote = np.zeros(len(heavy), dtype=bool)
+    rows = np.flatnonzero(heavy)
+    if len(rows):  # few: the borrowing at the next grid point at these bins only
+        t_up = np.minimum(t[rows] + 1, n - 1)
+        _x, surplus_up, f_up = _borrowing_at(bins, rows, t_up, e_hi)
+        promote[rows] = ~surplus_up & (f_up <= 1) & (t[rows] + 1 < n)
+    return heavy, promote
 
 
 def _share_scaled(f: np.ndarray, g: np.ndarray, x: np.ndarray, s_next: np.ndarray
@@ -251,15 +345,22 @@ def _share_scaled(f: np.ndarray, g: np.ndarray, x: np.ndarray, s_next: np.ndarra
     d = -x  # upper bound of the deficit where f > 0
     active = f > 0
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        f_lo = np.where(active, down(down(down(1.0 - _shifted(f, -1)) * d) / s_next), 0.0)
-        keep = up(up(1.0 - np.maximum(_shifted(f_lo, -1), 0.0)) - _shifted(g, 1))
-        scaled = up(up(np.maximum(keep, 0.0) * d) / s_next)
+        f_lo = down_owned(np.subtract(1.0, _shifted(f, -1)))
+        f_lo = down_owned(np.multiply(f_lo, d, out=f_lo))
+        f_lo = down_owned(np.divide(f_lo, s_next, out=f_lo))
+        f_lo = np.where(active, f_lo, 0.0)
+        keep = up_owned(np.subtract(1.0, np.maximum(_shifted(f_lo, -1), 0.0)))
+        keep = up_owned(np.subtract(keep, _shifted(g, 1), out=keep))
+        scaled = up_owned(np.multiply(np.maximum(keep, 0.0), d))
+        scaled = up_owned(np.divide(scaled, s_next, out=scaled))
     return np.where(active, np.minimum(f, scaled), 0.0)
 
 
 def _share(f: np.ndarray, g: np.ndarray) -> np.ndarray:
     """What bin j keeps for its own atom: ``1 - f_{j-1} - g_{j+1}`` (rounded down, >= 0)."""
-    return np.maximum(down(down(1.0 - _shifted(f, -1)) - _shifted(g, 1)), 0.0)
+    share = down_owned(np.subtract(1.0, _shifted(f, -1)))
+    share = down_owned(np.subtract(share, _shifted(g, 1), out=share))
+    return np.maximum(share, 0.0, out=share)
 
 
 def exchange_plan(bins: Bins, e_hi: np.ndarray, z0: float, h: float) -> Plan:
@@ -276,23 +377,26 @@ def exchange_plan(bins: Bins, e_hi: np.ndarray, z0: float, h: float) -> Plan:
     x, surplus, f = _borrowing(bins, t, e_hi)
     # a surplus bin that can neither lend its surplus downwards nor be promoted (the bin above
     # is itself short at the next grid point, e.g. at a lower edge where most of the mass sits
-    # in a few bins) is merged with the bin above first
+    # in a few bins) is merged with the bin above first; after a merge only the bins next to
+    # it are recomputed (:func:`_carried`)
     heavy, promote = _promotion(bins, t, x, surplus, e_hi)
     blocked = heavy & ~promote
     blocked[-1] = False
     if blocked.any():
-        bins = _merge_down(bins, np.concatenate([[False], blocked[:-1]]))
-        t = _targets(bins, n, z0, h)
-        x, surplus, f = _borrowing(bins, t, e_hi)
+        bins, removed, changed = _merge_down(bins, np.concatenate([[False], blocked[:-1]]))
+        t, x, surplus, f = _carried(bins, removed, changed, (t, x, surplus, f), e_hi, z0, h)
     stuck = _stuck(bins, surplus, f)
     if stuck[1:].any():
-        bins = _merge_stuck(bins, stuck, e_hi, z0, h)
-        t = _targets(bins, n, z0, h)
-        x, surplus, f = _borrowing(bins, t, e_hi)
+        bins, removed, changed = _merge_stuck(bins, stuck, e_hi, z0, h)
+        t, x, surplus, f = _carried(bins, removed, changed, (t, x, surplus, f), e_hi, z0, h)
     heavy, promote = _promotion(bins, t, x, surplus, e_hi)
     if promote.any():
-        t = np.where(promote, np.minimum(t + 1, n - 1), t)
-        x, surplus, f = _borrowing(bins, t, e_hi)
+        rows = np.flatnonzero(promote)
+        t = t.copy()
+        t[rows] = np.minimum(t[rows] + 1, n - 1)
+        x_r, surplus_r, f_r = _borrowing_at(bins, rows, t[rows], e_hi)
+        x, surplus, f = x.copy(), surplus.copy(), f.copy()
+        x[rows], surplus[rows], f[rows] = x_r, surplus_r, f_r
     p_lo, q_hi = bins.p_lo, bins.q_hi
     et = e_hi[t]
     borrow = ~surplus & (f <= 1)
@@ -308,18 +412,27 @@ def exchange_plan(bins: Bins, e_hi: np.ndarray, z0: float, h: float) -> Plan:
         t = np.where(ok, tk, t)
         keep |= ok
     # surplus bins take from the bin below: c = e^z q - p of that bin, from above
-    c_prev = up(up(et * _shifted(q_hi, -1)) - _shifted(p_lo, -1))
-    cap = down(1.0 - _shifted(f, -2))  # what atom j-2 left of bin j-1
+    # (the *_owned steps round temporaries of their own expressions in place: the same bits)
+    c_prev = up_owned(np.multiply(et, _shifted(q_hi, -1)))
+    c_prev = up_owned(np.subtract(c_prev, _shifted(p_lo, -1), out=c_prev))
+    cap = down_owned(np.subtract(1.0, _shifted(f, -2)))  # what atom j-2 left of bin j-1
     lend = surplus & (c_prev > 0)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        g0 = np.where(lend, np.minimum(cap, up(x / c_prev)), 0.0)  # >= the g chosen below
-        omega = down(down(1.0 - _shifted(f, -1)) - _shifted(g0, 1))
-        g = np.where(lend & (omega > 0), np.minimum(cap, down(down(omega * x) / c_prev)), 0.0)
+        g0 = np.where(lend, np.minimum(cap, up_owned(np.divide(x, c_prev))), 0.0)
+        # (g0 >= the g chosen below)
+        omega = down_owned(np.subtract(1.0, _shifted(f, -1)))
+        omega = down_owned(np.subtract(omega, _shifted(g0, 1), out=omega))
+        ratio = down_owned(np.multiply(omega, x))
+        ratio = down_owned(np.divide(ratio, c_prev, out=ratio))
+        g = np.where(lend & (omega > 0), np.minimum(cap, ratio), 0.0)
     g = np.maximum(g, 0.0)
-    f = _share_scaled(f, g, x, _excess_lo(_shifted(p_lo, 1), _shifted(q_hi, 1), et))
+    f = _share_scaled(f, g, x, _excess_next_lo(p_lo, q_hi, et))
     share = _share(f, g)
-    mass = down(down(down(share * p_lo) + down(f * _shifted(p_lo, 1)))
-                + down(g * _shifted(p_lo, -1)))
+    mass = down_owned(np.multiply(share, p_lo))
+    mass += down_owned(np.multiply(f, _shifted(p_lo, 1)))
+    mass = down_owned(mass)
+    mass += down_owned(np.multiply(g, _shifted(p_lo, -1)))
+    mass = down_owned(mass)
     mass = np.where(keep, np.maximum(mass, 0.0), 0.0)
     return Plan(bins, t, f, g, share, keep, mass)
 

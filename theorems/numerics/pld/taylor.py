@@ -74,11 +74,12 @@ growth: the ball's bound grows a little faster than ``r^N``; at most doubled); b
 ``MIN_BLOCK`` half steps the point-by-point route takes over for a stretch that grows with each
 failure.
 The abscissae ``t`` must be exact floats: the route is used only for dyadic steps h with at
-most 40 significant bits (:func:`taylor_exact_step`).
+most 37 significant bits (:func:`taylor_exact_step`).
 """
 
 from __future__ import annotations
 
+import bisect
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -114,22 +115,33 @@ SeriesCdf = Callable[[flint.arb_series], tuple[flint.arb_series, flint.arb_serie
 
 @dataclass
 class FineBins:
-    """Float enclosures ``[lo, hi]`` of the quantities at half-steps ``m = 0 .. 2 n - 1`` of a
-    run of ``n`` grid steps starting at grid index ``start``: ``p_lo``, ``p_hi`` (of the step-h
-    bin from ``z_{start + m/2}``) at even m, ``p_step``, ``q_step`` (P- and Q-mass of the
-    step-h bin from there: the centred bin of grid point ``start + (m + 1)/2``) at odd m; NaN
-    or unused elsewhere."""
+    """Float enclosures ``[lo, hi]`` of the quantities of a run of ``n`` grid steps starting at
+    grid index ``start``, index k of each array at half-step ``m = 2 k`` for ``p_lo``, ``p_hi``
+    (of the step-h bin from ``z_{start + k}``) and at ``m = 2 k + 1`` for ``p_step``,
+    ``q_step`` (P- and Q-mass of the step-h bin from there: the centred bin of grid point
+    ``start + k + 1``). The step masses are evaluated on first use (:meth:`bounds`: the
+    driver builds the lower PLD of one direction only), from the same blocks."""
 
     start: int
     lo: dict[str, np.ndarray]
     hi: dict[str, np.ndarray]
+    pending: Callable[[], None] | None = None
+
+    def bounds(self, name: str) -> tuple[np.ndarray, np.ndarray]:
+        """``(lo, hi)`` of the quantity ``name`` (evaluating the step masses if pending)."""
+        if name in ("p_step", "q_step") and self.pending is not None:
+            finish, self.pending = self.pending, None
+            finish()
+        return self.lo[name], self.hi[name]
 
 
 def taylor_exact_step(h: Fraction) -> bool:
     """Whether every abscissa ``m h / 2`` (``|m| <= MAX_BLOCK``) is an exact float: h a dyadic
-    with at most 40 significant bits (the grid steps of :mod:`.enclose` have 2 or 3)."""
+    whose numerator has at most ``53 - MAX_BLOCK.bit_length()`` bits (37; the grid steps of
+    :mod:`.enclose` have 2 or 3)."""
     num, den = h.numerator, h.denominator
-    return h > 0 and den & (den - 1) == 0 and num < 2**40 and den < 2**900
+    return h > 0 and den & (den - 1) == 0 and num < 2**(53 - MAX_BLOCK.bit_length()) \
+        and den < 2**900
 
 
 def _series(cdf: SeriesCdf, x0: flint.arb, h: flint.arb) -> list[list[flint.arb]]:
@@ -188,13 +200,12 @@ def _remainders(cdf: SeriesCdf, x0: flint.arb, r: flint.arb, h: flint.arb,
 
 def _block(cdf: SeriesCdf, off: flint.arb, hb: flint.arb, center: int, half_r: int,
            bits: int, kernels: Sequence[flint.arb]
-           ) -> tuple[np.ndarray, np.ndarray, float, int] | float:
-    """The float coefficients (4 x N, zero from the degree on) and the per-quantity constant
-    error of the block centred at half-step index ``center`` with radius ``half_r`` half-steps,
-    the largest ratio of a remainder to its tolerance (a float estimate, for the choice of the
-    next block) and the degree d evaluated; if not accurate, that ratio (``inf`` if unknown).
-    The terms of degree >= d are dropped when their bound ``sum_{i>=d} |c~_i| r^i`` is below
-    the tolerance; that bound joins the constant error."""
+           ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, float, float] | float:
+    """The float coefficients and their radii (4 x N), the remainders and their tolerances
+    (4), the radius r of the block centred at half-step index ``center`` with radius ``half_r``
+    half-steps (for :func:`_block_errors`, called on all the blocks of a run at once) and the
+    largest ratio of a remainder to its tolerance (a float estimate, for the choice of the next
+    block); if not accurate, that ratio (``inf`` if unknown)."""
     x0 = off + _arb(Fraction(center, 2)) * hb
     r = _arb(Fraction(half_r, 2)) * hb
     if not r < 4:  # keeps the underflow term 2^-1000 above its worst propagation
@@ -228,35 +239,38 @@ def _block(cdf: SeriesCdf, off: flint.arb, hb: flint.arb, center: int, half_r: i
         rads[qi] = [float(c.rad()) for c in cs[:TERMS]]
     if not np.all(np.abs(mids) < 1e250):  # no overflow in Horner (|t| < 4, N terms)
         return math.inf
-    return _block_errors(mids, rads, rem_f, tol_f, float(ru))
+    return mids, rads, rem_f, tol_f, float(ru), float(np.max(rem_f / tol_f))
 
 
 def _block_errors(coeffs: np.ndarray, rads: np.ndarray, rem_f: np.ndarray, tol_f: np.ndarray,
-                  r: float) -> tuple[np.ndarray, np.ndarray, float, int]:
-    """The degree and constant errors of a block (float64, rounded outward; Higham 2002, Sec.
+                  r: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The degrees and constant errors of blocks (float64, rounded outward; Higham 2002, Sec.
     2.2 and eq. (4.4): a sum of n positive floats in any order is at most its computed value
     times ``1 + 2 n u``): ``c~_i`` is the nearest float of the ball's midpoint, so ``e_i <=
     rad_i + |c~_i| 2^-52 + 2^-1074``; the powers ``r^i``, the terms and the sums are bounded
     above step by step; the remainder ``rem_f`` (the nearest float of its arb upper end) is
-    rounded up."""
+    rounded up. All the blocks of a run at once (blocks x quantities x N; every operation is
+    elementwise or along the last axis, so each block gets the bits it would get alone); the
+    coefficients from the degree on are set to zero."""
     grow = 1 + 2 * (TERMS + 1) * U
-    r_up, power = math.nextafter(r, math.inf), 1.0
+    r_up = np.nextafter(r, np.inf)
+    power = np.ones(len(r))
     powers = [power]
     for _ in range(1, TERMS):
-        power = math.nextafter(power * r_up, math.inf)
+        power = np.nextafter(power * r_up, np.inf)
         powers.append(power)
-    rp = np.array(powers)
+    rp = np.stack(powers, axis=1)[:, None, :]  # blocks x 1 x N
     e = up(up(up(rads) + np.abs(coeffs) * 2.0**-52) + 2.0**-1074)
-    err = up(np.sum(up(e * rp), axis=1) * grow)
+    err = up(np.sum(up(e * rp), axis=2) * grow)
     terms = up(np.abs(coeffs) * rp)
-    tails = up(np.cumsum(terms[:, ::-1], axis=1)[:, ::-1] * grow)  # [:, d]: sum over i >= d
-    tails = np.concatenate([tails, np.zeros((len(tails), 1))], axis=1)
-    fits = np.all(tails < tol_f[:, None], axis=0)
-    degree = int(np.argmax(fits[1:])) + 1  # the smallest d >= 1 (d = TERMS always fits)
-    const = up(up(up(err + tails[:, degree]) + up(rem_f)) + _TINY)
-    out = coeffs.copy()
-    out[:, degree:] = 0.0
-    return out, const, float(np.max(rem_f / tol_f)), degree
+    tails = up(np.cumsum(terms[:, :, ::-1], axis=2)[:, :, ::-1] * grow)  # [..., d]: i >= d
+    tails = np.concatenate([tails, np.zeros((*tails.shape[:2], 1))], axis=2)
+    fits = np.all(tails < tol_f[:, :, None], axis=1)  # blocks x (N + 1)
+    degree = np.argmax(fits[:, 1:], axis=1) + 1  # the smallest d >= 1 (d = TERMS always fits)
+    at_degree = np.take_along_axis(tails, degree[:, None, None], axis=2)[:, :, 0]
+    const = up(up(up(err + at_degree) + up(rem_f)) + _TINY)
+    out = np.where(np.arange(TERMS) < degree[:, None, None], coeffs, 0.0)
+    return out, const, degree
 
 
 def fine_bins(cdf: SeriesCdf, offset: Fraction, h: Fraction, runs: Sequence[tuple[int, int]],
@@ -290,11 +304,16 @@ def _run_bins(cdf: SeriesCdf, off: flint.arb, hb: flint.arb, h: float, a: int, b
     ``MIN_BLOCK`` half steps go point by point, more of them after each further failure (a
     block costs
     about as much as ``MIN_BLOCK`` points of the point-by-point route, so hopeless stretches,
-    e.g. coarse grids or the edge of the support, cost at most a small fraction more)."""
+    e.g. coarse grids or the edge of the support, cost at most a small fraction more). The
+    blocks and the stretches cover every half step of the run, so every entry of the arrays
+    is written (by a block's evaluation or the point route); the step masses (odd half steps)
+    are evaluated when first read (:meth:`FineBins.bounds`)."""
     n_half = 2 * (b - a)
-    lo = {name: np.full(n_half, np.nan) for name in QUANTITIES}
-    hi = {name: np.full(n_half, np.nan) for name in QUANTITIES}
-    blocks: list[tuple[int, int, np.ndarray, np.ndarray, int]] = []
+    lo = {name: np.empty(b - a) for name in QUANTITIES}
+    hi = {name: np.empty(b - a) for name in QUANTITIES}
+    accepted: list[tuple[int, int, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                                         float, float]]] = []
+    points: list[int] = []  # the half steps of the point-by-point route
     m, size, fails = 0, MIN_BLOCK, 0
     while m < n_half:
         size = min(size, n_half - m)
@@ -302,28 +321,46 @@ def _run_bins(cdf: SeriesCdf, off: flint.arb, hb: flint.arb, h: float, a: int, b
             half_r = (size + 1) // 2
             got = _block(cdf, off, hb, 2 * a + m + half_r, half_r, bits, kernels)
             if not isinstance(got, float):
-                blocks.append((m, size, got[0], got[1], got[3]))
+                accepted.append((m, size, got))
                 m += size
-                size, fails = _next_size(size, got[2]), 0
+                size, fails = _next_size(size, got[5]), 0
                 continue
             if size > MIN_BLOCK:
                 size = _smaller_size(size, got)
                 continue
         stretch = min(MIN_BLOCK << min(fails, 4), n_half - m)
-        for j in range(m, m + stretch):  # the point-by-point route
-            _slow_into(slow, 2 * a + j, j, lo, hi)
+        points.extend(range(m, m + stretch))
         m += stretch
         size, fails = MIN_BLOCK, fails + 1
-    if blocks:
-        _evaluate(blocks, h, lo, hi)
-    finite = [np.isfinite(lo[name]) & np.isfinite(hi[name]) for name in QUANTITIES]
-    for qi in (0, 1):  # p_lo, p_hi at the even half-steps, p_step, q_step at the odd ones
-        finite[qi][1::2] = True
-        finite[qi + 2][::2] = True
-    bad = ~np.all(finite, axis=0)
-    for j in np.flatnonzero(bad):
-        _slow_into(slow, 2 * a + int(j), int(j), lo, hi)
-    return FineBins(a, lo, hi)
+    blocks: list[tuple[int, int, np.ndarray, np.ndarray, int]] = []
+    if accepted:  # the degrees and constant errors of all the blocks at once
+        coeffs, const, degree = _block_errors(
+            *(np.stack([got[i] for _m, _s, got in accepted]) for i in range(4)),
+            np.array([got[4] for _m, _s, got in accepted]))
+        blocks = [(m0, s0, coeffs[k], const[k], int(degree[k]))
+                  for k, (m0, s0, _got) in enumerate(accepted)]
+
+    def fill(parity: int) -> None:
+        """The quantities of one parity (0: the splits, 1: the step masses): the blocks' Horner
+        values, the point route at its half steps and wherever a value is not finite."""
+        if blocks:
+            _evaluate(blocks, h, lo, hi, parity)
+        names = QUANTITIES[2 * parity:2 * parity + 2]
+        for j in points:
+            if j % 2 == parity:
+                _slow_into(slow, 2 * a + j, j, lo, hi)
+        finite = np.ones(b - a, dtype=bool)
+        for name in names:
+            finite &= np.isfinite(lo[name]) & np.isfinite(hi[name])
+        for k in np.flatnonzero(~finite).tolist():
+            _slow_into(slow, 2 * a + 2 * k + parity, 2 * k + parity, lo, hi)
+
+    def fill_steps() -> None:
+        with arb_precision(PREC):
+            fill(1)
+
+    fill(0)
+    return FineBins(a, lo, hi, fill_steps)
 
 
 def _next_size(size: int, ratio: float) -> int:
@@ -347,39 +384,43 @@ def _smaller_size(size: int, ratio: float) -> int:
 
 def _slow_into(slow: Callable[[int], Sequence[flint.arb]], m: int, j: int,
                lo: dict[str, np.ndarray], hi: dict[str, np.ndarray]) -> None:
-    for name, v in zip(QUANTITIES, slow(m), strict=True):
-        lo[name][j] = np.nextafter(float(v.lower()), -np.inf)
-        hi[name][j] = np.nextafter(float(v.upper()), np.inf)
+    """The quantities of half step ``j`` of the run (absolute half step ``m``) from arb: the
+    splits at even j, the step masses at odd j (array index ``j // 2``)."""
+    names = QUANTITIES[2 * (j % 2):2 * (j % 2) + 2]
+    values = slow(m)[2 * (j % 2):2 * (j % 2) + 2]
+    for name, v in zip(names, values, strict=True):
+        lo[name][j // 2] = np.nextafter(float(v.lower()), -np.inf)
+        hi[name][j // 2] = np.nextafter(float(v.upper()), np.inf)
 
 
 def _evaluate(blocks: Sequence[tuple[int, int, np.ndarray, np.ndarray, int]], h: float,
-              lo: dict[str, np.ndarray], hi: dict[str, np.ndarray]) -> None:
+              lo: dict[str, np.ndarray], hi: dict[str, np.ndarray], parity: int) -> None:
     """Horner in float64 at the half-steps of every block (up to its degree), with the error
     bound of the module docstring: ``p_lo``, ``p_hi`` at the grid points (even half-steps of the
-    run), ``p_step``, ``q_step`` half-way between them (odd half-steps), the only ones used, in
-    one array (the shorter of the two rows of abscissae padded with zeros, not stored). The
-    blocks of one size, degree and parity of start share their abscissae (broadcast, no
-    gather), and the rounding term uses ``S(r) >= S(|t|)`` per block."""
+    run, ``parity`` 0) or ``p_step``, ``q_step`` half-way between them (odd half-steps,
+    ``parity`` 1), the only ones used. The blocks of one size, degree and parity of start
+    share their abscissae (broadcast, no gather), and the rounding term uses ``S(r) >=
+    S(|t|)`` per block."""
+    qs = slice(2 * parity, 2 * parity + 2)
+    names = QUANTITIES[qs]
     groups: dict[tuple[int, int, int], list[int]] = {}
     for k, (m, s, _c, _e, d) in enumerate(blocks):
         groups.setdefault((s, d, m % 2), []).append(k)
-    for (s, d, parity), ks in groups.items():
+    for (s, d, start_parity), ks in groups.items():
         half_r = (s + 1) // 2
-        t = (np.arange(s) - half_r) * (h / 2)  # exact: small integers times a dyadic step
+        # the block's half steps of the wanted parity of the run
+        where = np.arange((parity - start_parity) % 2, s, 2)
+        if not len(where):
+            continue
         r = half_r * (h / 2)  # >= |t| (exact)
-        coeffs = np.stack([blocks[k][2] for k in ks])  # blocks x quantities x N
-        const = np.stack([blocks[k][3] for k in ks])  # blocks x quantities
+        tt = (where - half_r) * (h / 2)  # exact: small integers times a dyadic step
+        coeffs = np.stack([blocks[k][2][qs] for k in ks])  # blocks x 2 quantities x N
+        const = np.stack([blocks[k][3][qs] for k in ks])  # blocks x 2 quantities
         sr = np.abs(coeffs[:, :, d - 1])
         for i in range(d - 2, -1, -1):
             sr = sr * r + np.abs(coeffs[:, :, i])
         err0 = (_HORNER * sr + const + _TINY) * (1 + 2.0**-40)  # blocks x quantities
-        # (p_lo, p_hi) at the block's even half-steps of the run, (p_step, q_step) at the odd
-        at = (np.arange(parity, s, 2), np.arange(1 - parity, s, 2))
-        width = max(len(at[0]), len(at[1]))
-        tt = np.zeros((4, width))
-        tt[:2, :len(at[0])] = t[at[0]]
-        tt[2:, :len(at[1])] = t[at[1]]
-        v = np.empty((len(ks), 4, width))
+        v = np.empty((len(ks), 2, len(where)))
         v[...] = coeffs[:, :, d - 1:d]
         for i in range(d - 2, -1, -1):
             v *= tt
@@ -387,12 +428,12 @@ def _evaluate(blocks: Sequence[tuple[int, int, np.ndarray, np.ndarray, int]], h:
         err = np.abs(v)
         err *= 2.0**-51
         err += err0[:, :, None]
-        starts = np.array([blocks[k][0] for k in ks])[:, None]
-        for qi, name in enumerate(QUANTITIES):
-            where = at[qi // 2]
-            idx = starts + where
-            lo[name][idx] = v[:, qi, :len(where)] - err[:, qi, :len(where)]
-            hi[name][idx] = v[:, qi, :len(where)] + err[:, qi, :len(where)]
+        w = len(where)
+        for row, k in enumerate(ks):  # a block's entries are consecutive: (m + where) // 2
+            first = (blocks[k][0] + int(where[0])) // 2
+            for qi, name in enumerate(names):
+                np.subtract(v[row, qi], err[row, qi], out=lo[name][first:first + w])
+                np.add(v[row, qi], err[row, qi], out=hi[name][first:first + w])
 
 
 class FineTable:
@@ -400,14 +441,32 @@ class FineTable:
     step-h bins, lower (P, Q) float enclosures of the bins made of one or two half steps."""
 
     def __init__(self, runs: Sequence[FineBins] = ()) -> None:
-        self.runs = list(runs)
-        self._spans = [(r.start, r.start + len(r.lo["p_lo"]) // 2) for r in self.runs]
+        self.runs = list(runs)  # in increasing order of start, disjoint
+        self._starts = [r.start for r in self.runs]
+        self._ends = [r.start + len(r.lo["p_lo"]) for r in self.runs]
 
     def _run(self, a: Fraction | int, b: Fraction | int) -> FineBins | None:
-        for (s, e), run in zip(self._spans, self.runs, strict=True):
-            if s <= a and b <= e:
-                return run
+        i = bisect.bisect_right(self._starts, a) - 1
+        if i >= 0 and b <= self._ends[i]:
+            return self.runs[i]
         return None
+
+    def run_end(self, a: Fraction | int) -> int | None:
+        """The end (grid index) of the run that starts at or below ``a``, nearest to it."""
+        i = bisect.bisect_right(self._starts, a) - 1
+        return self._ends[i] if i >= 0 else None
+
+    def uncovered(self, cells: Sequence[tuple[int, int, bool]]) -> list[tuple[int, int, bool]]:
+        """The cells ``(a, b, fine)`` that are coarse or not in one run (:meth:`covers`, for
+        all the cells at once)."""
+        if not self.runs:
+            return list(cells)
+        a = np.array([c[0] for c in cells])
+        b = np.array([c[1] for c in cells])
+        i = np.searchsorted(np.array(self._starts), a, side="right") - 1
+        ends = np.array(self._ends)[np.maximum(i, 0)]
+        covered = (i >= 0) & (b <= ends) & np.array([c[2] for c in cells], dtype=bool)
+        return [c for c, cov in zip(cells, covered.tolist(), strict=True) if not cov]
 
     def covers(self, a: Fraction | int, b: Fraction | int) -> bool:
         """Whether the cell ``[a, b]`` (grid indices) lies in one run."""
@@ -419,11 +478,12 @@ class FineTable:
         scale = 2.0**acc.bits  # exact: a power of two, the products below are exact
         for run in self.runs:
             for name, shift in (("p_lo", 0), ("p_hi", 1)):
-                x = run.hi[name][::2] * scale
+                x = run.bounds(name)[1] * scale
                 if not np.all(np.isfinite(x)):
                     raise PrecisionExhausted("a fine bin's enclosure is not finite")
                 base = run.start - ilo + shift
-                acc.add_floats(np.arange(base, base + len(x)), np.maximum(np.ceil(x), 0.0))
+                np.ceil(x, out=x)
+                acc.add_floats(np.arange(base, base + len(x)), np.maximum(x, 0.0, out=x))
 
     def lower_bins(self, a: Fraction | int, b: Fraction | int, ilo: int) -> Bins:
         """The centred lower bins ``[t - 1/2, t + 1/2]`` of the grid points ``t = a + 1 .. b -
@@ -433,10 +493,11 @@ class FineTable:
         run = self._run(a, b)
         if run is None:
             raise ValueError(f"the cells [{a}, {b}] are not in one run")
-        c0, c1 = int(2 * (a - run.start)) + 1, int(2 * (b - run.start)) - 1
+        c0, c1 = int(a - run.start), int(b - run.start) - 1
         out = []
         for name in ("p_step", "q_step"):
-            b_lo, b_hi = run.lo[name][c0:c1:2], run.hi[name][c0:c1:2]
+            lo, hi = run.bounds(name)
+            b_lo, b_hi = lo[c0:c1], hi[c0:c1]
             if not (np.all(np.isfinite(b_lo)) and np.all(np.isfinite(b_hi))):
                 raise PrecisionExhausted("a fine bin's enclosure is not finite")
             out += [np.maximum(b_lo, 0.0), b_hi]
