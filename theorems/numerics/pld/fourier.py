@@ -273,9 +273,9 @@ def _blocks(xh: np.ndarray, var: float | None = None
     mass = y.sum(axis=1)
     pos = np.flatnonzero(mass > 0)
     j = np.arange(b, dtype=float)
-    m = mass[pos]
-    first = (y[pos] @ j) / m  # the centroid within the block
-    var = np.maximum((y[pos] @ (j * j)) / m - first * first, 0.0)
+    m, y = mass[pos], y[pos]
+    first = np.sum(y * j, axis=1) / m  # the centroid within the block (no BLAS: _arith.fdot)
+    var = np.maximum(np.sum(y * (j * j), axis=1) / m - first * first, 0.0)
     return np.log(m), pos.astype(float) * b + first, var, float(b - 1)
 
 

@@ -1,0 +1,184 @@
+"""The tilt of a Fourier composition chosen for cost (:func:`cost_tilt`) and the check after
+composing that keeps it (:func:`within_budget`). Only the CPU depends on the choice: every tilt
+``lam >= 0`` gives a rigorous enclosure (:mod:`.fourier`, step 1); nothing here is a bound.
+
+The saddle tilt ``lam_s`` (:func:`.fourier.fourier_tilt`) maximises the query's dot product but
+skews the tilted law: on scenario B (issue 14) its right tail needs a 2^21-point window, while
+at ``lam = 6`` a 2^20 one holds the same tails (``TAIL``) for half the transforms' cost. The
+price is accuracy: a query's errors are absolute in the tilted, normalised masses (step 4's
+``eta_T`` by Cauchy-Schwarz, step 5's dot-product rounding, the tails), and its value, the dot
+product, is ``dot = (delta - inf) e^{lam eps - K(lam)}`` (step 5 with ``C B0 = e^{K(lam) - lam
+z_{I0}}``, ``K`` the composed log-MGF of the loss, ``z_{I0}`` within ``h`` of ``eps``), largest
+at the saddle. So the relative error ``r`` of a query grows as ``lam`` leaves the saddle, and
+moves the certified eps by about ``r / s``, ``s = -d log delta / d eps``; the saddle-point
+approximation ``delta ~ e^{-(lam_s eps - K(lam_s))}`` gives ``s ~ lam_s`` (measured on B's add
+direction: 12.5 at ``lam_s = 8.19``, so ``lam_s`` overstates the shift).
+
+The choice (:func:`cost_tilt`): ``lam_c``, the largest ``lam`` in ``[lam_s / 2, lam_s)``
+(bisection, ``STEPS`` halvings) whose float locator window (:func:`.fourier._locate`, on the
+parts tilted in floats) is half the saddle's and whose predicted relative error ``r`` (below)
+moves eps by at most ``TILT_BUDGET`` of the target width, ``r / lam_s <= TILT_BUDGET target
+eps``, per end; the saddle if there is none. The
+prediction: ``r ~ (te + sp) / dot``, ``te = (K + 1) e_n ||g||_2 sqrt(min(n, 1 + 1 / (2 lam
+h)))`` (step 4's ``eta_T sqrt(count / n)`` with ``||D||_2 ~ K e_n ||Y||_2``, Parseval
+``||Y||_2 = sqrt(n) ||g||_2`` and ``||g||_2^2 ~ 1 / (2 sqrt(pi) sigma)``, ``sigma`` the tilted
+composed standard deviation: only the modulus of the characteristic function enters, whose
+logarithm has no odd cumulants, so the skew does not), ``sp = 2 gamma_m``, ``m = min(n,
+DECAY_CUT / (lam h))`` (step 5's rounding of the dot product over the query weights' decay).
+It needs the query's ``delta`` (an eps query); a delta query keeps the saddle. The check
+(:func:`within_budget`): after composing at ``lam_c``, the same query point read by both
+formulas of step 5 (upper and lower) gives ``r`` itself; over the budget, the caller recomposes
+at the saddle. Measured on B (h = 1/65536, ``target = 1e-5``): see the commit and
+tests/test_pld_fourier_cost.py.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Sequence
+from fractions import Fraction
+
+import numpy as np
+
+from dpverify.theorems.numerics.pld.discrete import DiscretePLD
+from dpverify.theorems.numerics.pld.fft import _gamma, fft_error_factor
+from dpverify.theorems.numerics.pld.fourier import (
+    FourierPLD,
+    _Chernoff,
+    _locate,
+    _mean,
+    _Part,
+    _variance,
+)
+from dpverify.theorems.numerics.pld.fourier_pld import DECAY_CUT
+
+TILT_BUDGET = 1 / 20  # per end: a cost tilt may move the query's eps by this much of the
+#                       target width (both ends: 1/10; the driver's MARGIN leaves ~19 %)
+STEPS = 4  # bisection steps on [lam_s / 2, lam_s]: lam_c within lam_s / 32 of the largest
+MIN_WINDOW = 1 << 16  # saddle windows below this are kept (halving them saves less than
+#                       the search costs: ~1 ms per probe on 2^16-point windows)
+
+
+@dataclasses.dataclass
+class Probe:
+    """The float view of one tilt, without composing: the parts tilted in floats (a locator,
+    not the rigorous weights of :func:`.fourier._tilted_part`), ``gain = sum_j k_j log s_j -
+    lam S0`` (so ``lam eps - K(lam) = gain + lam eps``) and ``sigma``, the tilted composed
+    standard deviation in grid steps."""
+
+    lam: Fraction
+    parts: list[_Part]
+    gain: float
+    variances: list[float]  # per part, one step
+
+    @property
+    def sigma(self) -> float:
+        return math.sqrt(sum(p.k * v for p, v in zip(self.parts, self.variances, strict=True)))
+
+    def window(self) -> int:
+        """The float locator's window length (:func:`.fourier._locate`; a power of 2, before
+        the rigorous tails may double it)."""
+        ch = _Chernoff(self.parts, self.variances)
+        return _locate(self.parts, ch, _mean(self.parts))[1]
+
+
+def _masses(ones: Sequence[tuple[DiscretePLD, int]]) -> list[tuple[np.ndarray, float, int]]:
+    """``(x, shift, k)`` per part: the finite masses as floats (index order)."""
+    return [(np.ldexp(one.unit_floats(), -one.B), float(one.shift), k) for one, k in ones]
+
+
+def probe(masses: Sequence[tuple[np.ndarray, float, int]], h: Fraction, lam: Fraction
+          ) -> Probe:
+    """:class:`Probe` of the composition of ``masses`` (:func:`_masses`) tilted by ``lam``."""
+    lam_h = float(lam * h)
+    parts, gain, variances = [], 0.0, []
+    for x, shift, k in masses:
+        t = x * np.exp(np.arange(len(x), dtype=float) * lam_h)
+        s = 1.0 / float(np.sum(t))
+        t *= s
+        parts.append(_Part(t, s, 0.0, k, False))
+        gain += k * (math.log(s) - float(lam) * shift)
+        variances.append(_variance(t))
+    return Probe(lam, parts, gain, variances)
+
+
+def predicted_error(p: Probe, n: int, h: Fraction, eps: float, delta: float) -> float:
+    """The predicted relative error ``r`` of a query at ``(eps, delta)`` of the composition
+    tilted by ``p.lam`` on a window of ``n`` points (module docstring; a float estimate, never
+    a bound)."""
+    lam_h = float(p.lam * h)
+    steps = sum(q.k for q in p.parts)
+    count = min(n, 1 + 1 / (2 * lam_h)) if lam_h > 0 else n
+    norm_g = (2 * math.sqrt(math.pi) * max(p.sigma, 1.0)) ** -0.5
+    te = (steps + 1) * fft_error_factor(n) * norm_g * math.sqrt(count)
+    m = min(n, DECAY_CUT / lam_h) if lam_h > 0 else n
+    log_dot = math.log(delta) + p.gain + float(p.lam) * eps
+    return (te + 2 * _gamma(int(m) + 2)) * math.exp(min(-log_dot, 700.0))
+
+
+def allowed_error(lam_s: Fraction, eps: float, target: float) -> float:
+    """The largest relative error ``r`` of a query that moves its eps by at most
+    ``TILT_BUDGET`` of the target width: ``r / s <= TILT_BUDGET target eps``, ``s ~ lam_s``."""
+    return TILT_BUDGET * target * float(lam_s) * eps
+
+
+def cost_tilt(ones: Sequence[tuple[DiscretePLD, int]], lam_s: Fraction, eps: float,
+              delta: float | None, target: float) -> Fraction:
+    """The tilt to compose ``ones`` at for a query near ``(eps, delta)`` with relative target
+    width ``target``: ``lam_c`` (the largest tilt below the saddle ``lam_s`` whose window is
+    half the saddle's) when its predicted error is within budget, else ``lam_s``. Without a
+    target, a delta, a positive saddle or eps, or on a saddle window below ``MIN_WINDOW``:
+    ``lam_s`` (the behaviour without a cost tilt)."""
+    if target <= 0 or delta is None or not delta > 0 or lam_s <= 0 or not eps > 0:
+        return lam_s
+    h = ones[0][0].h
+    masses = _masses(ones)
+    n_s = probe(masses, h, lam_s).window()
+    if n_s < MIN_WINDOW:
+        return lam_s
+    allowed = allowed_error(lam_s, eps, target)
+    low = probe(masses, h, lam_s / 2)
+    if low.window() > n_s // 2:  # not even the bracket's low end halves the window
+        return lam_s
+    # the window grows with lam, the predicted error falls: the tilts kept are those of
+    # [lam_err, lam_win]; bisection for lam_win on [lam_s / 2, lam_s], a probe whose error is
+    # over budget (lam < lam_err) needs no window
+    lo, hi = lam_s / 2, lam_s
+    best = lo if predicted_error(low, n_s // 2, h, eps, delta) <= allowed else None
+    for _ in range(STEPS):
+        mid = (lo + hi) / 2
+        got = probe(masses, h, mid)
+        if predicted_error(got, n_s // 2, h, eps, delta) > allowed:
+            lo = mid
+        elif got.window() <= n_s // 2:
+            lo, best = mid, mid
+        else:
+            hi = mid
+    return lam_s if best is None else best
+
+
+def relative_error(four: FourierPLD, eps: float) -> float:
+    """The relative half-width ``(U - L) / (U + L)`` of the finite-loss part of ``delta(eps)``
+    by the upper and lower formulas of step 5 on the same composed window (the errors of the
+    composition and of the query: transforms, tails, ``(1 +- a)^K``); ``inf`` where the
+    point is outside the window or the lower formula is not positive."""
+    at = Fraction(eps)
+    four._weights()  # the query tables, computed once: the copies below share them
+    ends = [float(dataclasses.replace(four, kind=kind).delta_at(at).mid())
+            for kind in ("upper", "lower")]
+    inf = float(four.inf.mid())
+    up, lo = ends[0] - inf, ends[1] - inf
+    if not lo > 0 or not up >= lo:
+        return math.inf
+    return (up - lo) / (up + lo)
+
+
+def within_budget(four: FourierPLD, lam_s: Fraction, eps: float, target: float) -> bool:
+    """Whether the composition ``four`` (at a cost tilt) keeps the query at ``eps`` within the
+    budget (:func:`allowed_error`)."""
+    return relative_error(four, eps) <= allowed_error(lam_s, eps, target)
+
+
+__all__ = ["Probe", "allowed_error", "cost_tilt", "predicted_error", "probe",
+           "relative_error", "within_budget"]
