@@ -291,11 +291,16 @@ class _Chernoff:
     arithmetic; second order ``th^2 v_B / 2``, the entries' own spread), so the locator never
     places the window tighter than the entries would, at ``1 / b`` of their exponentials."""
 
-    def __init__(self, parts: Sequence[_Part], variances: Sequence[float] | None = None
-                 ) -> None:
+    def __init__(self, parts: Sequence[_Part], variances: Sequence[float] | None = None,
+                 keep: tuple[float, float] | None = None) -> None:
+        """``variances``: the parts' one-step variances if known (:func:`_variance`); ``keep``:
+        only the grid exponents in ``[lo, hi]`` (a coarser locator, for probes)."""
         self.parts = parts
         span = max(len(p.xh) for p in parts)
         self.thetas = (MAX_EXPONENT / max(span - 1, 1)) * 2.0 ** (-np.arange(48) / 2)
+        if keep is not None:
+            inside = self.thetas[(self.thetas >= keep[0]) & (self.thetas <= keep[1])]
+            self.thetas = inside if len(inside) else self.thetas[-1:]
         self.right = np.zeros(len(self.thetas))  # log sum_I g_I e^{th I}, from above
         self.left = np.zeros(len(self.thetas))  # log sum_I g_I e^{-th I}, from above
         for j, p in enumerate(parts):

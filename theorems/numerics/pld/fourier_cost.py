@@ -18,7 +18,10 @@ The choice (:func:`cost_tilt`): ``lam_c``, the largest ``lam`` in ``[lam_s / 2, 
 (bisection, ``STEPS`` halvings) whose float locator window (:func:`.fourier._locate`, on the
 parts tilted in floats) is half the saddle's and whose predicted relative error ``r`` (below)
 moves eps by at most ``TILT_BUDGET`` of the target width, ``r / lam_s <= TILT_BUDGET target
-eps``, per end; the saddle if there is none. The
+eps``, per end; the saddle if there is none, or if already at ``lam_s / 2`` the window
+does not halve (``GAUSS_REACH`` tilted standard deviations exceed half of it, or the locator
+says so). The probes' locator keeps the grid exponents ``th`` with ``th sigma`` in
+``THETA_RANGE`` (fewer exponents: a window at least the full grid's, never tighter). The
 prediction: ``r ~ (te + sp) / dot``, ``te = (K + 1) e_n ||g||_2 sqrt(min(n, 1 + 1 / (2 lam
 h)))`` (step 4's ``eta_T sqrt(count / n)`` with ``||D||_2 ~ K e_n ||Y||_2``, Parseval
 ``||Y||_2 = sqrt(n) ||g||_2`` and ``||g||_2^2 ~ 1 / (2 sqrt(pi) sigma)``, ``sigma`` the tilted
@@ -56,6 +59,11 @@ from dpverify.theorems.numerics.pld.fourier_pld import DECAY_CUT
 TILT_BUDGET = 1 / 20  # per end: a cost tilt may move the query's eps by this much of the
 #                       target width (both ends: 1/10; the driver's MARGIN leaves ~19 %)
 STEPS = 4  # bisection steps on [lam_s / 2, lam_s]: lam_c within lam_s / 32 of the largest
+THETA_RANGE = (1 / 16, 256.0)  # a probe's locator keeps the exponents th with th sigma in
+#   this range (sigma: the tilted composed std; the bounds at e^-33 use ~1 (heavy tails) to
+#   ~30 (light ones)): a window at least the full grid's, at ~2/5 of its cost
+GAUSS_REACH = 12.0  # a window cannot halve if 2 x 6 tilted standard deviations exceed half
+#                     of it (a tail at e^-33 reaches ~8 of a near-Gaussian law)
 MIN_WINDOW = 1 << 16  # saddle windows below this are kept (halving them saves less than
 #                       the search costs: ~1 ms per probe on 2^16-point windows)
 
@@ -79,7 +87,9 @@ class Probe:
     def window(self) -> int:
         """The float locator's window length (:func:`.fourier._locate`; a power of 2, before
         the rigorous tails may double it)."""
-        ch = _Chernoff(self.parts, self.variances)
+        sigma = max(self.sigma, 1.0)
+        ch = _Chernoff(self.parts, self.variances, (THETA_RANGE[0] / sigma,
+                                                    THETA_RANGE[1] / sigma))
         return _locate(self.parts, ch, _mean(self.parts))[1]
 
 
@@ -139,8 +149,8 @@ def cost_tilt(ones: Sequence[tuple[DiscretePLD, int]], lam_s: Fraction, eps: flo
         return lam_s
     allowed = allowed_error(lam_s, eps, target)
     low = probe(masses, h, lam_s / 2)
-    if low.window() > n_s // 2:  # not even the bracket's low end halves the window
-        return lam_s
+    if GAUSS_REACH * low.sigma > n_s // 2 or low.window() > n_s // 2:
+        return lam_s  # not even the bracket's low end halves the window
     # the window grows with lam, the predicted error falls: the tilts kept are those of
     # [lam_err, lam_win]; bisection for lam_win on [lam_s / 2, lam_s], a probe whose error is
     # over budget (lam < lam_err) needs no window
