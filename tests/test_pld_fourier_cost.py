@@ -53,7 +53,7 @@ def test_cost_tilt_halves_the_window_and_brackets_the_exact_composition(kind: st
     saddle, four = fourier.compose_fourier(ones, lam_s), fourier.compose_fourier(ones, lam)
     assert len(four) * 2 == len(saddle)
     measured = fourier_cost.relative_error(four, EPS)
-    probe = fourier_cost.probe(fourier_cost._masses(ones), H, lam)
+    probe = fourier_cost.probe(fourier_cost.coarse(ones), H, lam)
     predicted = fourier_cost.predicted_error(probe, len(four), H, EPS, delta)
     assert abs(predicted / measured - 1) < 0.1
     assert measured <= fourier_cost.allowed_error(lam_s, EPS, 1e-3)

@@ -279,6 +279,9 @@ def _blocks(xh: np.ndarray, var: float | None = None
     return np.log(m), pos.astype(float) * b + first, var, float(b - 1)
 
 
+Blocks = tuple[int, int, np.ndarray, np.ndarray, np.ndarray, float]  # k, span, lv, c, v, w
+
+
 class _Chernoff:
     """Float upper estimates of the log-MGFs of the tilted composition on a grid of exponents
     (a locator for the window and the exponent of each tail bound; the bound itself is
@@ -292,19 +295,25 @@ class _Chernoff:
     places the window tighter than the entries would, at ``1 / b`` of their exponentials."""
 
     def __init__(self, parts: Sequence[_Part], variances: Sequence[float] | None = None,
-                 keep: tuple[float, float] | None = None) -> None:
+                 keep: tuple[float, float] | None = None,
+                 blocks: Sequence[Blocks] | None = None) -> None:
         """``variances``: the parts' one-step variances if known (:func:`_variance`); ``keep``:
-        only the grid exponents in ``[lo, hi]`` (a coarser locator, for probes)."""
+        only the grid exponents in ``[lo, hi]`` (a coarser locator, for probes); ``blocks``:
+        each part's ``(k, span, lv, c, v, w)`` given (as :func:`_blocks`; a locator of laws
+        known by their blocks only, without :meth:`tail`), instead of the ``parts``'."""
         self.parts = parts
-        span = max(len(p.xh) for p in parts)
+        if blocks is None:
+            blocks = [(p.k, len(p.xh) - 1,
+                       *_blocks(p.xh, None if variances is None else variances[j]))
+                      for j, p in enumerate(parts)]
+        span = max(b[1] for b in blocks) + 1
         self.thetas = (MAX_EXPONENT / max(span - 1, 1)) * 2.0 ** (-np.arange(48) / 2)
         if keep is not None:
             inside = self.thetas[(self.thetas >= keep[0]) & (self.thetas <= keep[1])]
             self.thetas = inside if len(inside) else self.thetas[-1:]
         self.right = np.zeros(len(self.thetas))  # log sum_I g_I e^{th I}, from above
         self.left = np.zeros(len(self.thetas))  # log sum_I g_I e^{-th I}, from above
-        for j, p in enumerate(parts):
-            lv, idx, var, w = _blocks(p.xh, None if variances is None else variances[j])
+        for k, _span, lv, idx, var, w in blocks:
             e = np.empty(len(lv))  # one scratch array: the same float operations in place
             for i, th in enumerate(self.thetas.tolist()):
                 x = th * w
@@ -316,7 +325,7 @@ class _Chernoff:
                     top = float(e.max())
                     e -= top
                     np.exp(e, out=e)
-                    out[i] += p.k * (top + math.log(float(e.sum())))
+                    out[i] += k * (top + math.log(float(e.sum())))
 
     def log_bound(self, at: int, right: bool) -> tuple[float, float]:
         """The least float log-bound over the grid of the mass at ``>= at`` (``right``) or
@@ -342,11 +351,11 @@ class _Chernoff:
             return log_b.exp()
 
 
-def _locate(parts: Sequence[_Part], ch: _Chernoff, mean: float) -> tuple[int, int]:
-    """The float locator's window ``(o, n)``: ``o`` the highest start whose left tail is
-    within a quarter of ``TAIL`` (the tilted laws are skewed), ``n`` the least power of 2
-    whose right tail is too (at most the power of 2 covering the whole composition)."""
-    total = sum(p.k * (len(p.xh) - 1) for p in parts)
+def _locate(total: int, ch: _Chernoff, mean: float) -> tuple[int, int]:
+    """The float locator's window ``(o, n)`` of a composition on indices ``0 .. total`` with
+    tilted mean ``mean``: ``o`` the highest start whose left tail is within a quarter of
+    ``TAIL`` (the tilted laws are skewed), ``n`` the least power of 2 whose right tail is too
+    (at most the power of 2 covering the whole composition)."""
     cap = 1 << max(6, math.ceil(math.log2(total + 1)))
     if cap <= 1 << 12:
         return 0, cap
@@ -368,7 +377,7 @@ def _window(parts: Sequence[_Part], mean: float) -> tuple[int, int, flint.arb, f
     (:func:`_locate`), ``n`` doubled until the rigorous tails sum to at most ``TAIL``."""
     total = sum(p.k * (len(p.xh) - 1) for p in parts)
     ch = _Chernoff(parts)
-    o, n = _locate(parts, ch, mean)
+    o, n = _locate(total, ch, mean)
     while True:
         if n > MAX_LENGTH:
             raise PrecisionExhausted(f"a Fourier window would hold more than {MAX_LENGTH} "
