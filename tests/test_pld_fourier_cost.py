@@ -101,3 +101,7 @@ def test_composition_recomposes_at_the_saddle_when_the_check_fails(
     monkeypatch.setattr(fourier_cost, "TILT_BUDGET", 1e-12)
     assert fourier_cost.cost_tilt(_ones("upper"), lam_s, EPS, 4e-4, 1e-3) < lam_s
     assert _composition(1e-3).lam_h == lam_s * H
+    bits, tail = pld._plan(K, 1e-14)  # the lower kind after it: the verdict is shared
+    lower = composition.composition_pld([(PAIR, K)], H, bits, tail, "lower", "fourier", EPS,
+                                        Fraction(4, 10**4), 1e-3)
+    assert lower.lam_h == lam_s * H

@@ -172,7 +172,8 @@ def _fourier_composition(parts: Sequence[Part], h: Fraction, bits: int, tail: fl
     ``center`` (or of a Chernoff estimate of the eps of ``delta``); with a relative target
     width ``target > 0`` and ``delta``, at the cost tilt of :func:`.fourier_cost.cost_tilt`
     instead when its predicted error is within budget, kept when the composition's measured
-    error is too (:func:`.fourier_cost.within_budget`), else recomposed at the saddle."""
+    error is too (:func:`.fourier_cost.within_budget`, on the first kind composed), else
+    recomposed at the saddle."""
     key = tuple((pair.key(), k) for pair, k in parts)
     ups = [(one_step_plds(pair, h, bits, tail, lower=kind == "lower")[0], k) for pair, k in parts]
     d = float(_span(delta)[0]) if delta is not None else 1e-6
@@ -191,8 +192,15 @@ def _fourier_composition(parts: Sequence[Part], h: Fraction, bits: int, tail: fl
             ones = [(one_step_plds(pair, h, bits, tail)[1], k) for pair, k in parts]
         return _cached(("four", key, h, bits, tail, kind, at), lambda: compose_fourier(ones, at))
 
+    if lam == lam_s:
+        return compose(lam)
+    # one check for both kinds: they share the tilt and the window, and their errors agree
+    # to 1e-4 (measured, B's add direction); a failed check sends both to the saddle
+    verdict = ("within", key, h, bits, tail, eps, target, lam)
+    if _CACHE.get(verdict) is False:
+        return compose(lam_s)
     four = compose(lam)
-    if lam != lam_s and not within_budget(four, lam_s, eps, target):
+    if not _cached(verdict, lambda: within_budget(four, lam_s, eps, target)):
         four = compose(lam_s)
     return four
 
