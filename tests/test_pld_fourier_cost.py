@@ -77,6 +77,7 @@ def test_relative_error_is_outside_the_window_infinite() -> None:
 def _composition(target: float, kind: str = "upper") -> fourier.FourierPLD:
     composition._CACHE.clear()
     composition._CACHE_ORDER.clear()
+    composition._DECISIONS.clear()
     bits, tail = pld._plan(K, 1e-14)
     return composition.composition_pld([(PAIR, K)], H, bits, tail, kind, "fourier", EPS,
                                        Fraction(4, 10**4), target)

@@ -28,6 +28,19 @@ _CACHE_ORDER: list[tuple[Any, ...]] = []
 _CACHE_MAX = 12
 
 
+_DECISIONS: dict[tuple[Any, ...], Any] = {}  # the cost tilts and budget verdicts (small
+#   values, :func:`_fourier_composition`): apart from _CACHE, whose few slots hold one-step
+#   PLDs and compositions (an extra entry there could evict a one-step PLD still needed)
+
+
+def _decided(key: tuple[Any, ...], make: Any) -> Any:
+    if key not in _DECISIONS:
+        if len(_DECISIONS) >= 64:
+            _DECISIONS.clear()
+        _DECISIONS[key] = make()
+    return _DECISIONS[key]
+
+
 def _cached(key: tuple[Any, ...], make: Any) -> Any:
     hit = _CACHE.get(key)
     if hit is None:
@@ -183,8 +196,8 @@ def _fourier_composition(parts: Sequence[Part], h: Fraction, bits: int, tail: fl
     lam_s = _cached(("lam", key, h, bits, tail, eps), lambda: fourier_tilt(ups, eps))
     lam = lam_s
     if target > 0 and delta is not None:
-        lam = _cached(("cost", key, h, bits, tail, eps, d, target),
-                      lambda: cost_tilt(ups, lam_s, eps, d, target))
+        lam = _decided(("cost", key, h, bits, tail, eps, d, target),
+                       lambda: cost_tilt(ups, lam_s, eps, d, target))
 
     def compose(at: Fraction) -> Any:
         ones = ups
@@ -197,10 +210,10 @@ def _fourier_composition(parts: Sequence[Part], h: Fraction, bits: int, tail: fl
     # one check for both kinds: they share the tilt and the window, and their errors agree
     # to 1e-4 (measured, B's add direction); a failed check sends both to the saddle
     verdict = ("within", key, h, bits, tail, eps, target, lam)
-    if _CACHE.get(verdict) is False:
+    if _DECISIONS.get(verdict) is False:
         return compose(lam_s)
     four = compose(lam)
-    if not _cached(verdict, lambda: within_budget(four, lam_s, eps, target)):
+    if not _decided(verdict, lambda: within_budget(four, lam_s, eps, target)):
         four = compose(lam_s)
     return four
 
