@@ -39,33 +39,38 @@ def test_without_target_or_delta_the_saddle_is_kept() -> None:
     assert fourier_cost.cost_tilt(ups, Fraction(0), EPS, 4e-4, 1e-3) == 0
 
 
+OTHER = pld.SubsampledGaussian(Fraction(1, 5), Fraction(2), "add")  # saddle window 2048
+
+
+@pytest.mark.parametrize("pair", [PAIR, OTHER])
 @pytest.mark.parametrize("kind", ["upper", "lower"])
-def test_cost_tilt_halves_the_window_and_brackets_the_exact_composition(kind: str) -> None:
+def test_cost_tilt_halves_the_window_and_brackets_the_exact_composition(
+        kind: str, pair: pld.LossPair) -> None:
     """The cost tilt lies in [lam_s / 2, lam_s), its window is half the saddle's, its
-    predicted and measured relative errors agree within 10 % and are within budget, and its
-    bounds stay on the right side of the exact composition's, within that error (x 1.5)."""
-    ones = _ones(kind)
+    predicted and measured relative errors agree within 25 % and are within budget, and its
+    bounds stay on the right side of the exact composition's, within that error (x 6)."""
+    ones, ups = one_steps([(pair, K)], H, kind), one_steps([(pair, K)], H, "upper")
     exact = exact_composition(ones)
     delta = float(exact.delta_at(Fraction(EPS)).mid())
-    lam_s = fourier.fourier_tilt(_ones("upper"), EPS)
-    lam = fourier_cost.cost_tilt(_ones("upper"), lam_s, EPS, delta, 1e-3)
+    lam_s = fourier.fourier_tilt(ups, EPS)
+    lam = fourier_cost.cost_tilt(ups, lam_s, EPS, delta, 1e-3)
     assert lam_s / 2 <= lam < lam_s
     saddle, four = fourier.compose_fourier(ones, lam_s), fourier.compose_fourier(ones, lam)
     assert len(four) * 2 == len(saddle)
     measured = fourier_cost.relative_error(four, EPS)
     probe = fourier_cost.probe(fourier_cost.coarse(ones), H, lam)
     predicted = fourier_cost.predicted_error(probe, len(four), H, EPS, delta)
-    assert abs(predicted / measured - 1) < 0.1
+    assert abs(predicted / measured - 1) < 0.25
     assert measured <= fourier_cost.allowed_error(lam_s, EPS, 1e-3)
     assert measured > fourier_cost.relative_error(saddle, EPS)  # the price of the cost
     for e in ("2.5", "3", "3.5"):
         got, ex = four.delta_bound(Fraction(e)), exact.delta_at(Fraction(e))
         if kind == "upper":
             assert got.upper() >= ex.upper()
-            assert float(got.upper() - ex.lower()) <= 1.5 * measured * 4 * float(ex.lower())
+            assert float(got.upper() - ex.lower()) <= 6 * measured * float(ex.lower())
         else:
             assert got.lower() <= ex.lower()
-            assert float(ex.upper() - got.lower()) <= 1.5 * measured * 4 * float(ex.upper())
+            assert float(ex.upper() - got.lower()) <= 6 * measured * float(ex.upper())
 
 
 def test_relative_error_is_outside_the_window_infinite() -> None:
