@@ -163,27 +163,88 @@ def test_crossing_in_place_is_the_literal_profile() -> None:
         module.CROSSING_CHUNK = whole
 
 
-def test_chernoff_locator_is_the_literal_log_sum_exp() -> None:
-    """The window locator's log-MGFs (computed in place) are exactly the literal
-    log-sum-exps ``top + log sum exp(lv +- th i - top)`` on every grid exponent."""
+def _literal_log_mgfs(parts: list, thetas: list[float], sign: float) -> list[float]:
+    """The composition's log-MGFs ``sum_j k_j log sum_i xh_i e^{sign th i}``, entry by entry."""
     import math
 
     import numpy as np
 
+    out = []
+    for th in thetas:
+        want = 0.0
+        for p in parts:
+            lv, idx = fourier._log_support(p.xh)
+            e = lv + sign * th * idx
+            top = float(np.max(e))
+            want += p.k * (top + math.log(float(np.sum(np.exp(e - top)))))
+        out.append(want)
+    return out
+
+
+def _locator_parts() -> list:
     ones = one_steps([(pld.SubsampledGaussian(Fraction(1, 20), Fraction(1), "add"), 300),
                       (pld.SubsampledGaussian(Fraction(1, 10), Fraction(2), "add"), 50)],
                      Fraction(1, 512), "upper")
-    parts = [fourier._tilted_part(one, k, Fraction(1, 2**12)) for one, k in ones]
+    return [fourier._tilted_part(one, k, Fraction(1, 2**12)) for one, k in ones]
+
+
+def test_chernoff_locator_on_entries_is_the_literal_log_sum_exp(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With blocks of one entry the window locator's log-MGFs (computed in place) are exactly
+    the literal log-sum-exps ``top + log sum exp(lv +- th i - top)`` on every grid exponent."""
+    monkeypatch.setattr(fourier, "BLOCK_SPREAD", 1e9)
+    parts = _locator_parts()
     ch = fourier._Chernoff(parts)
-    for i, th in enumerate(ch.thetas.tolist()):
-        for sign, got in ((1.0, ch.right[i]), (-1.0, ch.left[i])):
-            want = 0.0
-            for p in parts:
-                lv, idx = fourier._log_support(p.xh)
-                e = lv + sign * th * idx
-                top = float(np.max(e))
-                want += p.k * (top + math.log(float(np.sum(np.exp(e - top)))))
-            assert got == want
+    thetas = ch.thetas.tolist()
+    assert ch.right.tolist() == _literal_log_mgfs(parts, thetas, 1.0)
+    assert ch.left.tolist() == _literal_log_mgfs(parts, thetas, -1.0)
+
+
+@pytest.mark.parametrize("spread", [8.0, 2.0, 0.5])
+def test_chernoff_locator_on_blocks_bounds_the_entries_from_above(
+        monkeypatch: pytest.MonkeyPatch, spread: float) -> None:
+    """On blocks (Bennett's lemma) the locator's log-MGFs are at least the entries' (float
+    tolerance 1e-12 relative) at every exponent, also for coarser blocks (smaller
+    ``BLOCK_SPREAD``); at the default, within 0.1 of them at the exponents of the window's
+    two tail bounds."""
+    import numpy as np
+
+    monkeypatch.setattr(fourier, "BLOCK_SPREAD", spread)
+    parts = _locator_parts()
+    assert any(len(fourier._blocks(p.xh)[0]) < len(fourier._log_support(p.xh)[0])
+               for p in parts)  # blocks are formed
+    ch = fourier._Chernoff(parts)
+    thetas = ch.thetas.tolist()
+    right, left = _literal_log_mgfs(parts, thetas, 1.0), _literal_log_mgfs(parts, thetas, -1.0)
+    for got, want in ((ch.right, right), (ch.left, left)):
+        for g, w in zip(got.tolist(), want, strict=True):
+            assert g >= w - 1e-12 * max(1.0, abs(w)), (g, w)
+    if spread == 8.0:
+        total = sum(p.k * (len(p.xh) - 1) for p in parts)
+        o, n = fourier._locate(total, ch, fourier._mean(parts))
+        i = int(np.argmin(ch.left + ch.thetas * (o - 1)))
+        j = int(np.argmin(ch.right - ch.thetas * (o + n)))
+        assert ch.left[i] - left[i] <= 0.1 and ch.right[j] - right[j] <= 0.1
+
+
+def test_blocked_window_is_the_entries_window() -> None:
+    """The window placed by the blocked locator on scenario-like parts is the one the entries
+    give, within one block per part of its start and the same length."""
+    import numpy as np
+
+    parts = _locator_parts()
+    mean = fourier._mean(parts)
+    o_b, n_b, _l, _r = fourier._window(parts, mean)
+    old = fourier.BLOCK_SPREAD
+    try:
+        fourier.BLOCK_SPREAD = 1e9
+        o_e, n_e, _l, _r = fourier._window(parts, mean)
+    finally:
+        fourier.BLOCK_SPREAD = old
+    assert n_b == n_e
+    widest = max(fourier._blocks(p.xh)[3] + 1 for p in parts)
+    assert o_e - 2 * widest * len(parts) <= o_b <= o_e, (o_b, o_e)
+    assert np.isfinite(mean)
 
 
 def test_abs_up_in_place_is_the_literal_bound() -> None:

@@ -12,6 +12,7 @@ from dpverify.theorems.numerics.pld.discrete import DiscretePLD
 from dpverify.theorems.numerics.pld.discretize import discretize_deferred, grid_for
 from dpverify.theorems.numerics.pld.fft import MAX_LENGTH, FloatPLD
 from dpverify.theorems.numerics.pld.fourier import chernoff_eps, compose_fourier, fourier_tilt
+from dpverify.theorems.numerics.pld.fourier_cost import cost_tilt, within_budget
 from dpverify.theorems.numerics.pld.pairs import LossPair
 from dpverify.theorems.numerics.pld.tilted import (
     MAX_EXPONENT,
@@ -25,6 +26,19 @@ Part = tuple[LossPair, int]  # a loss pair and its number of steps
 _CACHE: dict[tuple[Any, ...], Any] = {}
 _CACHE_ORDER: list[tuple[Any, ...]] = []
 _CACHE_MAX = 12
+
+
+_DECISIONS: dict[tuple[Any, ...], Any] = {}  # the cost tilts and budget verdicts (small
+#   values, :func:`_fourier_composition`): apart from _CACHE, whose few slots hold one-step
+#   PLDs and compositions (an extra entry there could evict a one-step PLD still needed)
+
+
+def _decided(key: tuple[Any, ...], make: Any) -> Any:
+    if key not in _DECISIONS:
+        if len(_DECISIONS) >= 64:
+            _DECISIONS.clear()
+        _DECISIONS[key] = make()
+    return _DECISIONS[key]
 
 
 def _cached(key: tuple[Any, ...], make: Any) -> Any:
@@ -165,36 +179,58 @@ def composed_plds(pair: LossPair, k: int, h: Fraction, bits: int,
 
 
 def _fourier_composition(parts: Sequence[Part], h: Fraction, bits: int, tail: float, kind: str,
-                         center: float | None, delta: Number | None) -> Any:
-    """:func:`.fourier.compose_fourier` of the cached one-step PLDs, tilted at ``center`` (or
-    at a Chernoff estimate of the eps of ``delta``)."""
+                         center: float | None, delta: Number | None,
+                         target: float = 0.0) -> Any:
+    """:func:`.fourier.compose_fourier` of the cached one-step PLDs, tilted at the saddle of
+    ``center`` (or of a Chernoff estimate of the eps of ``delta``); with a relative target
+    width ``target > 0`` and ``delta``, at the cost tilt of :func:`.fourier_cost.cost_tilt`
+    instead when its predicted error is within budget, kept when the composition's measured
+    error is too (:func:`.fourier_cost.within_budget`, on the first kind composed), else
+    recomposed at the saddle."""
     key = tuple((pair.key(), k) for pair, k in parts)
     ups = [(one_step_plds(pair, h, bits, tail, lower=kind == "lower")[0], k) for pair, k in parts]
+    d = float(_span(delta)[0]) if delta is not None else 1e-6
     if center is None:
-        d = float(_span(delta)[0]) if delta is not None else 1e-6
         center = _cached(("chernoff", key, h, bits, tail, d), lambda: chernoff_eps(ups, d))
-    lam = _cached(("lam", key, h, bits, tail, center), lambda: fourier_tilt(ups, center))
+    eps = center
+    lam_s = _cached(("lam", key, h, bits, tail, eps), lambda: fourier_tilt(ups, eps))
+    lam = lam_s
+    if target > 0 and delta is not None:
+        lam = _decided(("cost", key, h, bits, tail, eps, d, target),
+                       lambda: cost_tilt(ups, lam_s, eps, d, target))
 
-    def make() -> Any:
+    def compose(at: Fraction) -> Any:
         ones = ups
         if kind == "lower":
             ones = [(one_step_plds(pair, h, bits, tail)[1], k) for pair, k in parts]
-        return compose_fourier(ones, lam)
+        return _cached(("four", key, h, bits, tail, kind, at), lambda: compose_fourier(ones, at))
 
-    return _cached(("four", key, h, bits, tail, kind, lam), make)
+    if lam == lam_s:
+        return compose(lam)
+    # one check for both kinds: they share the tilt and the window, and their errors agree
+    # to 1e-4 (measured, B's add direction); a failed check sends both to the saddle
+    verdict = ("within", key, h, bits, tail, eps, target, lam)
+    if _DECISIONS.get(verdict) is False:
+        return compose(lam_s)
+    four = compose(lam)
+    if not _decided(verdict, lambda: within_budget(four, lam_s, eps, target)):
+        four = compose(lam_s)
+    return four
 
 
 def composition_pld(parts: Sequence[Part], h: Fraction, bits: int, tail: float, kind: str,
                     method: str = "exact", center: float | None = None,
-                    delta: Number | None = None) -> Any:
+                    delta: Number | None = None, target: float = 0.0) -> Any:
     """The ``kind`` PLD of the heterogeneous composition of ``pair_j`` ``k_j`` times each.
 
     "tilted" aims the tilt at the loss ``center`` (or at the eps of ``delta``); "auto" is
     "exact" here (the driver's passes try "tilted" first, :func:`.passes._pass_parts`); "fourier"
-    returns a :class:`.fourier.FourierPLD` (queries only: ``delta_bound``, ``eps_bound``)."""
+    returns a :class:`.fourier.FourierPLD` (queries only: ``delta_bound``, ``eps_bound``),
+    tilted for cost where the query's relative ``target`` width (> 0) and ``delta`` are given
+    (:mod:`.fourier_cost`; ``target = 0``, the default, keeps the saddle tilt)."""
     method = _method(method)
     if method == "fourier":
-        return _fourier_composition(parts, h, bits, tail, kind, center, delta)
+        return _fourier_composition(parts, h, bits, tail, kind, center, delta, target)
     if method == "tilted":
         if center is None and delta is None:
             raise ValueError("the tilted method needs the query's eps (center) or delta")

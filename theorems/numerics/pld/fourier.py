@@ -55,8 +55,10 @@ All indices below are grid indices: the composed index ``I`` has loss ``S0 + I h
    and divided by ``(1 - a)^{k_j}``. The tilted laws are skewed (measured: scenario B's add
    direction has a left tail of e^-76 at 2.7 standard deviations, a right one needing ~20),
    so ``o`` is the highest start whose left tail is negligible and ``n`` the least power of
-   2 whose right tail is (float log-MGFs on a grid of ``th``, a locator); ``n`` doubles until
-   the rigorous tails sum to at most ``TAIL``.
+   2 whose right tail is (a locator: float upper estimates of the log-MGFs on a grid of
+   ``th``, from blocks of consecutive entries by Bennett's lemma, :class:`_Chernoff`; only
+   the exponent ``th`` of each bound comes from it); ``n`` doubles until the rigorous tails
+   sum to at most ``TAIL``.
 5. **Queries** without untilting: ``delta(eps) = C sum_I g_I m_I + inf``, ``m_I = e^{-lam h I}
    (1 - e^{eps - z_I})_+ <= B0 = e^{-lam h I0}``, ``I0`` the first index with ``z_I > eps``.
    With ``B0`` factored out, ``m'_t = e^{-lam h (t - t0)} (1 - rho e^{-h (t - t0)})`` in
@@ -75,9 +77,10 @@ All indices below are grid indices: the composed index ``I`` has loss ``S0 + I h
    tilt a bound is legal but loose. ``eps(delta)`` bisects on the certified predicates (the
    true profile is monotone; the bound need not be), after a float locator.
 
-The tilt is the saddle point of the query (:func:`fourier_tilt`); without a previous pass the
-query's eps is located by the RDP-style conversion of the composed log-MGF
-(:func:`chernoff_eps`), which needs no convolution of the whole composition.
+The tilt is the saddle point of the query (:func:`fourier_tilt`), or below it where the
+window halves within an error budget (:mod:`.fourier_cost`: a choice for cost, step 1);
+without a previous pass the query's eps is located by the RDP-style conversion of the composed
+log-MGF (:func:`chernoff_eps`), which needs no convolution of the whole composition.
 
 References: N. J. Higham, *Accuracy and Stability of Numerical Algorithms*, 2nd ed., SIAM 2002,
 Sec. 2.2, 3.1, Lemma 3.5, Sec. 24.1 Thm 24.2 and its proof; A. Koskela, J. Jalko, A. Honkela,
@@ -238,27 +241,91 @@ def _mgf_up(xh: np.ndarray, theta: Fraction) -> float:
     return float(_up_nonneg(_sum_up(xh * w) * (1 + alpha) * (1 + 2 * U) + under))
 
 
-class _Chernoff:
-    """Float log-MGFs of the tilted composition on a grid of exponents (a locator for the
-    window and the exponent of each tail bound; the bound itself is :meth:`tail`)."""
+def _variance(xh: np.ndarray) -> float:
+    """The float variance of the index under the normalised masses ``xh`` (a locator)."""
+    idx = np.arange(len(xh), dtype=float)
+    total = float(np.sum(xh))
+    mean = fdot(xh, idx) / total
+    idx -= mean
+    return max(fdot(xh, idx * idx) / total, 0.0)
 
-    def __init__(self, parts: Sequence[_Part]) -> None:
+
+BLOCK_SPREAD = 8  # locator blocks span at most 1 / BLOCK_SPREAD of a part's tilted std
+
+
+def _blocks(xh: np.ndarray, var: float | None = None
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+    """``(log Y_B, c_B, v_B, w)`` over the blocks ``B`` of ``b`` consecutive entries with
+    positive mass: ``Y_B`` the block's mass, ``c_B`` its centroid (a float index), ``v_B`` the
+    variance of the index under the block's normalised masses, ``w = b - 1`` the width of every
+    block; ``b`` the largest power of 2 at most ``1 / BLOCK_SPREAD`` of the tilted one-step
+    standard deviation (``b = 1``: the entries themselves, ``c_B = i``, ``v_B = 0``); ``var``,
+    if given, is that variance (:func:`_variance`)."""
+    std = math.sqrt(_variance(xh) if var is None else var)
+    b = 1 << max(0, math.floor(math.log2(max(std / BLOCK_SPREAD, 1.0))))
+    if b == 1:
+        lv, pos = _log_support(xh)
+        return lv, pos, np.zeros(len(lv)), 0.0
+    rows = -(-len(xh) // b)
+    y = np.zeros(rows * b)
+    y[:len(xh)] = xh
+    y = y.reshape(rows, b)
+    mass = y.sum(axis=1)
+    pos = np.flatnonzero(mass > 0)
+    j = np.arange(b, dtype=float)
+    m, y = mass[pos], y[pos]
+    first = np.sum(y * j, axis=1) / m  # the centroid within the block (no BLAS: _arith.fdot)
+    var = np.maximum(np.sum(y * (j * j), axis=1) / m - first * first, 0.0)
+    return np.log(m), pos.astype(float) * b + first, var, float(b - 1)
+
+
+Blocks = tuple[int, int, np.ndarray, np.ndarray, np.ndarray, float]  # k, span, lv, c, v, w
+
+
+class _Chernoff:
+    """Float upper estimates of the log-MGFs of the tilted composition on a grid of exponents
+    (a locator for the window and the exponent of each tail bound; the bound itself is
+    :meth:`tail`). Computed on blocks of consecutive entries (:func:`_blocks`): within a
+    block the index ``X`` (under the block's normalised masses) has ``|X - c_B| <= w``, so by
+    Bennett's lemma (G. Bennett, JASA 57 (1962), eq. 8; Boucheron, Lugosi, Massart,
+    *Concentration Inequalities*, OUP 2013, Thm 2.9's proof) ``log sum_{i in B} y_i
+    e^{+-th i} <= log Y_B +- th c_B + v_B phi(th w) / w^2``, ``phi(x) = e^x - 1 - x``: the
+    log-sum-exp of these over the blocks bounds a part's log-MGF from above (in exact
+    arithmetic; second order ``th^2 v_B / 2``, the entries' own spread), so the locator never
+    places the window tighter than the entries would, at ``1 / b`` of their exponentials."""
+
+    def __init__(self, parts: Sequence[_Part], variances: Sequence[float] | None = None,
+                 keep: tuple[float, float] | None = None,
+                 blocks: Sequence[Blocks] | None = None) -> None:
+        """``variances``: the parts' one-step variances if known (:func:`_variance`); ``keep``:
+        only the grid exponents in ``[lo, hi]`` (a coarser locator, for probes); ``blocks``:
+        each part's ``(k, span, lv, c, v, w)`` given (as :func:`_blocks`; a locator of laws
+        known by their blocks only, without :meth:`tail`), instead of the ``parts``'."""
         self.parts = parts
-        span = max(len(p.xh) for p in parts)
+        if blocks is None:
+            blocks = [(p.k, len(p.xh) - 1,
+                       *_blocks(p.xh, None if variances is None else variances[j]))
+                      for j, p in enumerate(parts)]
+        span = max(b[1] for b in blocks) + 1
         self.thetas = (MAX_EXPONENT / max(span - 1, 1)) * 2.0 ** (-np.arange(48) / 2)
-        self.right = np.zeros(len(self.thetas))  # log sum_I g_I e^{th I}
-        self.left = np.zeros(len(self.thetas))  # log sum_I g_I e^{-th I}
-        for p in parts:
-            lv, idx = _log_support(p.xh)
+        if keep is not None:
+            inside = self.thetas[(self.thetas >= keep[0]) & (self.thetas <= keep[1])]
+            self.thetas = inside if len(inside) else self.thetas[-1:]
+        self.right = np.zeros(len(self.thetas))  # log sum_I g_I e^{th I}, from above
+        self.left = np.zeros(len(self.thetas))  # log sum_I g_I e^{-th I}, from above
+        for k, _span, lv, idx, var, w in blocks:
             e = np.empty(len(lv))  # one scratch array: the same float operations in place
             for i, th in enumerate(self.thetas.tolist()):
+                x = th * w
+                phi = math.expm1(x) - x if x > 0 else 0.0
+                spread = lv + var * (phi / (w * w)) if phi > 0 else lv
                 for sign, out in ((1.0, self.right), (-1.0, self.left)):
                     np.multiply(idx, sign * th, out=e)
-                    e += lv
+                    e += spread
                     top = float(e.max())
                     e -= top
                     np.exp(e, out=e)
-                    out[i] += p.k * (top + math.log(float(e.sum())))
+                    out[i] += k * (top + math.log(float(e.sum())))
 
     def log_bound(self, at: int, right: bool) -> tuple[float, float]:
         """The least float log-bound over the grid of the mass at ``>= at`` (``right``) or
@@ -284,27 +351,33 @@ class _Chernoff:
             return log_b.exp()
 
 
-def _window(parts: Sequence[_Part], mean: float) -> tuple[int, int, flint.arb, flint.arb]:
-    """``(o, n, left, right)``: the window and the Chernoff tails outside it. ``o`` is the
-    highest start whose left tail is within a quarter of ``TAIL`` (the tilted laws are
-    skewed), ``n`` the least power of 2 whose right tail is too (float locator), doubled
-    until the rigorous tails sum to at most ``TAIL``."""
-    total = sum(p.k * (len(p.xh) - 1) for p in parts)
+def _locate(total: int, ch: _Chernoff, mean: float) -> tuple[int, int]:
+    """The float locator's window ``(o, n)`` of a composition on indices ``0 .. total`` with
+    tilted mean ``mean``: ``o`` the highest start whose left tail is within a quarter of
+    ``TAIL`` (the tilted laws are skewed), ``n`` the least power of 2 whose right tail is too
+    (at most the power of 2 covering the whole composition)."""
     cap = 1 << max(6, math.ceil(math.log2(total + 1)))
-    ch = _Chernoff(parts)
     if cap <= 1 << 12:
-        o, n = 0, cap
-    else:
-        goal = math.log(TAIL / 4)
-        lo, hi = 0, max(0, min(math.floor(mean), total))
-        if ch.log_bound(hi, False)[0] <= goal:
-            lo = hi
-        while hi - lo > 1:
-            mid = (lo + hi) // 2
-            lo, hi = (mid, hi) if ch.log_bound(mid, False)[0] <= goal else (lo, mid)
-        o, n = lo, 64
-        while n < cap and o + n <= total and ch.log_bound(o + n, True)[0] > goal:
-            n *= 2
+        return 0, cap
+    goal = math.log(TAIL / 4)
+    lo, hi = 0, max(0, min(math.floor(mean), total))
+    if ch.log_bound(hi, False)[0] <= goal:
+        lo = hi
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (mid, hi) if ch.log_bound(mid, False)[0] <= goal else (lo, mid)
+    o, n = lo, 64
+    while n < cap and o + n <= total and ch.log_bound(o + n, True)[0] > goal:
+        n *= 2
+    return o, n
+
+
+def _window(parts: Sequence[_Part], mean: float) -> tuple[int, int, flint.arb, flint.arb]:
+    """``(o, n, left, right)``: the window and the Chernoff tails outside it: the locator's
+    (:func:`_locate`), ``n`` doubled until the rigorous tails sum to at most ``TAIL``."""
+    total = sum(p.k * (len(p.xh) - 1) for p in parts)
+    ch = _Chernoff(parts)
+    o, n = _locate(total, ch, mean)
     while True:
         if n > MAX_LENGTH:
             raise PrecisionExhausted(f"a Fourier window would hold more than {MAX_LENGTH} "

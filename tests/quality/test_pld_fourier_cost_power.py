@@ -1,0 +1,78 @@
+"""Power of the cost-tilt tests (tests/test_pld_fourier_cost.py): planted faults in
+theorems/numerics/pld/fourier_cost.py and in the window of theorems/numerics/pld/fourier.py at
+the cost tilt must make their checks fail.
+
+- the aliased tail of the cost tilt's (halved) window not counted (the rigorous Chernoff tails
+  set to 0, ``TAIL`` 1/2 so that the locator's window stays short): the wrapped-around mass
+  puts the lower bound above the exact value;
+- the check after composing skipped (``within_budget`` always true) with a wrong prediction
+  (0): the composition then carries an error over its budget, which the budget check of the
+  test reports.
+
+Not detectable by comparison, measured: the blocked locator without Bennett's term on blocks
+of 4 standard deviations (``BLOCK_SPREAD`` 1/4) together with the rigorous tails set to 0
+leaves the lower bounds on the right side at 2.5 .. 3.5: the window it places holds all but
+a mass far below the query's error terms; only the rigorous tails (:meth:`.fourier._Chernoff
+.tail`, planted above) vouch for a window.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import flint
+import pytest
+
+from dpverify.theorems.numerics.pld import fourier, fourier_cost
+from tests.test_pld_fourier_cost import EPS, H, _composition, _ones, exact_composition
+
+
+@pytest.fixture(autouse=True)
+def _small_windows(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(fourier_cost, "MIN_WINDOW", 1 << 10)
+
+
+def check_lower_side(kind: str = "lower") -> None:
+    """The composition at the cost tilt is on the right side of the exact one at 2.5 .. 3.5."""
+    ones = _ones(kind)
+    exact = exact_composition(ones)
+    delta = float(exact.delta_at(Fraction(EPS)).mid())
+    lam_s = fourier.fourier_tilt(_ones("upper"), EPS)
+    lam = fourier_cost.cost_tilt(_ones("upper"), lam_s, EPS, delta, 1e-3)
+    assert lam < lam_s
+    four = fourier.compose_fourier(ones, lam)
+    for e in ("2.5", "3", "3.5"):
+        got, ex = four.delta_bound(Fraction(e)), exact.delta_at(Fraction(e))
+        if kind == "upper":
+            assert got.upper() >= ex.upper(), e
+        else:
+            assert got.lower() <= ex.lower(), e
+
+
+def test_unplanted_checks_pass() -> None:
+    check_lower_side("lower")
+    check_lower_side("upper")
+    got = _composition(1e-3)
+    lam_s = fourier.fourier_tilt(_ones("upper"), EPS)
+    assert fourier_cost.relative_error(got, EPS) <= fourier_cost.allowed_error(lam_s, EPS, 1e-3)
+
+
+def test_uncounted_aliased_tail_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(fourier._Chernoff, "tail", lambda *_a, **_k: flint.arb(0))
+    monkeypatch.setattr(fourier, "TAIL", 0.5)
+    with pytest.raises(AssertionError):
+        check_lower_side("lower")
+
+
+def test_skipped_check_after_composing_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(fourier_cost, "predicted_error", lambda *_a, **_k: 0.0)
+    monkeypatch.setattr(fourier_cost, "TILT_BUDGET", 1e-12)
+    from dpverify.theorems.numerics.pld import composition
+
+    monkeypatch.setattr(composition, "within_budget", lambda *_a, **_k: True)
+    got = _composition(1e-3)
+    lam_s = fourier.fourier_tilt(_ones("upper"), EPS)
+    with pytest.raises(AssertionError):
+        assert fourier_cost.relative_error(got, EPS) <= fourier_cost.allowed_error(
+            lam_s, EPS, 1e-3)
+    assert got.lam_h != lam_s * H

@@ -1,0 +1,113 @@
+"""Tests of the tilt chosen for cost (theorems/numerics/pld/fourier_cost.py) and of its use by
+``composition_pld(..., "fourier", target=...)``.
+
+References: the exact composition of the same one-step PLDs (``fmpz_poly`` powers, in arb;
+tests/test_pld_fourier.py), the composition at the saddle tilt, the measured relative error of
+step 5's two formulas on the composed window.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from dpverify.theorems.numerics import pld
+from dpverify.theorems.numerics.pld import composition, fourier, fourier_cost
+from tests.test_pld_fourier import exact_composition, one_steps
+
+PAIR = pld.SubsampledGaussian(Fraction(1, 20), Fraction(4, 5), "add")
+K, H, EPS = 50, Fraction(1, 64), 3.0  # saddle window 4096, a cost tilt's 2048
+
+
+@pytest.fixture(autouse=True)
+def _small_windows(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cost tilt is tried on windows from 2^10 points (the product's MIN_WINDOW is 2^16:
+    these tests are about the choice, not its threshold)."""
+    monkeypatch.setattr(fourier_cost, "MIN_WINDOW", 1 << 10)
+
+
+def _ones(kind: str) -> list[tuple[pld.DiscretePLD, int]]:
+    return one_steps([(PAIR, K)], H, kind)
+
+
+def test_without_target_or_delta_the_saddle_is_kept() -> None:
+    ups = _ones("upper")
+    lam_s = fourier.fourier_tilt(ups, EPS)
+    assert fourier_cost.cost_tilt(ups, lam_s, EPS, 4e-4, 0.0) == lam_s
+    assert fourier_cost.cost_tilt(ups, lam_s, EPS, None, 1e-3) == lam_s
+    assert fourier_cost.cost_tilt(ups, Fraction(0), EPS, 4e-4, 1e-3) == 0
+
+
+OTHER = pld.SubsampledGaussian(Fraction(1, 5), Fraction(2), "add")  # saddle window 2048
+
+
+@pytest.mark.parametrize("pair", [PAIR, OTHER])
+@pytest.mark.parametrize("kind", ["upper", "lower"])
+def test_cost_tilt_halves_the_window_and_brackets_the_exact_composition(
+        kind: str, pair: pld.LossPair) -> None:
+    """The cost tilt lies in [lam_s / 2, lam_s), its window is half the saddle's, its
+    predicted and measured relative errors agree within 25 % and are within budget, and its
+    bounds stay on the right side of the exact composition's, within that error (x 6)."""
+    ones, ups = one_steps([(pair, K)], H, kind), one_steps([(pair, K)], H, "upper")
+    exact = exact_composition(ones)
+    delta = float(exact.delta_at(Fraction(EPS)).mid())
+    lam_s = fourier.fourier_tilt(ups, EPS)
+    lam = fourier_cost.cost_tilt(ups, lam_s, EPS, delta, 1e-3)
+    assert lam_s / 2 <= lam < lam_s
+    saddle, four = fourier.compose_fourier(ones, lam_s), fourier.compose_fourier(ones, lam)
+    assert len(four) * 2 == len(saddle)
+    measured = fourier_cost.relative_error(four, EPS)
+    probe = fourier_cost.probe(fourier_cost.coarse(ones), H, lam)
+    predicted = fourier_cost.predicted_error(probe, len(four), H, EPS, delta)
+    assert abs(predicted / measured - 1) < 0.25
+    assert measured <= fourier_cost.allowed_error(lam_s, EPS, 1e-3)
+    assert measured > fourier_cost.relative_error(saddle, EPS)  # the price of the cost
+    for e in ("2.5", "3", "3.5"):
+        got, ex = four.delta_bound(Fraction(e)), exact.delta_at(Fraction(e))
+        if kind == "upper":
+            assert got.upper() >= ex.upper()
+            assert float(got.upper() - ex.lower()) <= 6 * measured * float(ex.lower())
+        else:
+            assert got.lower() <= ex.lower()
+            assert float(ex.upper() - got.lower()) <= 6 * measured * float(ex.upper())
+
+
+def test_relative_error_is_outside_the_window_infinite() -> None:
+    four = fourier.compose_fourier(_ones("upper"), Fraction(2))
+    below = float(four.start) - 1.0
+    assert fourier_cost.relative_error(four, below) == float("inf")
+
+
+def _composition(target: float, kind: str = "upper") -> fourier.FourierPLD:
+    composition._CACHE.clear()
+    composition._CACHE_ORDER.clear()
+    composition._DECISIONS.clear()
+    bits, tail = pld._plan(K, 1e-14)
+    return composition.composition_pld([(PAIR, K)], H, bits, tail, kind, "fourier", EPS,
+                                       Fraction(4, 10**4), target)
+
+
+def test_composition_takes_the_cost_tilt_only_with_a_target() -> None:
+    lam_s = fourier.fourier_tilt(_ones("upper"), EPS)
+    assert _composition(0.0).lam_h == lam_s * H
+    for kind in ("upper", "lower"):
+        got = _composition(1e-3, kind)
+        assert got.lam_h < lam_s * H
+        assert fourier_cost.relative_error(got, EPS) <= fourier_cost.allowed_error(
+            lam_s, EPS, 1e-3)
+
+
+def test_composition_recomposes_at_the_saddle_when_the_check_fails(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A prediction that accepts a tilt whose measured error is over budget (planted: the
+    predicted error 0, the budget 10^-9 of the measured one) ends at the saddle tilt."""
+    lam_s = fourier.fourier_tilt(_ones("upper"), EPS)
+    monkeypatch.setattr(fourier_cost, "predicted_error", lambda *_a, **_k: 0.0)
+    monkeypatch.setattr(fourier_cost, "TILT_BUDGET", 1e-12)
+    assert fourier_cost.cost_tilt(_ones("upper"), lam_s, EPS, 4e-4, 1e-3) < lam_s
+    assert _composition(1e-3).lam_h == lam_s * H
+    bits, tail = pld._plan(K, 1e-14)  # the lower kind after it: the verdict is shared
+    lower = composition.composition_pld([(PAIR, K)], H, bits, tail, "lower", "fourier", EPS,
+                                        Fraction(4, 10**4), 1e-3)
+    assert lower.lam_h == lam_s * H
