@@ -84,11 +84,11 @@ def _pass_parts(directions: Sequence[Sequence[Part]], at: Number, h: Fraction, a
 
     def upper(d: int, step: Fraction = h) -> Fraction:  # the lower one-step PLDs: by lower(d)
         return _one_end(directions[d], step, bits, tail, "upper", method, center, delta,
-                        lambda pld: bound(pld, at)[1])
+                        lambda pld: bound(pld, at)[1], target)
 
     def lower(d: int) -> Fraction:
         return _one_end(directions[d], h, bits, tail, "lower", method, center, delta,
-                        lambda pld: bound(pld, at)[0])
+                        lambda pld: bound(pld, at)[0], target)
 
     held = {} if upper_only else {d: step for d, step in (coarse or {}).items()
                                   if 0 <= d < len(directions) and step > h}
@@ -156,15 +156,18 @@ def _composed_size(parts: Sequence[Part], h: Fraction, bits: int, tail: float,
 
 def _one_end(parts: Sequence[Part], h: Fraction, bits: int, tail: float, kind: str,
              method: str, center: float | None, delta: Number | None,
-             read: Callable[[Any], Fraction]) -> Fraction:
-    """One end of one direction's enclosure; "fourier" composes exactly below
+             read: Callable[[Any], Fraction], target: float = 0.0) -> Fraction:
+    """One end of one direction's enclosure (``target``: the relative width of the
+    enclosure, for the Fourier route's cost tilt, :mod:`.fourier_cost`); "fourier" composes
+    exactly below
     ``FOURIER_MIN_SIZE`` (cheaper there; both rigorous), and a "fourier" composition or query
     that fails (window beyond its size limit, weights out of the float range, window too short
     for the query) falls back to the exact path, which is rigorous too."""
     if method == "fourier" and _composed_size(parts, h, bits, tail, kind) < FOURIER_MIN_SIZE:
         method = "exact"
     return fourier_or_exact(
-        lambda m: read(composition_pld(parts, h, bits, tail, kind, m, center, delta)), method)
+        lambda m: read(composition_pld(parts, h, bits, tail, kind, m, center, delta, target)),
+        method)
 
 
 def fourier_or_exact(body: Callable[[str], T], method: str) -> T:
