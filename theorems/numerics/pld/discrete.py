@@ -289,8 +289,13 @@ class DiscretePLD:
 
 def _largest_within(tail_sum: Any, limit: int, budget: int) -> int:
     """The largest ``m <= limit`` with ``tail_sum(m) <= budget`` (``tail_sum`` nondecreasing,
-    ``tail_sum(0) = 0``): binary search."""
-    good, bad = 0, limit + 1
+    ``tail_sum(0) = 0``)."""
+    return _bisect_within(tail_sum, budget, 0, limit + 1)
+
+
+def _bisect_within(tail_sum: Any, budget: int, good: int, bad: int) -> int:
+    """The largest ``m`` in ``[good, bad)`` with ``tail_sum(m) <= budget``, by bisection, given
+    ``tail_sum(good) <= budget`` and that ``bad`` is over (or past the limit)."""
     while bad - good > 1:
         mid = (good + bad) // 2
         if tail_sum(mid) <= budget:
@@ -325,12 +330,7 @@ def _tail_within(c: flint.fmpz_poly, limit: int, budget: int, left: bool) -> tup
             step *= 2
         else:
             bad = m
-    while bad - good > 1:
-        mid = (good + bad) // 2
-        if tail_sum(mid) <= budget:
-            good = mid
-        else:
-            bad = mid
+    good = _bisect_within(tail_sum, budget, good, bad)
     return good, tail_sum(good)
 
 
