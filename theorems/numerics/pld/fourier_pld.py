@@ -114,22 +114,25 @@ def _reciprocal(c: Fraction, t: int) -> tuple[np.ndarray, float]:
     """Floats ``E_i ~ e^{-c i}``, ``i < t`` (``c >= 0``, ``c (t - 1) <= MAX_EXPONENT``), and a
     bound of their relative error: ``fl(1 / W_i)``, ``W_i`` of :func:`.tilted.weights` within
     ``alpha``, so ``(1 + u) / (1 - alpha) - 1`` (Higham 2002, Sec. 2.2); ``1`` exactly for ``c
-    = 0``. A function of ``(c, t)`` alone (the weights uncached; results do not depend on
-    earlier queries), cached per ``(c, t)`` (read-only): the upper and lower PLDs of a pass
-    share their tilt and table length, every PLD of a pass its grid step."""
-    hit = _RECIP.get((c, t))
+    = 0``. The prefix of the table of length ``2^ceil(log2 t)`` (capped by the range), built
+    with uncached weights: a function of ``(c, t)`` alone (results do not depend on earlier
+    queries), and cached per ``(c, length)`` (read-only): the upper and lower PLDs of a pass
+    share their tilt and (nearly) their table length, every PLD of a pass its grid step."""
+    size = max(t, min(1 << max(t - 1, 1).bit_length(),
+                      int(MAX_EXPONENT / float(c)) if c else 1 << 62))
+    hit = _RECIP.get((c, size))
     if hit is None:
         if c == 0:
-            table, rel = np.ones(t), 0.0
+            table, rel = np.ones(size), 0.0
         else:
-            w, alpha = weights(c, t, cache=False)
+            w, alpha = weights(c, size, cache=False)
             table = 1.0 / w
             rel = float_outward((1 + Fraction(U)) / (1 - Fraction(alpha)) - 1, True)
         table.flags.writeable = False
-        if len(_RECIP) >= 6:
+        if len(_RECIP) >= 8:
             _RECIP.clear()
-        hit = _RECIP[(c, t)] = (table, rel)
-    return hit
+        hit = _RECIP[(c, size)] = (table, rel)
+    return hit[0][:t], hit[1]
 
 
 def _decay(c: Fraction, n: int) -> tuple[np.ndarray, float]:
