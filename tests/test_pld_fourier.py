@@ -92,11 +92,12 @@ CASES = [
 ]
 
 
-def test_eps_float_agrees_with_the_crossing_over_the_whole_range() -> None:
-    """The float locator (read off the query table around the tilted mode, or scanned and the
-    table rebuilt where the crossing lies outside it) agrees with the literal crossing over
-    the whole range within 1e-10 (relative), at crossings on both sides of the mode and far
-    from it; the table it leaves covers the crossing."""
+def test_float_locators_agree_with_the_crossing_over_the_whole_range() -> None:
+    """``eps_float`` skips the half range left of the tilted mode only when the crossing lies
+    right of it: at every delta (crossings on both sides of the mode) it returns what the
+    whole range gives. The eps search's locator (read off the query table around the mode,
+    or scanned and the table rebuilt where the crossing lies outside it) agrees within 1e-10
+    (relative), and the table it leaves covers the crossing."""
     import math
 
     import numpy as np
@@ -114,7 +115,8 @@ def test_eps_float_agrees_with_the_crossing_over_the_whole_range() -> None:
     for delta in (0.9, 0.3, 1e-2, 1e-5, 1e-9, 1e-30):
         whole = four._crossing(a, ref, b, scale, inf, delta)
         want = z_ref + whole if whole is not None else z_ref + (a - ref) * c2
-        got = four.eps_float(delta)
+        assert four.eps_float(delta) == want, delta  # the scan itself
+        got = four._locate(delta)
         assert abs(got - want) <= 1e-10 * max(1.0, abs(want)), delta
         t0 = math.floor((Fraction(got) - four.start) / four.h) + 1
         assert four._table is not None and four._table.covers(t0), delta

@@ -89,7 +89,7 @@ def test_table_ball_holds_the_exact_weighted_sum(case: tuple, kind: str, span: t
     """Default tables (reaching the window's end) and short ones (the terms beyond counted)."""
     monkeypatch.setattr(fourier_pld, "TABLE_SPAN", span)
     four = composed(case, kind)
-    four.eps_float(float(DELTA))
+    four._locate(float(DELTA))
     if span != fourier_pld.TABLE_SPAN and case is CASES[2]:
         assert four._table is not None and four._table.b < len(four.values)
     check_table_dots(four)
@@ -102,7 +102,7 @@ def test_table_and_dot_product_queries_agree(case: tuple, kind: str) -> None:
     of the exact composition's delta, and the table's is at least as tight (within 1e-12)."""
     four = composed(case, kind)
     exact = exact_composition(one_steps(case[0], case[1], kind))
-    center = Fraction(four.eps_float(float(DELTA)))
+    center = Fraction(four._locate(float(DELTA)))
     tab = four._table
     for off in (-20, -3, 0, 2, 15):
         eps = center + off * four.h / 3

@@ -33,7 +33,7 @@ def _fourier_at_every_size(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def table_check(kind: str = "upper", case: tuple = CASES[0]) -> None:
     four = composed(case, kind)
-    four.eps_float(float(DELTA))
+    four._locate(float(DELTA))
     check_table_dots(four)
 
 

@@ -38,9 +38,10 @@ h``; a query at ``eps`` has ``t0 = floor((eps - start) / h) + 1`` and weights ``
    costs O(1) after one pass of two products and two cumulative sums over the table.
 4. **Where.** The table spans ``[p - 12 / c1, p + 48 / c1)`` around the tilted mode ``p``
    (``TABLE_SPAN``; the whole window without a tilt), within the window and ``(c1 + c2) T <=
-   MAX_EXPONENT``. The float locator :meth:`FourierPLD.eps_float` reads the crossing off it
-   (same identity, floats) where it lies ``TABLE_MARGIN`` inside; elsewhere it scans the
-   window (:meth:`FourierPLD._scan_crossing`) and rebuilds the table around that crossing.
+   MAX_EXPONENT``. The eps search's float locator (:meth:`FourierPLD._locate`) reads the
+   crossing off it (same identity, floats) where it lies ``TABLE_MARGIN`` inside; elsewhere
+   it scans the window (:meth:`FourierPLD.eps_float`) and rebuilds the table around that
+   crossing.
    Queries outside the table take the dot product of step 5. Neither choice affects
    soundness, only cost and width.
 """
@@ -199,7 +200,7 @@ class FourierPLD:
     inf: flint.arb
     eta_in: float = 0.0  # l1: the underflowed inputs
     _tables: tuple[np.ndarray, float, np.ndarray, float, float] | None = None
-    _table: _Table | None = None  # the suffix sums of the last eps query (:meth:`eps_float`)
+    _table: _Table | None = None  # the suffix sums of the last eps search (:meth:`_locate`)
 
     def __len__(self) -> int:
         return len(self.values)
@@ -284,11 +285,11 @@ class FourierPLD:
             return _arb(Fraction(self.eta))
         return _arb(Fraction(self.eta)) * _arb(count / n).sqrt()
 
-    def eps_float(self, delta: float) -> float:
-        """The float crossing of the window's profile with ``delta`` (a locator, no bound).
-        Read off the suffix-sum table around the tilted mode (:meth:`_build_table`), kept for
-        the certified queries that follow; where the crossing lies outside the table's trusted
-        part, by :meth:`_scan_crossing`, and the table is rebuilt around that crossing."""
+    def _locate(self, delta: float) -> float:
+        """The float crossing of the window's profile with ``delta`` for the certified queries
+        that follow: read off the suffix-sum table around the tilted mode
+        (:meth:`_build_table`), kept for those queries; where the crossing lies outside the
+        table's trusted part, by :meth:`eps_float`, and the table is rebuilt around it."""
         v = self.values
         tab = self._table
         if tab is None:
@@ -296,7 +297,7 @@ class FourierPLD:
         got = self._table_crossing(tab, delta) if tab is not None else None
         if got is not None:
             return got
-        guess = self._scan_crossing(delta)
+        guess = self.eps_float(delta)
         pos = math.floor((guess - float(self.start)) / float(self.h))
         if 0 <= pos < len(v):
             self._table = self._build_table(pos)
@@ -358,9 +359,11 @@ class FourierPLD:
         e = math.log(num / den) if num > 0 and den > 0 else (lo - a) * c2
         return float(self.start + a * self.h) + min(max(e, (lo - a) * c2), (lo + 1 - a) * c2)
 
-    def _scan_crossing(self, delta: float) -> float:
-        """The float crossing computed within ``e^{+-600}`` of the tilted mode: the last
-        position where the profile exceeds ``delta``. The tail sums run from the right end, so
+    def eps_float(self, delta: float) -> float:
+        """The float crossing of the window's profile with ``delta`` (a locator, no bound; the
+        float model's, which makes no certified query: no table is built), computed within
+        ``e^{+-600}`` of the tilted mode: the last position where the profile exceeds
+        ``delta``. The tail sums run from the right end, so
         the values right of a position do not depend on where the range starts: the half range
         left of the mode is skipped unless the profile stays below ``delta`` right of it (the
         result is the same either way)."""
@@ -444,7 +447,7 @@ class FourierPLD:
             def ok(e: Fraction) -> bool:
                 return bool(self.delta_at(e) <= _arb(d_lo))
 
-            guess = self.eps_float(float(d_lo))
+            guess = self._locate(float(d_lo))
             if guess <= lower_limit and ok(lower_limit):
                 return lower_limit
             found, fail = _ladder(ok, max(guess, float(lower_limit)), True, lower_limit, top)
@@ -459,7 +462,7 @@ class FourierPLD:
         def ok(e: Fraction) -> bool:
             return bool(self.delta_at(e) > _arb(d_hi))
 
-        guess = self.eps_float(float(d_hi))
+        guess = self._locate(float(d_hi))
         found, fail = _ladder(ok, guess, False, bottom, top)
         if found is None:
             if not ok(bottom):
