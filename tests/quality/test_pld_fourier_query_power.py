@@ -23,7 +23,14 @@ import pytest
 
 from dpverify.theorems.numerics.pld import fourier, fourier_pld, passes
 from dpverify.theorems.numerics.pld._arith import _arb
-from tests.test_pld_fourier_query import CASES, DELTA, check_table_dots, composed
+from tests.test_pld_fourier_query import (
+    CASES,
+    DELTA,
+    SHORT_MARGIN,
+    SHORT_SPAN,
+    check_table_dots,
+    composed,
+)
 
 
 @pytest.fixture(autouse=True)
@@ -63,7 +70,8 @@ def test_unplanted_checks_pass(kind: str, monkeypatch: pytest.MonkeyPatch) -> No
     table_check(kind)
     monkeypatch.setattr(fourier.FourierPLD, "_table_dot", planted_dot(0, 0, True))
     table_check(kind)  # the planted copy, unplanted, passes too
-    monkeypatch.setattr(fourier_pld, "TABLE_SPAN", (1.0, 3.0))
+    monkeypatch.setattr(fourier_pld, "TABLE_SPAN", SHORT_SPAN)
+    monkeypatch.setattr(fourier_pld, "TABLE_MARGIN", SHORT_MARGIN)
     table_check("upper", CASES[2])
 
 
@@ -100,7 +108,8 @@ def test_lost_cell_offset_is_caught(kind: str, monkeypatch: pytest.MonkeyPatch) 
 
 
 def test_dropped_terms_beyond_a_short_table_are_caught(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(fourier_pld, "TABLE_SPAN", (1.0, 3.0))
+    monkeypatch.setattr(fourier_pld, "TABLE_SPAN", SHORT_SPAN)
+    monkeypatch.setattr(fourier_pld, "TABLE_MARGIN", SHORT_MARGIN)
     monkeypatch.setattr(fourier.FourierPLD, "_table_dot", planted_dot(0, 0, False))
     with pytest.raises(AssertionError):
         table_check("upper", CASES[2])
