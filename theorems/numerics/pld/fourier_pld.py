@@ -72,6 +72,7 @@ from dpverify.theorems.numerics.pld.tilted import MAX_EXPONENT, weights
 DECAY_CUT = 50.0  # query weights below e^-50 count as 0 (an absolute error of the weights)
 _PREC = 128
 CROSSING_CHUNK = 1 << 15  # positions of the float locator's profile per chunk
+SCAN_REACH = 80.0  # the float locator's scan first ends 80 / (lam h) right of the mode
 FIRST_GAP = 2.0**-40  # relative offset of the first candidate from the float crossing, then
 #                       times LADDER until the certified predicate holds, then bisection between
 #                       the last failure and the first success (measured on bench/bench_pld.py:
@@ -363,10 +364,12 @@ class FourierPLD:
         """The float crossing of the window's profile with ``delta`` (a locator, no bound; the
         float model's, which makes no certified query: no table is built), computed within
         ``e^{+-600}`` of the tilted mode: the last position where the profile exceeds
-        ``delta``. The tail sums run from the right end, so
-        the values right of a position do not depend on where the range starts: the half range
-        left of the mode is skipped unless the profile stays below ``delta`` right of it (the
-        result is the same either way)."""
+        ``delta``. The tail sums run from the right end, so the values right of a position do
+        not depend on where the range starts: the half range left of the mode is skipped
+        unless the profile stays below ``delta`` right of it (the result is the same either
+        way). The range first ends ``SCAN_REACH / c1`` right of the mode; a crossing found
+        there at least ``SCAN_REACH / 2 / c1`` from that end is kept (the terms beyond weigh
+        at most ``e^{-SCAN_REACH / 2}`` of its tail sums), else the whole range is scanned."""
         v = self.values
         ref = int(np.argmax(v))
         c1, c2 = float(self.lam_h), float(self.h)
@@ -378,10 +381,14 @@ class FourierPLD:
             scale = math.exp(float(self.log_c.mid()) - c1 * ref)
         except OverflowError:
             return float(self.start)
-        for start in dict.fromkeys((ref - (ref - a) // 2, a)):
-            got = self._crossing(start, ref, b, scale, inf, delta)
-            if got is not None:
-                return z_ref + got
+        near = min(b, ref + int(SCAN_REACH / c1) + 1) if c1 > 0 else b
+        for end in dict.fromkeys((near, b)):
+            for start in dict.fromkeys((ref - (ref - a) // 2, a)):
+                got = self._crossing(start, ref, end, scale, inf, delta)
+                if got is not None:
+                    if end == b or (end - ref - got / c2) * c1 >= SCAN_REACH / 2:
+                        return z_ref + got
+                    break
         return z_ref + (a - ref) * c2
 
     def _crossing(self, a: int, ref: int, b: int, scale: float, inf: float, delta: float
