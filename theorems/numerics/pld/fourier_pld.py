@@ -76,7 +76,7 @@ SCAN_REACH = 80.0  # the float locator's scan first ends 80 / (lam h) right of t
 FIRST_GAP = 2.0**-40  # relative offset of the first candidate from the float crossing, then
 #                       times LADDER until the certified predicate holds, then bisection between
 #                       the last failure and the first success (measured on bench/bench_pld.py:
-#                       the first success at 2^-27 to 2^-19)
+#                       the first success at 2^-28 to 2^-24; 20-21 table queries in all)
 LADDER = 16.0
 LADDER_STEPS = 9  # the last candidate at 2^-8
 RESOLUTION = 2.0**-40  # the search stops when success and failure are this close (relative,
