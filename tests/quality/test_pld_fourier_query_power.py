@@ -18,7 +18,6 @@ from __future__ import annotations
 from fractions import Fraction
 
 import flint
-import numpy as np
 import pytest
 
 from dpverify.theorems.numerics.pld import fourier, fourier_pld, passes
@@ -58,7 +57,7 @@ def planted_dot(shift: int, cell: int, beyond: bool):  # type: ignore[no-untyped
         out = _arb(self.lam_h * j).exp() * (sa - rho * _arb(self.h * (j + cell)).exp() * sb)
         if beyond and self.kind == "upper" and tab.b < len(self.values):
             if tab.beyond is None:
-                tab.beyond = fourier_pld._sum_up(np.maximum(self.values[tab.b:], 0.0))
+                tab.beyond = fourier_pld._positive_sum_up(self.values[tab.b:])
             out += (-_arb(self.lam_h * (tab.b - t0))).exp() * _arb(Fraction(tab.beyond))
         return out
 

@@ -108,6 +108,17 @@ def _sum_up(x: np.ndarray) -> float:
     return float(up(float(np.sum(x)) * (1 + 2 * _gamma(len(x) + 2)) + TINY))
 
 
+def _positive_sum_up(x: np.ndarray) -> float:
+    """An upper bound of ``sum(max(x, 0))`` as :func:`_sum_up`, clipped in chunks of
+    ``CROSSING_CHUNK`` (no temporary of ``x``'s length): the chunk sums added in turn are one
+    summation of the same terms, to which the bound ``gamma_{N-1} sum`` applies."""
+    buf, total = np.empty(min(len(x), CROSSING_CHUNK)), 0.0
+    for i in range(0, len(x), CROSSING_CHUNK):
+        part = x[i:i + CROSSING_CHUNK]
+        total += float(np.sum(np.maximum(part, 0.0, out=buf[:len(part)])))
+    return float(up(total * (1 + 2 * _gamma(len(x) + 2)) + TINY))
+
+
 _RECIP: dict[tuple[Fraction, int], tuple[np.ndarray, float]] = {}
 
 
@@ -266,7 +277,7 @@ class FourierPLD:
         dot = _arb(self.lam_h * j).exp() * (sa - rho * _arb(self.h * j).exp() * sb)
         if self.kind == "upper" and tab.b < len(self.values):
             if tab.beyond is None:
-                tab.beyond = _sum_up(np.maximum(self.values[tab.b:], 0.0))
+                tab.beyond = _positive_sum_up(self.values[tab.b:])
             dot += (-_arb(self.lam_h * (tab.b - t0))).exp() * _arb(Fraction(tab.beyond))
         return dot
 
