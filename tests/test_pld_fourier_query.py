@@ -170,3 +170,19 @@ def test_eps_bound_without_a_table_is_certified(kind: str, monkeypatch: pytest.M
     else:
         assert exact.delta_at(e) > pld._arb(DELTA) and four.delta_at(e) > pld._arb(DELTA)
     assert abs(float(e - with_table)) <= 4 * fourier_pld.COARSE_RESOLUTION * float(abs(e))
+
+
+def test_positive_sum_bound_covers_the_exact_sum(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The chunked bound of ``sum(max(x, 0))`` is at least the exact sum (math.fsum) and
+    within its stated slack ``2 gamma_{N+2}`` (about ``2 N u``, relative) of it, across chunk
+    boundaries (chunks of 1, 7 and the default)."""
+    import numpy as np
+
+    rng = np.random.default_rng(7)
+    for chunk in (1, 7, fourier_pld.CROSSING_CHUNK):
+        monkeypatch.setattr(fourier_pld, "CROSSING_CHUNK", chunk)
+        for size in (1, 5, 100, 70_000):
+            x = rng.standard_normal(size) * 10.0 ** rng.integers(-300, 3, size)
+            exact = math.fsum(float(v) for v in x if v > 0)
+            got = fourier_pld._positive_sum_up(x)
+            assert exact <= got <= exact * (1 + 3 * (size + 2) * 2.0**-53) + 1e-300, (chunk, size)
