@@ -15,7 +15,7 @@ h``; a query at ``eps`` has ``t0 = floor((eps - start) / h) + 1`` and weights ``
    5's Cauchy-Schwarz term is unchanged, and every sum below has nonnegative terms.
 2. **Suffix sums.** Over positions ``[a, b)`` (``T = b - a``): ``wA_t = fl(v+_t E1_{t - a})``,
    ``wB_t = fl(wA_t E2_{t - a})``, ``E1_i ~ e^{-c1 i}``, ``E2_i ~ e^{-c2 i}`` within relative
-   ``r1``, ``r2`` (:func:`_reciprocal`: ``fl(1 / W_i)``, ``W`` of :func:`.tilted.weights`),
+   ``r1``, ``r2`` (:func:`.decay.reciprocal`: products of reciprocals of :func:`.tilted.weights`),
    and ``SA^_j = fl(sum_{i >= j} wA_{a + i})`` by recursive summation from the right end
    (``numpy.cumsum`` of the reversed array; every output a sum of its own terms only), the
    same for ``SB^``. With the standard model including underflow (Higham Sec. 2.2: ``fl(x y) =
@@ -66,8 +66,9 @@ from dpverify.theorems.numerics.pld._arith import (
     float_outward,
     up,
 )
+from dpverify.theorems.numerics.pld.decay import capacity, reciprocal
 from dpverify.theorems.numerics.pld.fft import TINY, U, _gamma
-from dpverify.theorems.numerics.pld.tilted import MAX_EXPONENT, weights
+from dpverify.theorems.numerics.pld.tilted import MAX_EXPONENT
 
 DECAY_CUT = 50.0  # query weights below e^-50 count as 0 (an absolute error of the weights)
 _PREC = 128
@@ -119,40 +120,14 @@ def _positive_sum_up(x: np.ndarray) -> float:
     return float(up(total * (1 + 2 * _gamma(len(x) + 2)) + TINY))
 
 
-_RECIP: dict[tuple[Fraction, int], tuple[np.ndarray, float]] = {}
-
-
-def _reciprocal(c: Fraction, t: int) -> tuple[np.ndarray, float]:
-    """Floats ``E_i ~ e^{-c i}``, ``i < t`` (``c >= 0``, ``c (t - 1) <= MAX_EXPONENT``), and a
-    bound of their relative error: ``fl(1 / W_i)``, ``W_i`` of :func:`.tilted.weights` within
-    ``alpha``, so ``(1 + u) / (1 - alpha) - 1`` (Higham 2002, Sec. 2.2); ``1`` exactly for ``c
-    = 0``. The prefix of the table of length ``2^ceil(log2 t)`` (capped by the range), built
-    with uncached weights: a function of ``(c, t)`` alone (results do not depend on earlier
-    queries), and cached per ``(c, length)`` (read-only): the upper and lower PLDs of a pass
-    share their tilt and (nearly) their table length, every PLD of a pass its grid step."""
-    size = max(t, min(1 << max(t - 1, 1).bit_length(),
-                      int(MAX_EXPONENT / float(c)) if c else 1 << 62))
-    hit = _RECIP.get((c, size))
-    if hit is None:
-        if c == 0:
-            table, rel = np.ones(size), 0.0
-        else:
-            w, alpha = weights(c, size, cache=False)
-            table = 1.0 / w
-            rel = float_outward((1 + Fraction(U)) / (1 - Fraction(alpha)) - 1, True)
-        table.flags.writeable = False
-        if len(_RECIP) >= 8:
-            _RECIP.clear()
-        hit = _RECIP[(c, size)] = (table, rel)
-    return hit[0][:t], hit[1]
-
-
 def _decay(c: Fraction, n: int) -> tuple[np.ndarray, float]:
     """Floats ``E_i ~ e^{-c i}``, ``i < n`` (``c >= 0``), and an absolute error bound; the
-    table stops where ``e^{-c i} < e^{-DECAY_CUT}`` (the rest counts as 0, within the bound)."""
-    t = n if c == 0 else min(n, int(DECAY_CUT / float(c)) + 1)
-    table, rel = _reciprocal(c, t)
-    return table, rel + (math.exp(-DECAY_CUT + 1) if t < n else 0.0)
+    table stops at ``t`` where ``e^{-c t} < e^{-DECAY_CUT}`` (or at the table's capacity): the
+    rest counts as 0, within ``e^{2 - c t}`` (the ``e^2`` covers the rounding of ``c t`` and
+    of ``exp``)."""
+    t = n if c == 0 else min(n, int(DECAY_CUT / float(c)) + 1, capacity(c))
+    table, rel = reciprocal(c, t)
+    return table, rel + (math.exp(min(0.0, 2 - float(c) * t)) if t < n else 0.0)
 
 
 @dataclass
@@ -324,12 +299,13 @@ class FourierPLD:
             a, b = max(0, p - int(TABLE_SPAN[0] / c1)), min(n, p + int(TABLE_SPAN[1] / c1) + 1)
         else:
             a, b = 0, n
-        b = min(b, a + int(MAX_EXPONENT / float(self.lam_h + self.h)))
+        b = min(b, a + int(MAX_EXPONENT / float(self.lam_h + self.h)), a + capacity(self.h),
+                a + capacity(self.lam_h))
         t = b - a
         if t < 2 or (b < n and c1 * (b - p) < TABLE_MARGIN[1]):
             return None  # empty, or too short for the terms beyond it to decay
-        e1, r1 = _reciprocal(self.lam_h, t)
-        e2, r2 = _reciprocal(self.h, t)
+        e1, r1 = reciprocal(self.lam_h, t)
+        e2, r2 = reciprocal(self.h, t)
         w = np.maximum(self.values[a:b], 0.0)
         w *= e1
         sa = _suffix_inclusive(w)
