@@ -13,6 +13,7 @@ from fractions import Fraction
 
 import pytest
 
+from dpverify.theorems.ctx import arb_precision
 from dpverify.theorems.numerics import pld
 from dpverify.theorems.numerics.pld import fourier, fourier_pld, passes
 from tests.test_pld import mp
@@ -186,3 +187,46 @@ def test_positive_sum_bound_covers_the_exact_sum(monkeypatch: pytest.MonkeyPatch
             exact = math.fsum(float(v) for v in x if v > 0)
             got = fourier_pld._positive_sum_up(x)
             assert exact <= got <= exact * (1 + 3 * (size + 2) * 2.0**-53) + 1e-300, (chunk, size)
+
+
+DECAY_RATES = [Fraction(1, 8000), Fraction(95, 32768), Fraction(1, 64), Fraction(3, 2)]
+
+
+def check_decay_table(c: Fraction, t: int) -> None:
+    """Every sampled entry of the decaying table (block boundaries and random indices) is
+    within its stated relative error of ``e^{-c i}`` (arb, 128 bits)."""
+    import flint
+    import numpy as np
+
+    from dpverify.theorems.numerics.pld import decay
+
+    table, rel = decay.reciprocal(c, t)
+    assert len(table) == t
+    idx = {0, 1, t - 1} | {i for i in range(0, t, decay._BLOCK)} | {
+        i - 1 for i in range(decay._BLOCK, t, decay._BLOCK)}
+    idx |= set(np.random.default_rng(3).integers(0, t, 200).tolist())
+    with arb_precision(128):
+        for i in sorted(idx):
+            exact = (-pld._arb(c * i)).exp()
+            err = abs(flint.arb(float(table[i])) - exact) / exact
+            assert err.upper() <= rel, (c, i, float(table[i]), rel)
+
+
+@pytest.mark.parametrize("c", DECAY_RATES)
+def test_decay_tables_are_within_their_bound_and_prefixes(c: Fraction) -> None:
+    """Within the stated error, up to the capacity; and every table is the prefix of the
+    longest one, whatever was built before (a shorter table first, or after a cleared
+    cache)."""
+    from dpverify.theorems.numerics.pld import decay
+
+    cap = decay.capacity(c)
+    t = min(cap, 200_000)
+    check_decay_table(c, t)
+    decay._RECIP.clear()
+    short = decay.reciprocal(c, min(t, 777))[0].copy()
+    long = decay.reciprocal(c, t)[0]
+    assert (long[:len(short)] == short).all()
+    decay._RECIP.clear()
+    assert (decay.reciprocal(c, t)[0] == long).all()
+    with pytest.raises(pld.PrecisionExhausted):
+        decay.reciprocal(c, cap + decay._BLOCK + 1)

@@ -6,7 +6,9 @@ check against the exact weighted sum (40 digits) fail.
 - the rounding radius of the sums dropped (the float sums taken as exact);
 - the sums read one position late (``SA_{j+1}``: the query's first term left out);
 - ``rho``'s cell offset lost (``e^{c2 (j - 1)}`` for ``e^{c2 j}``);
-- the bound of the terms beyond a short table dropped (upper kind).
+- the bound of the terms beyond a short table dropped (upper kind);
+- the decaying tables' short factors off by a relative 1e-12 (their error bound unchanged):
+  caught by the entrywise check against arb (tests/test_pld_fourier_query.py).
 
 Not detectable this way, by construction: a rounding radius larger than needed (only
 wider), and the weight tables' own error bound (:func:`.tilted.weights`, planted in
@@ -24,9 +26,11 @@ from dpverify.theorems.numerics.pld import fourier, fourier_pld, passes
 from dpverify.theorems.numerics.pld._arith import _arb
 from tests.test_pld_fourier_query import (
     CASES,
+    DECAY_RATES,
     DELTA,
     SHORT_MARGIN,
     SHORT_SPAN,
+    check_decay_table,
     check_table_dots,
     composed,
 )
@@ -112,3 +116,22 @@ def test_dropped_terms_beyond_a_short_table_are_caught(monkeypatch: pytest.Monke
     monkeypatch.setattr(fourier.FourierPLD, "_table_dot", planted_dot(0, 0, False))
     with pytest.raises(AssertionError):
         table_check("upper", CASES[2])
+
+
+@pytest.mark.parametrize("c", DECAY_RATES)
+def test_decay_factors_off_by_1e_12_are_caught(c: Fraction, monkeypatch: pytest.MonkeyPatch
+                                               ) -> None:
+    from dpverify.theorems.numerics.pld import decay
+
+    real = decay.weights
+    monkeypatch.setattr(decay, "weights",
+                        lambda lam, n, cache=True: (real(lam, n, cache)[0] * (1 + 1e-12),
+                                                    real(lam, n, cache)[1]))
+    decay._RECIP.clear()
+    try:
+        check_decay_table(c, min(decay.capacity(c), 200_000))  # unplanted size
+    except AssertionError:
+        return
+    finally:
+        decay._RECIP.clear()
+    pytest.fail("the planted table error was not caught")
