@@ -93,28 +93,40 @@ CASES = [
 ]
 
 
-def test_eps_float_equals_the_crossing_over_the_whole_range() -> None:
-    """The float locator skips the half range left of the tilted mode only when the crossing
-    lies right of it: at every delta (crossings on both sides of the mode) it returns what
-    the whole range gives."""
+@pytest.mark.parametrize("center", [3.0, 6.0])
+def test_float_locators_agree_with_the_crossing_over_the_whole_range(center: float) -> None:
+    """``eps_float`` skips the half range left of the tilted mode only when the crossing lies
+    right of it, and first ends its range ``SCAN_REACH / (lam h)`` right of the mode (at
+    center 6, short of the window's end): at every delta (crossings on both sides of the mode,
+    and at the window's end) it returns what the whole range gives, within 1e-13 (relative;
+    the terms left out weigh below e^-40). The eps search's locator (read off the query table
+    around the mode, or scanned and the table rebuilt where the crossing lies outside it)
+    agrees within 1e-10, and the table it leaves covers a crossing inside the window."""
     import math
 
     import numpy as np
 
     pair = pld.SubsampledGaussian(Fraction(1, 20), Fraction(1), "add")
     ones = one_steps([(pair, 300)], Fraction(1, 512), "upper")
-    four = fourier.compose_fourier(ones, fourier.fourier_tilt(ones, 3.0))  # 0.9: far left
+    four = fourier.compose_fourier(ones, fourier.fourier_tilt(ones, center))  # 0.9: far left
     ref = int(np.argmax(four.values))
     c1, c2 = float(four.lam_h), float(four.h)
     a = max(0, ref - int(600 / (c1 + c2)) - 1)
     b = min(len(four.values), ref + int(600 / (c1 + c2)) + 1)
+    module = sys.modules["dpverify.theorems.numerics.pld.fourier_pld"]
+    assert (ref + module.SCAN_REACH / c1 < b) == (center == 6.0)
     z_ref = float(four.start + ref * four.h)
     scale = math.exp(float(four.log_c.mid()) - c1 * ref)
     inf = float(four.inf.mid())
     for delta in (0.9, 0.3, 1e-2, 1e-5, 1e-9, 1e-30):
         whole = four._crossing(a, ref, b, scale, inf, delta)
         want = z_ref + whole if whole is not None else z_ref + (a - ref) * c2
-        assert four.eps_float(delta) == want, delta
+        assert abs(four.eps_float(delta) - want) <= 1e-13 * max(1.0, abs(want)), delta
+        got = four._locate(delta)
+        assert abs(got - want) <= 1e-10 * max(1.0, abs(want)), delta
+        t0 = math.floor((Fraction(got) - four.start) / four.h) + 1
+        if t0 < len(four.values):  # beyond the window a query needs no table
+            assert four._table is not None and four._table.covers(t0), delta
 
 
 def test_crossing_in_place_is_the_literal_profile() -> None:

@@ -63,7 +63,10 @@ All indices below are grid indices: the composed index ``I`` has loss ``S0 + I h
    (1 - e^{eps - z_I})_+ <= B0 = e^{-lam h I0}``, ``I0`` the first index with ``z_I > eps``.
    With ``B0`` factored out, ``m'_t = e^{-lam h (t - t0)} (1 - rho e^{-h (t - t0)})`` in
    ``[0, 1]`` is computed from rigorous weight tables (absolute error ``beta``), the dot
-   product with ``gamma_n`` (Higham Sec. 3.1). Upper: ``C B0 [(dot + beta' ||v||_1 + eta_c)
+   product with ``gamma_n`` (Higham Sec. 3.1); the eps search reads the same sum, over the
+   clipped window ``max(v, 0)`` (as ``f^ >= 0``, clipping keeps the bound on ``v - f^``), off
+   two suffix sums with rounding relative to each (:mod:`.fourier_pld`, "Query table").
+   Upper: ``C B0 [(dot + beta' ||v||_1 + eta_c)
    / (1 - a)^K + R] + inf``; lower: ``C B0 [(dot - beta' ||v||_1 - eta_c) / (1 + a)^K - L - R]
    + inf`` (the aliased mass only ever adds to the window). ``eta_c = eta_in + |sum_{t >= t0}
    (v_t - f^_t) m'_t|``, the second term by Cauchy-Schwarz at most ``||v - f^||_2 ||m'||_2 <=
@@ -74,8 +77,9 @@ All indices below are grid indices: the composed index ``I`` has loss ``S0 + I h
    their l1 bound ``eta_T`` (measured: 0.06 on scenario C, 0.02 on B's add direction, whose
    width lost the ~35 % the l1 form added at 1e-5). A query below the window's first
    loss returns the trivial bound (1 upper, 0 lower), never a wrong number; far from the
-   tilt a bound is legal but loose. ``eps(delta)`` bisects on the certified predicates (the
-   true profile is monotone; the bound need not be), after a float locator.
+   tilt a bound is legal but loose. ``eps(delta)``: candidates at growing offsets from a
+   float locator, then bisection between the last failure and the first success of the
+   certified predicate (the true profile is monotone; the bound need not be).
 
 The tilt is the saddle point of the query (:func:`fourier_tilt`), or below it where the
 window halves within an error budget (:mod:`.fourier_cost`: a choice for cost, step 1);

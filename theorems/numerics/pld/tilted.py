@@ -101,15 +101,17 @@ def _float_rel(x: flint.arb) -> tuple[float, float]:
     return f, float(err.upper()) * (1 + 4 * U) + TINY
 
 
-def weights(lam_h: Fraction, n: int) -> tuple[np.ndarray, float]:
+def weights(lam_h: Fraction, n: int, cache: bool = True) -> tuple[np.ndarray, float]:
     """Floats ``W_i ~ e^{lam_h i}``, ``i < n``, and ``alpha`` with ``|W_i / e^{lam_h i} - 1|
-    <= alpha`` (module docstring, step 1; cached per ``lam_h``)."""
+    <= alpha`` (module docstring, step 1; cached per ``lam_h``, a longer table serving a
+    shorter one; ``cache=False`` neither reads nor writes the cache: a function of ``(lam_h,
+    n)`` alone, which leaves the cached tables to the compositions)."""
     if lam_h < 0:
         raise ValueError(f"the tilt must be >= 0; got {lam_h}")
     if float(lam_h) * max(n - 1, 0) > MAX_EXPONENT:
         raise PrecisionExhausted(f"tilted weights up to e^{float(lam_h) * (n - 1):.0f} "
                                  f"exceed the float range")
-    hit = _TABLES.get(lam_h)
+    hit = _TABLES.get(lam_h) if cache else None
     if hit is not None and len(hit[0]) >= n:
         return hit[0][:n], hit[1]
     t = max(1, math.isqrt(max(n - 1, 0)) + 1)
@@ -133,9 +135,10 @@ def weights(lam_h: Fraction, n: int) -> tuple[np.ndarray, float]:
     # in exact rationals: in floats 1 + u rounds to 1 and alpha would vanish
     alpha = float_outward((1 + Fraction(alpha_a)) * (1 + Fraction(alpha_b)) * (1 + Fraction(U)) - 1,
                      True)
-    if len(_TABLES) > 8:
-        _TABLES.clear()
-    _TABLES[lam_h] = (table, alpha)
+    if cache:
+        if len(_TABLES) > 8:
+            _TABLES.clear()
+        _TABLES[lam_h] = (table, alpha)
     return table[:n], alpha
 
 
