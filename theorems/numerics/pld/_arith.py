@@ -3,6 +3,8 @@ rounding of masses to integer units, exact spans of balls."""
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import math
 from fractions import Fraction
 from typing import Any
@@ -299,6 +301,7 @@ class UnitCoefficients:
         floats.flags.writeable = False
         self.floats = floats
         self._cums: tuple[np.ndarray, np.ndarray] | None = None
+        self._add_cums: tuple[list[int], list[int]] = ([], [0])
 
     def value(self, i: int) -> int:
         return (int(self.hi[i]) << self.s) + int(self.lo[i]) + self.add.get(i, 0)
@@ -315,9 +318,12 @@ class UnitCoefficients:
             return 0
         if self._cums is None:
             self._cums = (np.cumsum(self.hi), np.cumsum(self.lo))
+            keys = sorted(self.add)  # the Python ints' indices and prefix sums (exact ints)
+            self._add_cums = (keys, [0, *itertools.accumulate(self.add[i] for i in keys)])
         m = min(m, self.length)
+        keys, sums = self._add_cums
         return ((int(self._cums[0][m - 1]) << self.s) + int(self._cums[1][m - 1])
-                + sum(v for i, v in self.add.items() if i < m))
+                + sums[bisect.bisect_left(keys, m)])
 
     def total(self) -> int:
         return self.prefix(self.length)
