@@ -93,3 +93,24 @@ def test_pairs_without_series_get_nothing() -> None:
         got = discretize_module.series_cdf_sf(pld.Laplace(1), flint.arb(0), flint.arb(1) / 64,
                                               [1, 2, 3], 60)
     assert got == {}
+
+
+@pytest.mark.parametrize("bits", [70, 120])
+def test_unit_runs_add_as_their_indices(bits: int) -> None:
+    """``UnitAccumulator.add_floats`` with a start index (slice adds) gives the integers of the
+    explicit consecutive indices (``np.add.at``), vectorised or not; a run past the end is
+    refused."""
+    import numpy as np
+
+    from dpverify.theorems.numerics.pld._arith import UnitAccumulator
+
+    rng = np.random.default_rng(5)
+    units = np.floor(rng.uniform(0, 2.0**53, 40)) * 2.0 ** rng.integers(0, 9, 40)
+    runs, explicit = UnitAccumulator(50, bits), UnitAccumulator(50, bits)
+    for start in (0, 7, 10):
+        runs.add_floats(start, units)
+        explicit.add_floats(np.arange(start, start + 40), units)
+    assert runs.poly() == explicit.poly() and runs.poly() != 0
+    if bits <= 94:
+        with pytest.raises(IndexError):
+            runs.add_floats(11, units)

@@ -232,7 +232,9 @@ class UnitAccumulator:
         self.extra: dict[int, int] = {}
         self.total = 0.0
 
-    def add_floats(self, idx: np.ndarray, units: np.ndarray) -> None:
+    def add_floats(self, idx: np.ndarray | int, units: np.ndarray) -> None:
+        """Add ``units[k]`` at ``idx[k]`` (repeated indices allowed); an int ``idx``: at the
+        consecutive indices ``idx, idx + 1, ...`` (slice adds instead of ``np.add.at``)."""
         if units.size == 0:
             return
         if not (np.all(np.isfinite(units)) and np.all(units >= 0)):
@@ -240,6 +242,10 @@ class UnitAccumulator:
         self.total += float(np.sum(units)) * 2.0**-self.bits
         if self.total > 4:
             raise PrecisionExhausted(f"the one-step masses sum to {self.total} > 4")
+        if isinstance(idx, int):
+            run = slice(idx, idx + len(units))
+            if not self.vectorised:
+                idx = np.arange(run.start, run.stop)
         if not self.vectorised:
             for i, u in zip(idx.tolist(), units.tolist(), strict=True):
                 if u:
@@ -248,6 +254,12 @@ class UnitAccumulator:
         scale = 2.0**self.shift
         hi = np.floor(units / scale)
         lo = units - hi * scale
+        if isinstance(idx, int):
+            if idx < 0 or run.stop > self.n:
+                raise IndexError("a run of units outside the accumulator")
+            self.hi[run] += hi.astype(np.int64)
+            self.lo[run] += lo.astype(np.int64)
+            return
         np.add.at(self.hi, idx, hi.astype(np.int64))
         np.add.at(self.lo, idx, lo.astype(np.int64))
 

@@ -504,7 +504,7 @@ class FineTable:
                     raise PrecisionExhausted("a fine bin's enclosure is not finite")
                 base = run.start - ilo + shift
                 np.ceil(x, out=x)
-                acc.add_floats(np.arange(base, base + len(x)), np.maximum(x, 0.0, out=x))
+                acc.add_floats(base, np.maximum(x, 0.0, out=x))
 
     def lower_bins(self, a: Fraction | int, b: Fraction | int, ilo: int) -> Bins:
         """The centred lower bins ``[t - 1/2, t + 1/2]`` of the grid points ``t = a + 1 .. b -
