@@ -61,3 +61,22 @@ def test_a_wrong_coefficient_is_caught() -> None:
     finally:
         pairs._CODY_C = saved
     assert float(np.max(np.abs(got - ref) / ref)) > 1e-15
+
+
+def test_recent_arguments_are_served_only_when_equal() -> None:
+    """The float model's memo of the last two arguments returns erfc_pair's values for equal
+    arguments and recomputes for any other (one changed entry, a different length)."""
+    from dpverify.theorems.numerics.pld import pairs
+
+    x = np.linspace(-6.0, 6.0, 1001)
+    first = pairs._erfc_pair_recent(x.copy())
+    again = pairs._erfc_pair_recent(x.copy())
+    assert again is first
+    changed = x.copy()
+    changed[500] += 1e-3
+    other = pairs._erfc_pair_recent(changed)
+    for got, want in zip(other, erfc_pair(changed), strict=True):
+        assert np.array_equal(got, want)
+    shorter = pairs._erfc_pair_recent(x[:-1].copy())
+    assert len(shorter[0]) == 1000
+    assert np.array_equal(shorter[0], erfc_pair(x[:-1])[0])

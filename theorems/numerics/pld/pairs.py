@@ -116,6 +116,25 @@ def erfc_pair(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return out, other
 
 
+_ERFC_RECENT: list[tuple[np.ndarray, tuple[np.ndarray, np.ndarray]]] = []
+
+
+def _erfc_pair_recent(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`erfc_pair`, remembering its last two arguments and results (read-only arrays):
+    the float model asks for the add pair's CDFs at z and the remove pair's at -z, whose
+    Gaussian thresholds are the same floats (``-(-z)`` is z), so one of every three
+    evaluations repeats an argument bit for bit (a comparison costs ~1/40 of an evaluation)."""
+    for arg, got in _ERFC_RECENT:
+        if arg.shape == x.shape and np.array_equal(arg, x):
+            return got
+    got = erfc_pair(x)
+    for a in got:
+        a.flags.writeable = False
+    _ERFC_RECENT.insert(0, (x, got))
+    del _ERFC_RECENT[2:]
+    return got
+
+
 def erfc_float(x: np.ndarray) -> np.ndarray:
     """``erfc(x)`` of :func:`erfc_pair`."""
     return erfc_pair(x)[0]
@@ -319,7 +338,7 @@ class SubsampledGaussian(LossPair):
         y = np.where(np.isnan(y), -np.inf, y)  # below the support of the add loss
 
         def phi2(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-            below, above = erfc_pair(x * -math.sqrt(0.5))
+            below, above = _erfc_pair_recent(x * -math.sqrt(0.5))
             return below * 0.5, above * 0.5
 
         return self._sides_float(y, phi2)
