@@ -104,12 +104,11 @@ MAX_BLOCK = 32768  # half-steps per block at most (measured on B's add pair at h
 #                   53 - 16 = 37 bits), r < 4 is checked per block (_block), and the bounds of
 #                   steps 2-5 hold for every r
 MIN_BLOCK = 16  # half steps: below this the point-by-point route is cheaper
-SAFETY = 0.05  # aimed remainder / tolerance of the next block (measured on the fine passes
-#               of C and A with the former, wider remainder bound: 0.02 gave 148 and 122 block
-#               evaluations, the blocks shrinking towards an edge failing every other time,
-#               0.002 126 and 105; with the bound of step 2 and blocks up to 32768 half steps
-#               the add pairs' one-step PLDs, upper + lower CPU, least of 3, at 0.002 / 0.05:
-#               B 0.108 / 0.104 s, C 0.052 / 0.048, A 0.044 / 0.041, K1e6 0.071 / 0.066)
+SAFETY = 0.002  # aimed remainder / tolerance of the next block (measured on the fine passes
+#                of C and A: 0.02 gave 148 and 122 block evaluations, the blocks shrinking
+#                towards an edge failing every other time; 0.002 gives 126 and 105; with the
+#                blocks of up to 32768 half steps 0.05 saved ~4 ms on B's, C's, A's add pairs
+#                but cost ~15 ms on HET's four pairs at h = 3/16384: kept at 0.002)
 REL_TOL = 2.0**-48  # remainder tolerance relative to the value (accuracy, not soundness)
 EARLY_REJECT = 8.0  # a block whose remainder exceeds this many times an estimate of its
 #                     tolerance (from the density on the ball) skips its point series
