@@ -97,8 +97,9 @@ from dpverify.theorems.numerics.pld.lower import Bins
 
 TERMS = 20  # N: Taylor terms per block (the remainder is the term of degree N)
 MAX_BLOCK = 32768  # half-steps per block at most (measured on B's add pair at h = 1/65536,
-#                   upper + lower CPU, least of 3: 4096 0.134-0.145 s, 8192 0.133, 16384 0.128,
-#                   32768 0.124 s; its tails' blocks were at 1e-6 .. 1e-25 of their tolerance;
+#                   upper + lower CPU, least of 7: 4096 0.128-0.134 s, 8192 0.122, 16384 0.110,
+#                   32768 0.108-0.114, 65536 0.118 s; its tails' blocks of 4096 were at 1e-6 ..
+#                   1e-25 of their tolerance;
 #                   B's width moves by 1e-5 of itself). Soundness does not depend on it:
 #                   the abscissae stay exact floats (taylor_exact_step: numerators of at most
 #                   53 - 16 = 37 bits), r < 4 is checked per block (_block), and the bounds of
