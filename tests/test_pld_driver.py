@@ -367,9 +367,10 @@ def test_float_pouring_of_the_model_is_the_arb_pouring(q: str, h: Fraction,
 @pytest.mark.parametrize(("q", "sigma"), [("256/60000", "11/10"), ("1/1000", "4/5"),
                                           ("1/2", "1/2"), ("1", "2")])
 def test_scalar_float_cdf_is_the_array_one(q: str, sigma: str) -> None:
-    """``cdf_float_at`` (the quantile bisections' scalar path) returns bit for bit what
-    ``cdf_sf_float`` gives at that point, both sides, across and beyond the support (below
-    the add loss's lower edge, at 1e-300, near and past exp overflow)."""
+    """``cdf_float_at`` (the quantile bisections' scalar path, libm's erfc) returns what
+    ``cdf_sf_float`` (Cody's vectorised erfc) gives at that point within 1e-14 relative, both
+    sides, across and beyond the support (below the add loss's lower edge, at 1e-300, near
+    and past exp overflow)."""
     rng = np.random.default_rng(7)
     zs = [0.0, 1e-300, -1e-300, 708.9, 709.5, 709.9, 800.0, -800.0, 1e6, -1e6]
     zs += rng.normal(0.0, 3.0, 300).tolist() + rng.normal(0.0, 0.01, 100).tolist()
@@ -379,5 +380,6 @@ def test_scalar_float_cdf_is_the_array_one(q: str, sigma: str) -> None:
                 cdf, sf = pair.cdf_sf_float(np.array([z]))
             for upper, want in ((False, float(cdf[0])), (True, float(sf[0]))):
                 got = pair.cdf_float_at(z, upper)
-                assert got == want or (math.isnan(got) and math.isnan(want)), \
-                    (pair.direction, z, upper, got, want)
+                assert got == want or (math.isnan(got) and math.isnan(want)) \
+                    or abs(got - want) <= 1e-14 * abs(want), (pair.direction, z, upper, got,
+                                                               want)

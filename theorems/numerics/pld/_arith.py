@@ -3,6 +3,8 @@ rounding of masses to integer units, exact spans of balls."""
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import math
 from fractions import Fraction
 from typing import Any
@@ -230,7 +232,9 @@ class UnitAccumulator:
         self.extra: dict[int, int] = {}
         self.total = 0.0
 
-    def add_floats(self, idx: np.ndarray, units: np.ndarray) -> None:
+    def add_floats(self, idx: np.ndarray | int, units: np.ndarray) -> None:
+        """Add ``units[k]`` at ``idx[k]`` (repeated indices allowed); an int ``idx``: at the
+        consecutive indices ``idx, idx + 1, ...`` (slice adds instead of ``np.add.at``)."""
         if units.size == 0:
             return
         if not (np.all(np.isfinite(units)) and np.all(units >= 0)):
@@ -238,6 +242,10 @@ class UnitAccumulator:
         self.total += float(np.sum(units)) * 2.0**-self.bits
         if self.total > 4:
             raise PrecisionExhausted(f"the one-step masses sum to {self.total} > 4")
+        if isinstance(idx, int):
+            run = slice(idx, idx + len(units))
+            if not self.vectorised:
+                idx = np.arange(run.start, run.stop)
         if not self.vectorised:
             for i, u in zip(idx.tolist(), units.tolist(), strict=True):
                 if u:
@@ -246,6 +254,12 @@ class UnitAccumulator:
         scale = 2.0**self.shift
         hi = np.floor(units / scale)
         lo = units - hi * scale
+        if isinstance(idx, int):
+            if idx < 0 or run.stop > self.n:
+                raise IndexError("a run of units outside the accumulator")
+            self.hi[run] += hi.astype(np.int64)
+            self.lo[run] += lo.astype(np.int64)
+            return
         np.add.at(self.hi, idx, hi.astype(np.int64))
         np.add.at(self.lo, idx, lo.astype(np.int64))
 
@@ -299,6 +313,7 @@ class UnitCoefficients:
         floats.flags.writeable = False
         self.floats = floats
         self._cums: tuple[np.ndarray, np.ndarray] | None = None
+        self._add_cums: tuple[list[int], list[int]] = ([], [0])
 
     def value(self, i: int) -> int:
         return (int(self.hi[i]) << self.s) + int(self.lo[i]) + self.add.get(i, 0)
@@ -315,9 +330,12 @@ class UnitCoefficients:
             return 0
         if self._cums is None:
             self._cums = (np.cumsum(self.hi), np.cumsum(self.lo))
+            keys = sorted(self.add)  # the Python ints' indices and prefix sums (exact ints)
+            self._add_cums = (keys, [0, *itertools.accumulate(self.add[i] for i in keys)])
         m = min(m, self.length)
+        keys, sums = self._add_cums
         return ((int(self._cums[0][m - 1]) << self.s) + int(self._cums[1][m - 1])
-                + sum(v for i, v in self.add.items() if i < m))
+                + sums[bisect.bisect_left(keys, m)])
 
     def total(self) -> int:
         return self.prefix(self.length)

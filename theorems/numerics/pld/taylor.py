@@ -41,14 +41,17 @@ quantity ``g``:
 3. the floats ``c~_i`` nearest the midpoints differ from the ``c_i`` by at most
    ``e_i = |c_i - c~_i| <= rad(c_i) + |c~_i| 2^-52 + 2^-1074``, which adds ``sum_i e_i r^i``
    (these sums are bounded in float64 with outward rounding, :func:`_block_errors`);
-4. the polynomial with float coefficients ``c~_i`` is evaluated by Horner's rule in float64 at
-   the exact float abscissae ``t`` (multiples of ``h/2``, dyadic); its rounding error is at
-   most ``gamma_{2N} S(|t|)``, ``S(x) = sum_i |c~_i| x^i``, with ``gamma_n = n u / (1 - n u)``,
-   ``u = 2^-53`` (N. J. Higham, *Accuracy and Stability of Numerical Algorithms*, 2nd ed.,
-   SIAM 2002, Sec. 5.1, eq. (5.3) / Thm 5.1 (Horner's rule), valid without underflow), and
-   ``S(|t|) <= S(r)`` (one value per block: S is increasing). ``S(r)`` itself is evaluated by
-   Horner in float64 (at most ``gamma_{2N}`` relative error, so it is multiplied by ``1 + 2
-   gamma_{2N}``); ``2^-1000`` is added per point against underflow (no point value
+4. the polynomial with float coefficients ``c~_i``, ``i < d`` (the block's degree ``d - 1``
+   after step 5), is evaluated by Horner's rule in float64 at the exact float abscissae ``t``
+   (multiples of ``h/2``, dyadic); its rounding error is at most ``gamma_{2(d-1)} S(|t|)``,
+   ``S(x) = sum_{i<d} |c~_i| x^i``, with ``gamma_n = n u / (1 - n u)``, ``u = 2^-53`` (N. J.
+   Higham, *Accuracy and Stability of Numerical Algorithms*, 2nd ed., SIAM 2002, Sec. 5.1,
+   eq. (5.3) / Thm 5.1: Horner's rule for a polynomial of degree n errs by at most ``gamma_{2n}
+   sum |a_i| |x|^i``, valid without underflow; the bound used to be ``gamma_{2N}`` whatever
+   the degree), and ``S(|t|) <= S(r)`` (one value per block: S is increasing). ``S(r)`` itself
+   is evaluated by Horner in float64 (at most ``gamma_{2(d-1)}`` relative error, so it is
+   multiplied by ``1 + 2 gamma_{2(d-1)}``; :func:`horner_factor`); ``2^-1000`` is added per
+   point against underflow (no point value
    needs to be resolved below ``2^-(bits+4)``), and the final ``v +- err`` is widened by
    ``2^-51 |v| + 2^-40 err`` so that its own rounding stays outward;
 5. the terms of degree ``>= d`` are not evaluated when ``T_d = sum_{i>=d} |c~_i| r^i`` (in arb)
@@ -56,7 +59,7 @@ quantity ``g``:
    add at most
    ``T_d`` at every ``|t| <= r``, which joins the constant error.
 
-So each enclosure is ``v +- (gamma'' S(r) + T_d + sum_i e_i r^i + K (N+1) |c_{N+1}(U)| r^N +
+So each enclosure is ``v +- (gamma''_d S(r) + T_d + sum_i e_i r^i + K (N+1) |c_{N+1}(U)| r^N +
 2^-1000)``. The
 quantities are differences of CDFs computed in arb before any float enters, so there is no
 cancellation in float: the float error is relative to the bin's own mass (~2^-50), which is all
@@ -93,17 +96,38 @@ from dpverify.theorems.numerics.pld._arith import PREC, U, UnitAccumulator, _arb
 from dpverify.theorems.numerics.pld.lower import Bins
 
 TERMS = 20  # N: Taylor terms per block (the remainder is the term of degree N)
-MAX_BLOCK = 4096  # half-steps per block at most
+MAX_BLOCK = 32768  # half-steps per block at most (measured on B's add pair at h = 1/65536,
+#                   upper + lower CPU, least of 7: 4096 0.128-0.134 s, 8192 0.122, 16384 0.110,
+#                   32768 0.108-0.114, 65536 0.118 s; its tails' blocks of 4096 were at 1e-6 ..
+#                   1e-25 of their tolerance;
+#                   B's width moves by 1e-5 of itself). Soundness does not depend on it:
+#                   the abscissae stay exact floats (taylor_exact_step: numerators of at most
+#                   53 - 16 = 37 bits), r < 4 is checked per block (_block), and the bounds of
+#                   steps 2-5 hold for every r
 MIN_BLOCK = 16  # half steps: below this the point-by-point route is cheaper
 SAFETY = 0.002  # aimed remainder / tolerance of the next block (measured on the fine passes
 #                of C and A: 0.02 gave 148 and 122 block evaluations, the blocks shrinking
-#                towards an edge failing every other time; 0.002 gives 126 and 105)
+#                towards an edge failing every other time; 0.002 gives 126 and 105; with the
+#                blocks of up to 32768 half steps 0.05 saved ~4 ms on B's, C's, A's add pairs
+#                but cost ~15 ms on HET's four pairs at h = 3/16384: kept at 0.002)
 REL_TOL = 2.0**-48  # remainder tolerance relative to the value (accuracy, not soundness)
 EARLY_REJECT = 8.0  # a block whose remainder exceeds this many times an estimate of its
 #                     tolerance (from the density on the ball) skips its point series
-_GAMMA = 2 * TERMS * U / (1 - 2 * TERMS * U)
-_HORNER = _GAMMA * (1 + 2 * _GAMMA) * (1 + 2.0**-40)
 _TINY = 2.0**-1000
+
+
+def horner_factor(d: int) -> float:
+    """``gamma'' = gamma_{2(d-1)} (1 + 2 gamma_{2(d-1)}) (1 + 2^-40)`` for a polynomial with d
+    coefficients (degree ``d - 1``: Higham 2002, eq. (5.3), Horner's rule for degree n has the
+    error ``gamma_{2n} S(|t|)``), ``gamma_n = n u / (1 - n u)``; the factor ``1 + 2 gamma``
+    covers the float evaluation of ``S(r)`` (the same rule, relative error ``gamma``: ``S <=
+    S~ / (1 - gamma) <= S~ (1 + 2 gamma)``), ``1 + 2^-40`` the rounding of the product. (The
+    bound was ``gamma_{2N}`` with N = ``TERMS`` for every block, 2N/(2(d-1)) times wider for
+    the short polynomials of the tails.) Below 1 ulp of its exact value's upper end: the
+    terms are rounded up by a factor ``1 + 2^-40`` which dominates."""
+    n = 2 * max(d - 1, 0)
+    gamma = n * U / (1 - n * U)
+    return gamma * (1 + 2 * gamma) * (1 + 2.0**-40)
 
 # the quantities per block: the connect-the-dots split of the step-h bin from a grid point
 # (upper PLD; at even half-steps) and the P- and Q-mass of the step-h bin from a half-way point,
@@ -419,7 +443,7 @@ def _evaluate(blocks: Sequence[tuple[int, int, np.ndarray, np.ndarray, int]], h:
         sr = np.abs(coeffs[:, :, d - 1])
         for i in range(d - 2, -1, -1):
             sr = sr * r + np.abs(coeffs[:, :, i])
-        err0 = (_HORNER * sr + const + _TINY) * (1 + 2.0**-40)  # blocks x quantities
+        err0 = (horner_factor(d) * sr + const + _TINY) * (1 + 2.0**-40)  # blocks x quantities
         v = np.empty((len(ks), 2, len(where)))
         v[...] = coeffs[:, :, d - 1:d]
         for i in range(d - 2, -1, -1):
@@ -483,7 +507,7 @@ class FineTable:
                     raise PrecisionExhausted("a fine bin's enclosure is not finite")
                 base = run.start - ilo + shift
                 np.ceil(x, out=x)
-                acc.add_floats(np.arange(base, base + len(x)), np.maximum(x, 0.0, out=x))
+                acc.add_floats(base, np.maximum(x, 0.0, out=x))
 
     def lower_bins(self, a: Fraction | int, b: Fraction | int, ilo: int) -> Bins:
         """The centred lower bins ``[t - 1/2, t + 1/2]`` of the grid points ``t = a + 1 .. b -
