@@ -1,0 +1,95 @@
+"""The float model's cheaper parts (:mod:`.predict`): the model mode of the Fourier composition,
+the Newton Chernoff locator (:mod:`.log_mgf`), the model PLDs without ``fmpz_poly``."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from dpverify.theorems.numerics import pld
+from dpverify.theorems.numerics.pld import composition, fourier, log_mgf, passes, predict
+
+H = Fraction(1, 256)
+K = 300
+
+
+def _ones(kind: str = "upper", q: str = "1/50", k: int = K) -> list:
+    pair = pld.sgm_pairs(Fraction(q), Fraction(1))[0]
+    bits, tail = passes._plan(k, 1e-5 * 2.0**-24)
+    up, lo = composition.one_step_plds(pair, H, bits, tail)
+    return [(up if kind == "upper" else lo, k)]
+
+
+@pytest.mark.parametrize("kind", ["upper", "lower"])
+def test_model_mode_is_the_rigorous_window_without_its_bounds(kind: str) -> None:
+    """The model mode computes the same window (tilt, locator, fold, transforms, power,
+    inverse): the same values, start and scale; its error terms are 0 and it certifies
+    nothing (eps_bound raises), while the rigorous one keeps its positive error terms."""
+    ones = _ones(kind)
+    lam = fourier.fourier_tilt(ones, 2.0)
+    exact = fourier.compose_fourier(ones, lam)
+    model = fourier.compose_fourier(ones, lam, model=True)
+    assert isinstance(model, fourier.FourierModel)
+    assert not isinstance(exact, fourier.FourierModel)
+    assert (model.start, model.lam_h, len(model)) == (exact.start, exact.lam_h, len(exact))
+    assert np.array_equal(model.values, exact.values)
+    assert float(model.log_c.mid()) == float(exact.log_c.mid())
+    assert model.eta == model.a == 0 and exact.eta > 0 and exact.a > 0
+    assert model.eps_float(1e-5) == exact.eps_float(1e-5)
+    with pytest.raises(TypeError):
+        model.eps_bound(Fraction(1, 10**5))
+
+
+def test_model_inf_atom_is_the_exact_one() -> None:
+    """The model's ``+inf`` atom (floats, no cancellation) is the arb one to 1e-12 relative,
+    here with an atom planted at ``+inf`` of 2^-30 of the mass."""
+    (one, _k), = _ones()
+    planted = pld.DiscretePLD(one.kind, one.h, one.shift, one.poly,
+                              one.inf + (one.total_units() >> 30), one.B, one.trim)
+    ones = [(planted, 7), (one, 5)]
+    exact = fourier._inf_mass(ones)
+    got = fourier._inf_mass_float(ones)
+    assert float(exact.mid()) > 0
+    assert abs(got / float(exact.mid()) - 1) < 1e-12
+
+
+def _value(mgf: log_mgf.LogMgf, lam: float, delta: float) -> float:
+    cgf = mgf.moments(lam)[0]
+    return (cgf - math.log(delta) + lam * math.log(lam) - (lam + 1) * math.log1p(lam)) / lam
+
+
+@pytest.mark.parametrize(("q", "delta"), [("1/50", 1e-5), ("1/5", 1e-8), ("1/1000", 1e-6)])
+def test_newton_chernoff_is_the_minimum_over_lam(q: str, delta: float) -> None:
+    """The Newton locator returns the minimum of the RDP-style conversion over ``LAM_RANGE``:
+    at most the least value on the old 121-point grid, and within 1e-9 (relative) of the
+    least value on a fine grid (20001 points, refined around its best point)."""
+    ones = _ones("upper", q)
+    mgf = log_mgf.LogMgf(ones)
+    got = mgf.chernoff(delta)
+    grid = min(_value(mgf, lam, delta) for lam in np.geomspace(1e-3, 1e3, 121).tolist())
+    assert got <= grid
+    fine = np.geomspace(1e-3, 1e3, 20001).tolist()
+    best = min(fine, key=lambda lam: _value(mgf, lam, delta))
+    finer = np.linspace(best / 1.001, best * 1.001, 2001).tolist()
+    ref = min(_value(mgf, lam, delta) for lam in finer)
+    assert abs(got - ref) <= 1e-9 * abs(ref)
+    assert got == log_mgf.chernoff_eps(ones, delta) == fourier.chernoff_eps(ones, delta)
+
+
+def test_model_pld_builds_the_same_discrete_pld() -> None:
+    """The model's one-step PLDs without ``fmpz_poly``: where the model composes exactly, the
+    DiscretePLD built on demand holds the same integers and floats."""
+    pair = pld.sgm_pairs(Fraction(1, 50), Fraction(1))[0]
+    g = predict._model_grid(pair, H, 1e-16)
+    assert g is not None
+    model = predict._upper(g)
+    d = model.discrete()
+    assert d is model.discrete()
+    assert len(d) == len(model) and d.inf == model.inf and d.B == predict.UNIT_BITS
+    assert np.array_equal(d.unit_floats(), model.unit_floats())
+    assert [int(c) for c in d.poly.coeffs()] == [int(v) for v in model.units.tolist()]
+    got = predict.float_one_step(pair, H, 1e-16)
+    assert got is not None and got[0].poly == d.poly
