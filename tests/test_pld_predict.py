@@ -93,3 +93,22 @@ def test_model_pld_builds_the_same_discrete_pld() -> None:
     assert [int(c) for c in d.poly.coeffs()] == [int(v) for v in model.units.tolist()]
     got = predict.float_one_step(pair, H, 1e-16)
     assert got is not None and got[0].poly == d.poly
+
+
+def test_model_window_takes_a_shorter_smooth_length_within_the_tail() -> None:
+    """Scenario B's add direction (the model's one-step PLD at the driver's first step): the
+    model's window is 3/4 of the rigorous one's power of 2 (pocketfft's radix 3), its right
+    tail within ``TAIL`` by the same locator, and its eps estimate the rigorous window's to
+    1e-12 (relative): the aliased mass it admits is far below the estimate's resolution."""
+    pair = pld.sgm_pairs(Fraction(1, 1000), Fraction(4, 5))[0]
+    h, k = Fraction(3, 16384), 10000
+    g = predict._model_grid(pair, h, passes._plan(k, 1e-6 * 2.0**-24)[1])
+    assert g is not None
+    ones = [(predict._upper(g), k)]
+    mgf = log_mgf.LogMgf(ones)
+    lam = mgf.tilt(mgf.chernoff(1e-6))
+    exact = fourier.compose_fourier([(one.discrete(), k) for one, k in ones], lam)
+    model = fourier.compose_fourier(ones, lam, model=True)
+    assert len(model) < len(exact)
+    assert len(model) in {len(exact) // 8 * e for e in fourier.MODEL_LENGTHS}
+    assert abs(model.eps_float(1e-6) / exact.eps_float(1e-6) - 1) < 1e-12
