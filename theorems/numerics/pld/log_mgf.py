@@ -59,14 +59,16 @@ class LogMgf:
             var += k * max(fdot(w, z2) / total - m * m, 0.0)
         return cgf, mean, var
 
-    def tilt(self, center: float) -> Fraction:
+    def tilt(self, center: float, start: float | None = None) -> Fraction:
         """The saddle-point tilt: the ``lam`` whose tilted composed law has mean ``center``
         (``K'(lam)``, increasing in lam: its derivative is ``K''``), capped so that the
         one-step weight tables stay within ``e^{MAX_EXPONENT / 2}``, as a dyadic with 8
         significant bits. Newton's method on the bracket ``[lo, hi]``, a bisection step
         whenever Newton would leave it (safeguarded Newton, Press et al., *Numerical Recipes*,
         3rd ed., Sec. 9.4 ``rtsafe``): ~5 evaluations of the tilted moments instead of the ~17
-        of a bisection to ``2^-10``."""
+        of a bisection to ``2^-10``. ``start``: Newton's first point instead of 0 (e.g. the
+        tilt of the same centre on a coarser grid, whose one-step PLDs differ by O(h^2): ~2
+        Newton steps instead of ~10 on scenario B)."""
         lam_max = MAX_EXPONENT / 2 / max(self.span, 1e-9)
         if not math.isfinite(center):
             return Fraction(0)
@@ -75,6 +77,10 @@ class LogMgf:
             return Fraction(0)
         lo, hi = 0.0, lam_max
         x, fx, dfx = 0.0, m0 - center, v0
+        if start is not None and 0 < start < lam_max:
+            _k, m, dfx = self.moments(start)
+            x, fx = start, m - center
+            lo, hi = (x, hi) if fx < 0 else (lo, x)
         for _ in range(60):
             nxt = x - fx / dfx if dfx > 0 else math.nan
             if not lo < nxt < hi:
