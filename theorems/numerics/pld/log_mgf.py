@@ -39,6 +39,7 @@ class LogMgf:
     def __init__(self, ones: Sequence[tuple[DiscretePLD, int]]) -> None:
         self.span = max((len(one) - 1) * float(one.h) for one, _k in ones)
         self.steps = []
+        self.argmin: float | None = None  # of the last :meth:`chernoff`
         for one, k in ones:
             d = FloatPLD.from_discrete(one)
             lm, idx = _log_support(d.masses)
@@ -108,7 +109,10 @@ class LogMgf:
         ``F`` and increases after it, which safeguarded Newton on ``F`` finds (bisection
         steps in ``log lam``) to ``2^-20`` relative; the least value at the points evaluated
         (each at least the minimum): ~8 evaluations of the moments instead of a grid of 121
-        lam (whose least value it never exceeds by more than the grid's resolution costs)."""
+        lam (whose least value it never exceeds by more than the grid's resolution costs).
+        ``argmin``: the last ``lam`` evaluated (the minimiser; at the saddle of the estimate,
+        ``K'(lam) = eps + log(1 + 1 / lam)``, the tilt is just below it: a start for
+        :meth:`tilt`)."""
         log_d = math.log(delta)
 
         def value(lam: float, cgf: float) -> float:
@@ -116,14 +120,17 @@ class LogMgf:
 
         lo, hi = LAM_RANGE
         k_lo, m_lo, _v = self.moments(lo)
+        self.argmin = lo
         if lo * m_lo - k_lo + math.log1p(lo) + log_d >= 0:
             return value(lo, k_lo)
         k_hi, m_hi, _v = self.moments(hi)
+        self.argmin = hi
         if hi * m_hi - k_hi + math.log1p(hi) + log_d <= 0:
             return value(hi, k_hi)
         x, best = math.sqrt(lo * hi), min(value(lo, k_lo), value(hi, k_hi))
         for _ in range(100):
             cgf, m, var = self.moments(x)
+            self.argmin = x
             best = min(best, value(x, cgf))  # each value is at least the minimum
             f = x * m - cgf + math.log1p(x) + log_d
             if f < 0:

@@ -317,7 +317,8 @@ def predicted_pass(directions: Sequence[Sequence[Part]], h: Fraction, tail: floa
             if not big[d]:
                 return read(_exact(ones))  # as the rigorous pass: small ones compose exactly
             if d not in tilts:  # the tilt of the rigorous pass (Chernoff: as in composition)
-                tilts[d] = mgfs[d].tilt(chernoff[d] if center is None else center)
+                tilts[d] = (mgfs[d].tilt(chernoff[d], start=mgfs[d].argmin)
+                            if center is None else mgfs[d].tilt(center))
             return read(compose_fourier(ones, tilts[d], model=True))
 
         early: dict[int, Callable[[], float]] = {}
