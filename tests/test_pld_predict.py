@@ -136,3 +136,19 @@ class _Counted(log_mgf.LogMgf):
     def moments(self, lam: float) -> tuple[float, float, float]:
         self.calls += 1
         return super().moments(lam)
+
+
+def test_lower_model_in_the_upper_models_window() -> None:
+    """The lower model composed in the upper model's window (no locator of its own) gives the
+    eps estimate of its own window to 1e-12 (relative); an ``o`` past the composition's end
+    is clamped."""
+    ups, los = _ones("upper"), _ones("lower")
+    lam = fourier.fourier_tilt(ups, 2.0)
+    up = fourier.compose_fourier(ups, lam, model=True)
+    own = fourier.compose_fourier(los, lam, model=True)
+    o = round((up.start - los[0][0].shift * K) / H)
+    shared = fourier.compose_fourier(los, lam, model=True, window=(o, len(up)))
+    assert (shared.start, len(shared)) == (up.start, len(up)) != (own.start, len(own))
+    assert abs(shared.eps_float(1e-5) / own.eps_float(1e-5) - 1) < 1e-12
+    far = fourier.compose_fourier(los, lam, model=True, window=(10**9, len(up)))
+    assert far.start + len(far) * H <= los[0][0].shift * K + (len(los[0][0]) - 1) * K * H + H

@@ -537,19 +537,25 @@ def _inf_mass_float(ones: Sequence[tuple[DiscretePLD, int]]) -> float:
 
 
 def compose_fourier(ones: Sequence[tuple[DiscretePLD, int]], lam: Fraction,
-                    model: bool = False) -> FourierPLD:
+                    model: bool = False, window: tuple[int, int] | None = None
+                    ) -> FourierPLD:
     """The composition of the one-step PLDs ``ones`` (``(pld, k)``, one kind and grid)
     tilted by ``lam`` (per unit of loss, a dyadic >= 0), see the module docstring; with
     ``model``, its float model (:class:`FourierModel`: the same computation of the window,
     the error bookkeeping of :class:`_Errors`, the Chernoff tails in arb and the exact
-    ``+inf`` atom skipped; measured on scenario B's add direction ~0.0144 -> ~0.009 s)."""
+    ``+inf`` atom skipped; B's add direction ~0.0144 -> ~0.009 s); a model may be given its
+    ``window`` ``(o, n)`` (e.g. the upper model's for the lower one: no locator)."""
     kinds = {(one.kind, one.h) for one, _k in ones}
     if len(kinds) != 1:
         raise ValueError("only PLDs of the same kind and grid compose")
     kind, h = kinds.pop()
     lam_h = lam * h
     parts = [_tilted_part(one, k, lam_h) for one, k in ones]
-    o, n, left, right = _window(parts, _mean(parts), model)
+    if model and window is not None:  # o clamped to the composition
+        o, n, left, right = window[0], window[1], flint.arb(0), flint.arb(0)
+        o = max(0, min(o, sum(p.k * (len(p.xh) - 1) for p in parts) + 1 - n))
+    else:
+        o, n, left, right = _window(parts, _mean(parts), model)
     errors = None if model else _Errors(parts, n)
     spectrum = None
     for p in parts:

@@ -311,6 +311,8 @@ def predicted_pass(directions: Sequence[Sequence[Part]], h: Fraction, tail: floa
         mgfs = {d: LogMgf(ups[d]) for d in range(len(directions)) if big[d]}
         chernoff = {d: mgf.chernoff(delta) for d, mgf in mgfs.items() if center is None}
         tilts: dict[int, Fraction] = {}
+        windows: dict[int, tuple[Fraction, int]] = {}  # the upper model's (first loss,
+        #   length): the lower's too
 
         def end(d: int, kind: str) -> float:
             ones = ups[d] if kind == "upper" else [(lower(pair), k) for pair, k in directions[d]]
@@ -319,7 +321,13 @@ def predicted_pass(directions: Sequence[Sequence[Part]], h: Fraction, tail: floa
             if d not in tilts:  # the tilt of the rigorous pass (Chernoff: as in composition)
                 tilts[d] = (mgfs[d].tilt(chernoff[d], start=mgfs[d].argmin)
                             if center is None else mgfs[d].tilt(center))
-            return read(compose_fourier(ones, tilts[d], model=True))
+            base = sum((one.shift * k for one, k in ones), Fraction(0))
+            win = windows.get(d)
+            four = compose_fourier(ones, tilts[d], model=True,
+                                   window=None if win is None else
+                                   (round((win[0] - base) / h), win[1]))
+            windows.setdefault(d, (four.start, len(four)))
+            return read(four)
 
         early: dict[int, Callable[[], float]] = {}
         if len(chernoff) == len(directions) > 1:
