@@ -55,8 +55,9 @@ Part = tuple[LossPair, int]
 FloatCdfs = Callable[[np.ndarray], tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]
 
 
-def _float_cdfs(pair: LossPair) -> FloatCdfs | None:
-    """``z -> (P[L <= z], P[L > z], Q[L <= z], Q[L > z])`` in floats, or None."""
+def _float_cdfs(pair: LossPair) -> tuple[FloatCdfs, Any] | None:
+    """``z -> (P[L <= z], P[L > z], Q[L <= z], Q[L > z])`` in floats and the key of the dual
+    pair, or None."""
     if not isinstance(pair, SubsampledGaussian) or pair.direction == "replace":
         return None
     dual = SubsampledGaussian(pair.q_in, pair.sigma_in,
@@ -68,7 +69,7 @@ def _float_cdfs(pair: LossPair) -> FloatCdfs | None:
         assert p is not None and q is not None
         return p[0], p[1], q[1], q[0]
 
-    return cdfs
+    return cdfs, dual.key()
 
 
 def _differences(cdf: np.ndarray, sf: np.ndarray) -> np.ndarray:
@@ -133,13 +134,14 @@ class _Grid:
     shift: Fraction
     z: np.ndarray
     p_inf: float
+    dual: Any = None  # the key of the dual pair
 
 
 def _model_grid(pair: LossPair, h: Fraction, tail: float) -> _Grid | None:
     """The grid and window of :func:`.discretize.discretize` (every step fine), or None (no
     float CDFs, or too many points)."""
-    cdfs = _float_cdfs(pair)
-    if cdfs is None:
+    got = _float_cdfs(pair)
+    if got is None:
         return None
     grid = grid_for(pair, h)
     hf, off = float(h), float(grid.offset)
@@ -149,12 +151,64 @@ def _model_grid(pair: LossPair, h: Fraction, tail: float) -> _Grid | None:
     if n > MAX_POINTS or n < 2:
         return None
     z = off + ilo * hf + hf * np.arange(n)
-    return _Grid(pair, cdfs, h, grid.z(ilo), z, float(pair.p_inf().mid()))
+    return _Grid(pair, got[0], h, grid.z(ilo), z, float(pair.p_inf().mid()), got[1])
 
 
-def _upper(g: _Grid) -> _Model:
-    """Connect the dots: the P- and Q-mass of every step split between its ends."""
-    pc, ps, qc, qs = g.cdfs(g.z)
+Cdfs = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
+class _BinEnds:
+    """The float CDFs of one pair at the half points ``z0 + (i + 1/2) h`` of its model grid
+    (its lower model's bin ends), each evaluated once on a growing range of ``i``: the dual
+    pair's upper model reads its CDFs there too (:func:`_dual_cdfs`)."""
+
+    def __init__(self, g: _Grid) -> None:
+        self.g, self.lo = g, 0
+        self.vals: Cdfs | None = None
+
+    def _eval(self, i0: int, i1: int) -> Cdfs:
+        return self.g.cdfs(float(self.g.z[0]) + float(self.g.h) * (np.arange(i0, i1) + 0.5))
+
+    def at(self, i0: int, i1: int) -> Cdfs:
+        """``(P[L <= z], P[L > z], Q[L <= z], Q[L > z])`` at the half indices ``i0 <= i <
+        i1``."""
+        if self.vals is None:
+            self.lo, self.vals = i0, self._eval(i0, i1)
+        if i0 < self.lo:
+            left = self._eval(i0, self.lo)
+            self.vals = tuple(np.concatenate([a, b]) for a, b in zip(left, self.vals,
+                                                                      strict=True))
+            self.lo = i0
+        hi = self.lo + len(self.vals[0])
+        if i1 > hi:
+            right = self._eval(hi, i1)
+            self.vals = tuple(np.concatenate([a, b]) for a, b in zip(self.vals, right,
+                                                                      strict=True))
+        s = i0 - self.lo
+        pc, ps, qc, qs = (v[s:s + i1 - i0] for v in self.vals)
+        return pc, ps, qc, qs
+
+
+def _dual_cdfs(g: _Grid, ends: _BinEnds) -> Cdfs | None:
+    """The CDFs of ``g``'s pair at its grid points from the bin ends of its dual pair's grid,
+    where the grid points are their negatives (:func:`.discretize.grid_for` puts a grid point
+    at a lower edge of the support and a bin boundary at an upper one; the subsampled
+    Gaussian's add and remove losses are each other's negatives, P and Q swapped, so ``P_D[L
+    <= z] = Q_P[L > -z]``, ``Q_D[L <= z] = P_P[L > -z]``: :class:`.pairs.SubsampledGaussian`),
+    else None. The same functions at the same points up to the rounding of the points: the
+    remove direction's upper model and the add direction's lower one share one evaluation."""
+    c = (-g.shift - ends.g.shift) / g.h - Fraction(1, 2)
+    if c.denominator != 1:
+        return None
+    top, n = int(c), len(g.z)
+    pc, ps, qc, qs = ends.at(top - n + 1, top + 1)  # the half index of z_j is top - j
+    return qs[::-1], qc[::-1], ps[::-1], pc[::-1]
+
+
+def _upper(g: _Grid, cdfs: Cdfs | None = None) -> _Model:
+    """Connect the dots: the P- and Q-mass of every step split between its ends (``cdfs``:
+    the CDFs at the grid points, if known)."""
+    pc, ps, qc, qs = g.cdfs(g.z) if cdfs is None else cdfs
     pb, qb = _differences(pc, ps), _differences(qc, qs)
     e = np.exp(g.z)
     width = e[1:] - e[:-1]
@@ -165,12 +219,15 @@ def _upper(g: _Grid) -> _Model:
     return _units("upper", g.h, g.shift, up, ps[-1] + g.p_inf)
 
 
-def _lower(g: _Grid) -> _Model:
+def _lower(g: _Grid, ends: _BinEnds | None = None) -> _Model:
     """Neighbour exchange on the centred bins ``[t - 1/2, t + 1/2]`` (halves at the ends); on
-    coarse grids also the pouring, the higher kept (as discretize)."""
+    coarse grids also the pouring, the higher kept (as discretize). ``ends``: the pair's bin
+    ends (:class:`_BinEnds`, some perhaps already evaluated)."""
     n, hf, z0 = len(g.z), float(g.h), float(g.z[0])
     cuts = np.concatenate([[0.0], np.arange(n - 1) + 0.5, [n - 1.0]])
-    pc, ps, qc, qs = g.cdfs(z0 + hf * cuts)
+    mid = (ends or _BinEnds(g)).at(0, n - 1)
+    edge = g.cdfs(z0 + hf * cuts[[0, -1]])
+    pc, ps, qc, qs = (np.concatenate([e[:1], m, e[1:]]) for e, m in zip(edge, mid, strict=True))
     p, q = _differences(pc, ps), _differences(qc, qs)
     bins = Bins(p, p, q, q, cuts[:-1], cuts[1:])
     ez = np.exp(g.z)
@@ -297,7 +354,10 @@ def predicted_pass(directions: Sequence[Sequence[Part]], h: Fraction, tail: floa
                     if got is None:
                         return None
                     grids[pair.key()] = got
-        uppers = {key: _upper(g) for key, g in grids.items()}
+        ends = {key: _BinEnds(g) for key, g in grids.items()}
+        keys = list(grids)
+        uppers = {key: _upper(g, _dual_cdfs(g, ends[g.dual]) if g.dual in keys[:i] else None)
+                  for i, (key, g) in enumerate(grids.items())}  # a dual before: its bin ends
         lowers: dict[Any, _Model] = {}  # only those of the directions composed below
         ups = [[(uppers[pair.key()], k) for pair, k in parts] for parts in directions]
         big = [sum(k * len(one) for one, k in ones) * UNIT_BITS >= passes.FOURIER_MIN_SIZE
@@ -305,7 +365,7 @@ def predicted_pass(directions: Sequence[Sequence[Part]], h: Fraction, tail: floa
 
         def lower(pair: LossPair) -> _Model:
             if pair.key() not in lowers:
-                lowers[pair.key()] = _lower(grids[pair.key()])
+                lowers[pair.key()] = _lower(grids[pair.key()], ends[pair.key()])
             return lowers[pair.key()]
 
         mgfs = {d: LogMgf(ups[d]) for d in range(len(directions)) if big[d]}
