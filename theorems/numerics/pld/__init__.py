@@ -74,10 +74,10 @@ PLDs), ``taylor`` (blockwise Taylor bin masses), ``lower`` (neighbour exchange),
 (pouring, the coarse-grid alternative), ``discrete`` (:class:`DiscretePLD`, exact
 composition, certified queries), ``fft`` (:class:`FloatPLD`, FFT composition), ``tilted``
 (:class:`~.tilted.TiltedPLD`, tilted FFT composition), ``fourier`` (Fourier-domain
-composition), ``fourier_pld`` (:class:`~.fourier_pld.FourierPLD`, its queries), ``decay``
-(rigorous decaying tables of its queries), ``composition`` (cached one-step and composed PLDs
-by method), ``passes`` (one pass at a fixed step), ``predict`` (the float model of a pass),
-``enclose`` (the driver).
+composition), ``fourier_pld`` (:class:`~.fourier_pld.FourierPLD`, its queries), ``log_mgf``
+(its float locators: tilt, Chernoff estimate), ``decay`` (rigorous decaying tables of its
+queries), ``composition`` (cached one-step and composed PLDs by method), ``passes`` (one
+pass at a fixed step), ``predict`` (the float model of a pass), ``enclose`` (the driver).
 
 References
 ----------

@@ -81,10 +81,12 @@ All indices below are grid indices: the composed index ``I`` has loss ``S0 + I h
    float locator, then bisection between the last failure and the first success of the
    certified predicate (the true profile is monotone; the bound need not be).
 
-The tilt is the saddle point of the query (:func:`fourier_tilt`), or below it where the
-window halves within an error budget (:mod:`.fourier_cost`: a choice for cost, step 1);
+The tilt is the saddle point of the query (:func:`.log_mgf.fourier_tilt`), or below it where
+the window halves within an error budget (:mod:`.fourier_cost`: a choice for cost, step 1);
 without a previous pass the query's eps is located by the RDP-style conversion of the composed
-log-MGF (:func:`chernoff_eps`), which needs no convolution of the whole composition.
+log-MGF (:func:`.log_mgf.chernoff_eps`), which needs no convolution of the whole composition.
+A float model of the composition (``model``, :class:`FourierModel`, for :mod:`.predict`) runs
+the same steps 1-4 on the same window with the error bookkeeping skipped; it bounds nothing.
 
 References: N. J. Higham, *Accuracy and Stability of Numerical Algorithms*, 2nd ed., SIAM 2002,
 Sec. 2.2, 3.1, Lemma 3.5, Sec. 24.1 Thm 24.2 and its proof; A. Koskela, J. Jalko, A. Honkela,
@@ -103,6 +105,7 @@ import numpy as np
 
 from dpverify.theorems.ctx import PrecisionExhausted, arb_precision
 from dpverify.theorems.numerics.pld._arith import (
+    Number,
     _arb,
     _dyadic_floor,
     fdot,
@@ -112,7 +115,6 @@ from dpverify.theorems.numerics.pld.discrete import DiscretePLD
 from dpverify.theorems.numerics.pld.fft import (
     MAX_LENGTH,
     TINY,
-    FloatPLD,
     U,
     _gamma,
     fft_error_factor,
@@ -124,6 +126,7 @@ from dpverify.theorems.numerics.pld.fourier_pld import (
     _sum_up,
     _up_nonneg,
 )
+from dpverify.theorems.numerics.pld.log_mgf import _log_support, chernoff_eps, fourier_tilt
 from dpverify.theorems.numerics.pld.tilted import MAX_EXPONENT, weights
 
 TAIL = 2.0**-45  # aliased tilted mass allowed outside the window (l1, vs masses ~ 1)
@@ -195,14 +198,6 @@ def _norm2_up(v: np.ndarray) -> float:
     sq = _up_nonneg(v * v)
     s = _sum_up(sq[1:-1]) * 2 + float(sq[0]) + float(sq[-1])
     return float(_up_nonneg(math.sqrt(_up_nonneg(s * (1 + 4 * U)))))
-
-
-def _log_support(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``(log x_i, i)`` over the positive entries (float index): the float locators' log-sum-exps
-    skip the zero masses (exp of -inf is a slow path in numpy, measured 7x on scenario B's
-    one-step PLD, 40 % zeros), which contribute nothing."""
-    pos = np.flatnonzero(x > 0)
-    return np.log(x[pos]), pos.astype(float)
 
 
 @dataclass
@@ -376,12 +371,38 @@ def _locate(total: int, ch: _Chernoff, mean: float) -> tuple[int, int]:
     return o, n
 
 
-def _window(parts: Sequence[_Part], mean: float) -> tuple[int, int, flint.arb, flint.arb]:
+MODEL_LENGTHS = (5, 6)  # eighths of the locator's power of 2 a model's window may take instead:
+#   pocketfft's radices 5 and 3 (measured, rfft + irfft: 0.44 and 0.68 of the CPU at 2^18)
+
+
+def _model_length(o: int, n: int, total: int, ch: _Chernoff) -> int:
+    """A float model's window length: the least of ``MODEL_LENGTHS`` eighths of the locator's
+    ``n`` (a power of 2) and ``n`` itself whose right tail is within ``TAIL`` (so the model's
+    aliased mass is at most ``TAIL`` on each side, as the rigorous window's total; on scenario
+    B ~1e-12 of a query's tilted sum), from the same float locator."""
+    if n <= 1 << 12:
+        return n
+    for eighths in MODEL_LENGTHS:
+        m = n // 8 * eighths
+        if o + m > total or ch.log_bound(o + m, True)[0] <= math.log(TAIL):
+            return m
+    return n
+
+
+def _window(parts: Sequence[_Part], mean: float, model: bool = False
+            ) -> tuple[int, int, flint.arb, flint.arb]:
     """``(o, n, left, right)``: the window and the Chernoff tails outside it: the locator's
-    (:func:`_locate`), ``n`` doubled until the rigorous tails sum to at most ``TAIL``."""
+    (:func:`_locate`), ``n`` doubled until the rigorous tails sum to at most ``TAIL``; for a
+    ``model``, the locator's window and no tails (0: the model bounds nothing)."""
     total = sum(p.k * (len(p.xh) - 1) for p in parts)
     ch = _Chernoff(parts)
     o, n = _locate(total, ch, mean)
+    if model:
+        n = _model_length(o, n, total, ch)
+        if n > MAX_LENGTH:
+            raise PrecisionExhausted(f"a Fourier window would hold more than {MAX_LENGTH} "
+                                     f"points")
+        return max(0, min(o, total + 1 - n)), n, flint.arb(0), flint.arb(0)
     while True:
         if n > MAX_LENGTH:
             raise PrecisionExhausted(f"a Fourier window would hold more than {MAX_LENGTH} "
@@ -405,171 +426,172 @@ def _inf_mass(ones: Sequence[tuple[DiscretePLD, int]]) -> flint.arb:
         return total - finite
 
 
-def compose_fourier(ones: Sequence[tuple[DiscretePLD, int]], lam: Fraction) -> FourierPLD:
+class _Errors:
+    """The error bookkeeping of :func:`compose_fourier` (steps 1-4): the relative error ``a``,
+    the l1 term ``eta_in`` of the underflowed inputs, and per part the bound ``D_j`` of its
+    powered spectrum and ``|P^_j|``; ``eta_T`` at the end (:meth:`eta`)."""
+
+    def __init__(self, parts: Sequence[_Part], n: int) -> None:
+        self.a = max(p.a for p in parts)
+        self.g = math.sqrt(2) * _gamma(2)
+        self.e_n = fft_error_factor(n)
+        self.pieces: list[tuple[np.ndarray, np.ndarray]] = []  # (|P^_j| upper, D_j)
+        self.norms_t, self.norms_f = flint.arb(1), flint.arb(1)
+
+    def magnitudes(self, p: _Part, rows: int, folded: np.ndarray, x: np.ndarray
+                   ) -> tuple[np.ndarray, np.ndarray, float]:
+        """``(|X^_j| up, r_j, e')`` of the part's spectrum ``x`` (``r_j >= |X_j|, |X^_j|``);
+        records the fold's relative error and the l1 norms of step 1."""
+        self.a = max(self.a, float_outward(
+            (1 + Fraction(p.a)) * (1 + Fraction(_gamma(rows + 1))) - 1, True))
+        l1 = _sum_up(folded)
+        under = len(p.xh) * TINY if p.underflow else 0.0
+        with arb_precision(_PREC):
+            self.norms_t *= _arb(Fraction(l1 + under)) ** p.k
+            self.norms_f *= _arb(Fraction(l1)) ** p.k
+        e1 = self.e_n * l1
+        ax = _abs_up(x)
+        return ax, _up_nonneg(ax + e1), e1
+
+    def power(self, p: _Part, ax: np.ndarray, r: np.ndarray, e1: float, keep: np.ndarray,
+              pws: np.ndarray, m: int) -> None:
+        """Records ``D_j`` (step 3; ``c^k`` where not powered) and ``|P^_j|`` (0 there)."""
+        cut_k = float(_pow_up(np.array([_cut(p.k)]), p.k)[0])
+        axs = ax[keep]
+        gm = _rel_up(self.g, m)
+        grow = float(_up_nonneg(max(1.0, float(np.max(ax)) + e1)))
+        big = float(_up_nonneg(float(_pow_up(np.array([grow]), p.k)[0]) * (1 + gm)))
+        near = _pow_up(r[keep], p.k - 1)  # also bounds |X^|^(k-1)
+        ds = _up_nonneg(_up_nonneg(p.k * e1) * near)
+        ds = _up_nonneg(ds + _up_nonneg(gm * _up_nonneg(near * axs)) + m * 4 * TINY * big)
+        d = np.full(len(ax), cut_k)
+        d[keep] = ds
+        apw = np.zeros(len(ax))
+        apw[keep] = _abs_up(pws)
+        self.pieces.append((apw, d))
+
+    def eta_in(self) -> float:
+        with arb_precision(_PREC):
+            eta_in = (self.norms_t - self.norms_f).upper()
+        return float(_up_nonneg(float(eta_in)))  # eta_in: an exact upper end, >= 0
+
+    def eta(self, spectrum: np.ndarray) -> float:
+        """``eta_T`` of step 4: the product rule over the parts and the inverse transform."""
+        pieces = self.pieces
+        total_d = np.zeros(len(spectrum))
+        for j, (_aj, dj) in enumerate(pieces):
+            term = dj
+            for l_, (al, dl) in enumerate(pieces):
+                if l_ != j:
+                    term = _up_nonneg(term * _up_nonneg(al + dl))
+            total_d = _up_nonneg(total_d + term)
+        if len(pieces) > 1:
+            prod_a = pieces[0][0]
+            for al, _dl in pieces[1:]:
+                prod_a = _up_nonneg(prod_a * al)
+            total_d = _up_nonneg(total_d + _up_nonneg(_rel_up(self.g, len(pieces) - 1)
+                                                      * prod_a))
+        nz = np.flatnonzero(spectrum)  # the coefficients not powered are exact zeros: |0| = 0
+        a_spec = np.zeros(len(spectrum))
+        a_spec[nz] = _abs_up(spectrum[nz])
+        return float(_up_nonneg(_norm2_up(total_d) + _up_nonneg(self.e_n * _norm2_up(a_spec))))
+
+
+def _cut(k: int) -> float:
+    """``c = 2^(-CUT_BITS / k)``: a coefficient at most ``c`` in modulus is not powered (its
+    k-th power is at most ``c^k``; step 3). Any float: the bound is ``c^k``, rounded up."""
+    return 2.0 ** (-CUT_BITS / k)
+
+
+def _folded(xh: np.ndarray, n: int) -> tuple[np.ndarray, int]:
+    """``xh`` folded modulo ``n`` (sums of its rows of length ``n``) and the number of rows."""
+    rows = -(-len(xh) // n)
+    folded = np.zeros(rows * n)
+    folded[:len(xh)] = xh
+    return (folded.reshape(rows, n).sum(axis=0) if rows > 1 else folded), rows
+
+
+class FourierModel(FourierPLD):
+    """A float model of a composition (:func:`compose_fourier` with ``model``; the float model
+    of a pass, :mod:`.predict`): the window of the same tilt, fold, transforms, power and
+    inverse, with every error term taken as 0, so it bounds nothing. Its float locator
+    (:meth:`eps_float`) and the midpoints of its ``delta_bound`` balls are the model's
+    estimates; :meth:`eps_bound` (a certified query) raises."""
+
+    def eps_bound(self, delta: Number, lower_limit: Fraction = Fraction(0)) -> Fraction:
+        raise TypeError("a float model of a composition certifies nothing")
+
+
+def _inf_mass_float(ones: Sequence[tuple[DiscretePLD, int]]) -> float:
+    """The float ``prod_j T_j^{k_j} - prod_j F_j^{k_j}`` (total and finite masses) as
+    ``-T expm1(sum_j k_j log1p(-inf_j / T_j))``: no cancellation."""
+    log_t = log_ratio = 0.0
+    for one, k in ones:
+        fin = float(np.sum(one.unit_floats()))
+        total = fin + float(one.inf)
+        if total <= 0:
+            return 0.0
+        log_t += k * (math.log(total) - one.B * math.log(2))
+        log_ratio += k * math.log1p(-float(one.inf) / total)
+    return -math.exp(log_t) * math.expm1(log_ratio)
+
+
+def compose_fourier(ones: Sequence[tuple[DiscretePLD, int]], lam: Fraction,
+                    model: bool = False, window: tuple[int, int] | None = None
+                    ) -> FourierPLD:
     """The composition of the one-step PLDs ``ones`` (``(pld, k)``, one kind and grid)
-    tilted by ``lam`` (per unit of loss, a dyadic >= 0), see the module docstring."""
+    tilted by ``lam`` (per unit of loss, a dyadic >= 0), see the module docstring; with
+    ``model``, its float model (:class:`FourierModel`: the same computation of the window,
+    the error bookkeeping of :class:`_Errors`, the Chernoff tails in arb and the exact
+    ``+inf`` atom skipped; B's add direction ~0.0144 -> ~0.009 s); a model may be given its
+    ``window`` ``(o, n)`` (e.g. the upper model's for the lower one: no locator)."""
     kinds = {(one.kind, one.h) for one, _k in ones}
     if len(kinds) != 1:
         raise ValueError("only PLDs of the same kind and grid compose")
     kind, h = kinds.pop()
     lam_h = lam * h
     parts = [_tilted_part(one, k, lam_h) for one, k in ones]
-    o, n, left, right = _window(parts, _mean(parts))
-    k_all = sum(p.k for p in parts)
-    a = max(p.a for p in parts)
-    g = math.sqrt(2) * _gamma(2)
-    e_n = fft_error_factor(n)
+    if model and window is not None:  # o clamped to the composition
+        o, n, left, right = window[0], window[1], flint.arb(0), flint.arb(0)
+        o = max(0, min(o, sum(p.k * (len(p.xh) - 1) for p in parts) + 1 - n))
+    else:
+        o, n, left, right = _window(parts, _mean(parts), model)
+    errors = None if model else _Errors(parts, n)
     spectrum = None
-    pieces = []  # (|P^_j| upper, D_j)
-    with arb_precision(_PREC):
-        eta_in = flint.arb(0)
-        norms_t, norms_f = flint.arb(1), flint.arb(1)
-        for p in parts:
-            rows = -(-len(p.xh) // n)
-            folded = np.zeros(rows * n)
-            folded[:len(p.xh)] = p.xh
-            folded = folded.reshape(rows, n).sum(axis=0) if rows > 1 else folded
-            a = max(a, float_outward((1 + Fraction(p.a)) * (1 + Fraction(_gamma(rows + 1))) - 1,
-                                      True))
-            l1 = _sum_up(folded)
-            under = len(p.xh) * TINY if p.underflow else 0.0
-            norms_t *= _arb(Fraction(l1 + under)) ** p.k
-            norms_f *= _arb(Fraction(l1)) ** p.k
-            x = np.fft.rfft(folded)
-            e1 = e_n * l1
-            ax = _abs_up(x)
-            r = _up_nonneg(ax + e1)  # >= |X_j| and |X^_j|
-            # negligible coefficients: where r <= cut, |X^k| <= cut^k <= cut_k; their power
-            # is taken as 0 with the error cut_k (step 3)
-            cut = 2.0 ** (-CUT_BITS / p.k)  # any float: the bound is cut_k, rounded up
-            cut_k = float(_pow_up(np.array([cut]), p.k)[0])
-            keep = np.flatnonzero(r > cut)
-            xs, axs = x[keep], ax[keep]
-            pws, m = _power(xs, p.k)
-            gm = _rel_up(g, m)
-            grow = float(_up_nonneg(max(1.0, float(np.max(ax)) + e1)))
-            big = float(_up_nonneg(float(_pow_up(np.array([grow]), p.k)[0]) * (1 + gm)))
-            near = _pow_up(r[keep], p.k - 1)  # also bounds |X^|^(k-1)
-            ds = _up_nonneg(_up_nonneg(p.k * e1) * near)
-            ds = _up_nonneg(ds + _up_nonneg(gm * _up_nonneg(near * axs)) + m * 4 * TINY * big)
-            pw = np.zeros(len(x), dtype=complex)
-            pw[keep] = pws
-            d = np.full(len(x), cut_k)
-            d[keep] = ds
-            apw = np.zeros(len(x))
-            apw[keep] = _abs_up(pws)
-            del near, x, ax, r, xs, axs, pws, ds, folded
-            pieces.append((apw, d))
-            spectrum = pw if spectrum is None else spectrum * pw
-            del pw
-        eta_in = (norms_t - norms_f).upper()
+    for p in parts:
+        folded, rows = _folded(p.xh, n)
+        x = np.fft.rfft(folded)
+        if errors is None:
+            ax = r = np.abs(x)
+            e1 = 0.0
+        else:
+            ax, r, e1 = errors.magnitudes(p, rows, folded, x)
+        del folded
+        # negligible coefficients: where r <= cut, |X^k| <= cut^k; their power is taken as 0
+        # (with the error cut^k, step 3)
+        keep = np.flatnonzero(r > _cut(p.k))
+        pws, m = _power(x[keep], p.k)
+        if errors is not None:
+            errors.power(p, ax, r, e1, keep, pws, m)
+        del x, ax, r
+        pw = np.zeros(n // 2 + 1, dtype=complex)
+        pw[keep] = pws
+        spectrum = pw if spectrum is None else spectrum * pw
+        del pw, pws
     assert spectrum is not None
-    total_d = np.zeros(len(spectrum))
-    for j, (_aj, dj) in enumerate(pieces):
-        term = dj
-        for l_, (al, dl) in enumerate(pieces):
-            if l_ != j:
-                term = _up_nonneg(term * _up_nonneg(al + dl))
-        total_d = _up_nonneg(total_d + term)
-    if len(pieces) > 1:
-        prod_a = pieces[0][0]
-        for al, _dl in pieces[1:]:
-            prod_a = _up_nonneg(prod_a * al)
-        total_d = _up_nonneg(total_d + _up_nonneg(_rel_up(g, len(pieces) - 1) * prod_a))
-    nz = np.flatnonzero(spectrum)  # the coefficients not powered are exact zeros: |0| = 0
-    a_spec = np.zeros(len(spectrum))
-    a_spec[nz] = _abs_up(spectrum[nz])
-    eta = _up_nonneg(_norm2_up(total_d) + _up_nonneg(e_n * _norm2_up(a_spec)))  # eta_T
-    del pieces, total_d
+    eta = 0.0 if errors is None else errors.eta(spectrum)
     values = np.roll(np.fft.irfft(spectrum, n), -(o % n))
     with arb_precision(_PREC):
         log_c = -_arb(lam_h * o)
         for p in parts:
             log_c -= _arb(Fraction(p.scale)).log() * p.k
     shift = sum((one.shift * k for one, k in ones), Fraction(0))
-    eta_in_up = float(_up_nonneg(float(eta_in)))  # eta_in: an exact upper end, >= 0
-    return FourierPLD(kind, h, shift + o * h, lam_h, values, log_c, a, k_all, float(eta), left,
-                      right, _inf_mass(ones), eta_in_up)
+    k_all = sum(p.k for p in parts)
+    if errors is None:
+        return FourierModel(kind, h, shift + o * h, lam_h, values, log_c, 0.0, k_all, 0.0,
+                            left, right, flint.arb(_inf_mass_float(ones)))
+    return FourierPLD(kind, h, shift + o * h, lam_h, values, log_c, errors.a, k_all, eta, left,
+                      right, _inf_mass(ones), errors.eta_in())
 
 
-def _float_parts(ones: Sequence[tuple[DiscretePLD, int]]) -> list[tuple[FloatPLD, int]]:
-    return [(FloatPLD.from_discrete(one), k) for one, k in ones]
-
-
-def chernoff_eps(ones: Sequence[tuple[DiscretePLD, int]], delta: float) -> float:
-    """A float estimate of eps at ``delta`` (a locator, no bound): the minimum over ``lam``
-    of ``(K(lam) - log delta + lam log lam - (lam + 1) log(lam + 1)) / lam``, ``K`` the
-    composed log-MGF of the loss (the RDP-style conversion; pessimistic)."""
-    steps = []
-    for d, k in _float_parts(ones):
-        lm, idx = _log_support(d.masses)
-        steps.append((lm, float(d.shift) + float(d.h) * idx, k))
-    best = math.inf
-    for lam in np.geomspace(1e-3, 1e3, 121):
-        cgf = 0.0
-        for lm, z, k in steps:
-            e = lm + lam * z
-            top = float(e.max())
-            cgf += k * (top + math.log(float(np.exp(e - top).sum())))
-        val = (cgf - math.log(delta) + lam * math.log(lam) - (lam + 1) * math.log1p(lam)) / lam
-        best = min(best, val)
-    return best
-
-
-def fourier_tilt(ones: Sequence[tuple[DiscretePLD, int]], center: float) -> Fraction:
-    """The saddle-point tilt: the ``lam`` whose tilted composed law has mean ``center``
-    (``sum_j k_j m_j(lam)``, ``m_j`` the tilted mean of one step, increasing in lam: its
-    derivative is ``sum_j k_j v_j(lam)``, ``v_j`` the tilted variance), capped so that the
-    one-step weight tables stay within ``e^{MAX_EXPONENT / 2}``, as a dyadic with 8 significant
-    bits (any value is rigorous: a float locator). Newton's method on the bracket ``[lo, hi]``,
-    a bisection step whenever Newton would leave it (safeguarded Newton, Press et al.,
-    *Numerical Recipes*, 3rd ed., Sec. 9.4 ``rtsafe``): ~5 evaluations of the tilted moments
-    instead of the ~17 of a bisection to ``2^-10``."""
-    span = max((len(one) - 1) * float(one.h) for one, _k in ones)
-    lam_max = MAX_EXPONENT / 2 / max(span, 1e-9)
-    steps = []
-    for d, k in _float_parts(ones):
-        lm, idx = _log_support(d.masses)
-        z = float(d.shift) + float(d.h) * idx
-        steps.append((lm, z, z * z, k))
-
-    def moments(lam: float) -> tuple[float, float]:
-        """The tilted composed mean and variance (float)."""
-        mean = var = 0.0
-        for lm, z, z2, k in steps:
-            e = lm + lam * z
-            w = np.exp(e - float(e.max()))
-            total = float(w.sum())
-            m = fdot(w, z) / total
-            mean += k * m
-            var += k * max(fdot(w, z2) / total - m * m, 0.0)
-        return mean, var
-
-    if not math.isfinite(center):
-        return Fraction(0)
-    m0, v0 = moments(0.0)
-    if m0 >= center:
-        return Fraction(0)
-    lo, hi = 0.0, lam_max
-    x, fx, dfx = 0.0, m0 - center, v0
-    for _ in range(60):
-        nxt = x - fx / dfx if dfx > 0 else math.nan
-        if not lo < nxt < hi:
-            nxt = (lo + hi) / 2
-        done = abs(nxt - x) <= 2.0**-12 * nxt
-        x = nxt
-        m, dfx = moments(x)
-        fx = m - center
-        if fx < 0:
-            lo = x
-        else:
-            hi = x
-        if done or hi - lo <= 2.0**-10 * hi:
-            break
-    if x <= 0:
-        return Fraction(0)
-    e = math.floor(math.log2(x)) - 7
-    return Fraction(math.floor(x / 2.0**e)) * Fraction(2) ** e
-
-
-__all__ = ["FourierPLD", "chernoff_eps", "compose_fourier", "fourier_tilt"]
+__all__ = ["FourierModel", "FourierPLD", "chernoff_eps", "compose_fourier", "fourier_tilt"]

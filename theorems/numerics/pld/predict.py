@@ -7,7 +7,8 @@ here the same two one-step constructions are built in floating point from the pa
 ([DGKKM22] arXiv 2207.04380v1), the lower one by the neighbour exchange of :mod:`.lower` on the
 centred bins of every grid point (on coarse grids also the pouring of :mod:`.pour`, in floats,
 the higher of the two kept, as :func:`.discretize.discretize` does). They are composed as the
-rigorous pass composes (:func:`.fourier.compose_fourier`, tilted at the same saddle point) and
+rigorous pass composes (:func:`.fourier.compose_fourier` in its model mode: the same window,
+without the error bookkeeping; tilted at the same saddle point, :mod:`.log_mgf`) and
 read by a float query (compositions below ``passes.FOURIER_MIN_SIZE`` as exact integer powers
 of the model, as in the rigorous pass). The result is an estimate of the pass's enclosure at
 the same step, at a fraction of its CPU time; nothing computed here enters an enclosure. It also
@@ -40,7 +41,8 @@ from dpverify.theorems.numerics.pld.discretize import (
     _pourings,
     grid_for,
 )
-from dpverify.theorems.numerics.pld.fourier import chernoff_eps, compose_fourier, fourier_tilt
+from dpverify.theorems.numerics.pld.fourier import compose_fourier
+from dpverify.theorems.numerics.pld.log_mgf import LogMgf
 from dpverify.theorems.numerics.pld.lower import Bins, lower_atoms
 from dpverify.theorems.numerics.pld.pairs import LossPair, SubsampledGaussian
 from dpverify.theorems.numerics.pld.passes import _FALLBACK, _max_over_directions
@@ -53,8 +55,9 @@ Part = tuple[LossPair, int]
 FloatCdfs = Callable[[np.ndarray], tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]
 
 
-def _float_cdfs(pair: LossPair) -> FloatCdfs | None:
-    """``z -> (P[L <= z], P[L > z], Q[L <= z], Q[L > z])`` in floats, or None."""
+def _float_cdfs(pair: LossPair) -> tuple[FloatCdfs, Any] | None:
+    """``z -> (P[L <= z], P[L > z], Q[L <= z], Q[L > z])`` in floats and the key of the dual
+    pair, or None."""
     if not isinstance(pair, SubsampledGaussian) or pair.direction == "replace":
         return None
     dual = SubsampledGaussian(pair.q_in, pair.sigma_in,
@@ -66,7 +69,7 @@ def _float_cdfs(pair: LossPair) -> FloatCdfs | None:
         assert p is not None and q is not None
         return p[0], p[1], q[1], q[0]
 
-    return cdfs
+    return cdfs, dual.key()
 
 
 def _differences(cdf: np.ndarray, sf: np.ndarray) -> np.ndarray:
@@ -76,18 +79,49 @@ def _differences(cdf: np.ndarray, sf: np.ndarray) -> np.ndarray:
     return np.maximum(d, 0.0)
 
 
-def _units(kind: str, h: Fraction, shift: Fraction, masses: np.ndarray, inf: float
-           ) -> DiscretePLD:
+@dataclass
+class _Model:
+    """A one-step model PLD: masses ``units[i] 2^-B`` (integer-valued floats, the rounded model
+    masses) at losses ``shift + i h``, ``inf 2^-B`` at ``+inf``. It has the fields and methods
+    of :class:`.discrete.DiscretePLD` that the Fourier composition's model mode and the float
+    locators read (:func:`.fourier.compose_fourier`, :class:`.log_mgf.LogMgf`); the
+    ``DiscretePLD`` itself (an ``fmpz_poly`` of Python ints, ~3 ms for B's 16151 masses) is
+    built only where the model composes exactly (:meth:`discrete`)."""
+
+    kind: str
+    h: Fraction
+    shift: Fraction
+    units: np.ndarray
+    inf: int
+    B: int = UNIT_BITS
+    trim: int = 0
+    steps: int = 1
+    _discrete: DiscretePLD | None = None
+
+    def __len__(self) -> int:
+        return len(self.units)
+
+    def unit_floats(self) -> np.ndarray:
+        return self.units
+
+    def discrete(self) -> DiscretePLD:
+        if self._discrete is None:
+            one = DiscretePLD(self.kind, self.h, self.shift,
+                              flint.fmpz_poly([int(v) for v in self.units.tolist()]),
+                              self.inf, self.B, 0)
+            one.set_unit_floats(self.units)
+            self._discrete = one
+        return self._discrete
+
+
+def _units(kind: str, h: Fraction, shift: Fraction, masses: np.ndarray, inf: float) -> _Model:
     """The model PLD of the float ``masses`` in units ``2^-UNIT_BITS``; its unit floats are
     the rounded masses themselves (the floats of those integers: no conversion back)."""
     units = np.rint(np.ldexp(masses, UNIT_BITS))
     top = np.flatnonzero(units)
-    units = units[:top[-1] + 1] if len(top) else units[:0]  # fmpz_poly drops high zeros
-    one = DiscretePLD(kind, h, shift, flint.fmpz_poly([int(v) for v in units.tolist()]),
-                      round(math.ldexp(inf, UNIT_BITS)), UNIT_BITS, 0)
+    units = units[:top[-1] + 1] if len(top) else units[:0]  # as fmpz_poly drops high zeros
     units.flags.writeable = False
-    one.set_unit_floats(units)
-    return one
+    return _Model(kind, h, shift, units, round(math.ldexp(inf, UNIT_BITS)))
 
 
 @dataclass
@@ -100,13 +134,14 @@ class _Grid:
     shift: Fraction
     z: np.ndarray
     p_inf: float
+    dual: Any = None  # the key of the dual pair
 
 
 def _model_grid(pair: LossPair, h: Fraction, tail: float) -> _Grid | None:
     """The grid and window of :func:`.discretize.discretize` (every step fine), or None (no
     float CDFs, or too many points)."""
-    cdfs = _float_cdfs(pair)
-    if cdfs is None:
+    got = _float_cdfs(pair)
+    if got is None:
         return None
     grid = grid_for(pair, h)
     hf, off = float(h), float(grid.offset)
@@ -116,12 +151,64 @@ def _model_grid(pair: LossPair, h: Fraction, tail: float) -> _Grid | None:
     if n > MAX_POINTS or n < 2:
         return None
     z = off + ilo * hf + hf * np.arange(n)
-    return _Grid(pair, cdfs, h, grid.z(ilo), z, float(pair.p_inf().mid()))
+    return _Grid(pair, got[0], h, grid.z(ilo), z, float(pair.p_inf().mid()), got[1])
 
 
-def _upper(g: _Grid) -> DiscretePLD:
-    """Connect the dots: the P- and Q-mass of every step split between its ends."""
-    pc, ps, qc, qs = g.cdfs(g.z)
+Cdfs = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
+class _BinEnds:
+    """The float CDFs of one pair at the half points ``z0 + (i + 1/2) h`` of its model grid
+    (its lower model's bin ends), each evaluated once on a growing range of ``i``: the dual
+    pair's upper model reads its CDFs there too (:func:`_dual_cdfs`)."""
+
+    def __init__(self, g: _Grid) -> None:
+        self.g, self.lo = g, 0
+        self.vals: Cdfs | None = None
+
+    def _eval(self, i0: int, i1: int) -> Cdfs:
+        return self.g.cdfs(float(self.g.z[0]) + float(self.g.h) * (np.arange(i0, i1) + 0.5))
+
+    def at(self, i0: int, i1: int) -> Cdfs:
+        """``(P[L <= z], P[L > z], Q[L <= z], Q[L > z])`` at the half indices ``i0 <= i <
+        i1``."""
+        if self.vals is None:
+            self.lo, self.vals = i0, self._eval(i0, i1)
+        if i0 < self.lo:
+            left = self._eval(i0, self.lo)
+            self.vals = tuple(np.concatenate([a, b]) for a, b in zip(left, self.vals,
+                                                                      strict=True))
+            self.lo = i0
+        hi = self.lo + len(self.vals[0])
+        if i1 > hi:
+            right = self._eval(hi, i1)
+            self.vals = tuple(np.concatenate([a, b]) for a, b in zip(self.vals, right,
+                                                                      strict=True))
+        s = i0 - self.lo
+        pc, ps, qc, qs = (v[s:s + i1 - i0] for v in self.vals)
+        return pc, ps, qc, qs
+
+
+def _dual_cdfs(g: _Grid, ends: _BinEnds) -> Cdfs | None:
+    """The CDFs of ``g``'s pair at its grid points from the bin ends of its dual pair's grid,
+    where the grid points are their negatives (:func:`.discretize.grid_for` puts a grid point
+    at a lower edge of the support and a bin boundary at an upper one; the subsampled
+    Gaussian's add and remove losses are each other's negatives, P and Q swapped, so ``P_D[L
+    <= z] = Q_P[L > -z]``, ``Q_D[L <= z] = P_P[L > -z]``: :class:`.pairs.SubsampledGaussian`),
+    else None. The same functions at the same points up to the rounding of the points: the
+    remove direction's upper model and the add direction's lower one share one evaluation."""
+    c = (-g.shift - ends.g.shift) / g.h - Fraction(1, 2)
+    if c.denominator != 1:
+        return None
+    top, n = int(c), len(g.z)
+    pc, ps, qc, qs = ends.at(top - n + 1, top + 1)  # the half index of z_j is top - j
+    return qs[::-1], qc[::-1], ps[::-1], pc[::-1]
+
+
+def _upper(g: _Grid, cdfs: Cdfs | None = None) -> _Model:
+    """Connect the dots: the P- and Q-mass of every step split between its ends (``cdfs``:
+    the CDFs at the grid points, if known)."""
+    pc, ps, qc, qs = g.cdfs(g.z) if cdfs is None else cdfs
     pb, qb = _differences(pc, ps), _differences(qc, qs)
     e = np.exp(g.z)
     width = e[1:] - e[:-1]
@@ -132,12 +219,15 @@ def _upper(g: _Grid) -> DiscretePLD:
     return _units("upper", g.h, g.shift, up, ps[-1] + g.p_inf)
 
 
-def _lower(g: _Grid) -> DiscretePLD:
+def _lower(g: _Grid, ends: _BinEnds | None = None) -> _Model:
     """Neighbour exchange on the centred bins ``[t - 1/2, t + 1/2]`` (halves at the ends); on
-    coarse grids also the pouring, the higher kept (as discretize)."""
+    coarse grids also the pouring, the higher kept (as discretize). ``ends``: the pair's bin
+    ends (:class:`_BinEnds`, some perhaps already evaluated)."""
     n, hf, z0 = len(g.z), float(g.h), float(g.z[0])
     cuts = np.concatenate([[0.0], np.arange(n - 1) + 0.5, [n - 1.0]])
-    pc, ps, qc, qs = g.cdfs(z0 + hf * cuts)
+    mid = (ends or _BinEnds(g)).at(0, n - 1)
+    edge = g.cdfs(z0 + hf * cuts[[0, -1]])
+    pc, ps, qc, qs = (np.concatenate([e[:1], m, e[1:]]) for e, m in zip(edge, mid, strict=True))
     p, q = _differences(pc, ps), _differences(qc, qs)
     bins = Bins(p, p, q, q, cuts[:-1], cuts[1:])
     ez = np.exp(g.z)
@@ -229,25 +319,16 @@ def float_one_step(pair: LossPair, h: Fraction, tail: float
     grid and window of :func:`.discretize.discretize` (every step fine), or None (no float
     CDFs, or too many points)."""
     g = _model_grid(pair, h, tail)
-    return None if g is None else (_upper(g), _lower(g))
+    return None if g is None else (_upper(g).discrete(), _lower(g).discrete())
 
 
-def _exact(ones: Sequence[tuple[DiscretePLD, int]]) -> DiscretePLD:
+def _exact(ones: Sequence[tuple[_Model, int]]) -> DiscretePLD:
     out: DiscretePLD | None = None
     for one, k in ones:
-        c = one.self_compose(k)
+        c = one.discrete().self_compose(k)
         out = c if out is None else out.compose(c)
     assert out is not None
     return out
-
-
-def _tilt(ups: Sequence[tuple[DiscretePLD, int]], center: float | None, delta: float,
-          estimate: float | None = None) -> Fraction:
-    """The tilt of the rigorous pass: the saddle point of the upper model at ``center``, else
-    at a Chernoff estimate of the eps of ``delta`` (``estimate``, if already computed)."""
-    if center is None:
-        center = chernoff_eps(ups, delta) if estimate is None else estimate
-    return fourier_tilt(ups, center)
 
 
 def predicted_pass(directions: Sequence[Sequence[Part]], h: Fraction, tail: float,
@@ -258,7 +339,7 @@ def predicted_pass(directions: Sequence[Sequence[Part]], h: Fraction, tail: floa
     model, and each direction's upper end; None where a pair has no model or the model fails.
 
     Each direction is tilted at the saddle point of its upper model at ``center``, else at a
-    Chernoff estimate of the eps of ``delta`` (:func:`.fourier.chernoff_eps`, as the rigorous
+    Chernoff estimate of the eps of ``delta`` (:meth:`.log_mgf.LogMgf.chernoff`, as the rigorous
     pass). That estimate is pessimistic (an upper estimate of the direction's eps), so without
     ``center`` the directions other than the one of the largest estimate are decided by it
     where it is at most the model's lower end (their upper models are then never composed, and
@@ -273,28 +354,40 @@ def predicted_pass(directions: Sequence[Sequence[Part]], h: Fraction, tail: floa
                     if got is None:
                         return None
                     grids[pair.key()] = got
-        uppers = {key: _upper(g) for key, g in grids.items()}
-        lowers: dict[Any, DiscretePLD] = {}  # only those of the directions composed below
+        ends = {key: _BinEnds(g) for key, g in grids.items()}
+        keys = list(grids)
+        uppers = {key: _upper(g, _dual_cdfs(g, ends[g.dual]) if g.dual in keys[:i] else None)
+                  for i, (key, g) in enumerate(grids.items())}  # a dual before: its bin ends
+        lowers: dict[Any, _Model] = {}  # only those of the directions composed below
         ups = [[(uppers[pair.key()], k) for pair, k in parts] for parts in directions]
         big = [sum(k * len(one) for one, k in ones) * UNIT_BITS >= passes.FOURIER_MIN_SIZE
                for ones in ups]
 
-        def lower(pair: LossPair) -> DiscretePLD:
+        def lower(pair: LossPair) -> _Model:
             if pair.key() not in lowers:
-                lowers[pair.key()] = _lower(grids[pair.key()])
+                lowers[pair.key()] = _lower(grids[pair.key()], ends[pair.key()])
             return lowers[pair.key()]
 
-        chernoff = {d: chernoff_eps(ups[d], delta) for d in range(len(directions))
-                    if center is None and big[d]}
+        mgfs = {d: LogMgf(ups[d]) for d in range(len(directions)) if big[d]}
+        chernoff = {d: mgf.chernoff(delta) for d, mgf in mgfs.items() if center is None}
         tilts: dict[int, Fraction] = {}
+        windows: dict[int, tuple[Fraction, int]] = {}  # the upper model's (first loss,
+        #   length): the lower's too
 
         def end(d: int, kind: str) -> float:
             ones = ups[d] if kind == "upper" else [(lower(pair), k) for pair, k in directions[d]]
             if not big[d]:
                 return read(_exact(ones))  # as the rigorous pass: small ones compose exactly
-            if d not in tilts:
-                tilts[d] = _tilt(ups[d], center, delta, chernoff.get(d))
-            return read(compose_fourier(ones, tilts[d]))
+            if d not in tilts:  # the tilt of the rigorous pass (Chernoff: as in composition)
+                tilts[d] = (mgfs[d].tilt(chernoff[d], start=mgfs[d].argmin)
+                            if center is None else mgfs[d].tilt(center))
+            base = sum((one.shift * k for one, k in ones), Fraction(0))
+            win = windows.get(d)
+            four = compose_fourier(ones, tilts[d], model=True,
+                                   window=None if win is None else
+                                   (round((win[0] - base) / h), win[1]))
+            windows.setdefault(d, (four.start, len(four)))
+            return read(four)
 
         early: dict[int, Callable[[], float]] = {}
         if len(chernoff) == len(directions) > 1:
