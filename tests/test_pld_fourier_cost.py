@@ -111,3 +111,58 @@ def test_composition_recomposes_at_the_saddle_when_the_check_fails(
     lower = composition.composition_pld([(PAIR, K)], H, bits, tail, "lower", "fourier", EPS,
                                         Fraction(4, 10**4), 1e-3)
     assert lower.lam_h == lam_s * H
+
+
+FINE = Fraction(1, 2048)  # one-step std of PAIR ~2^8 steps: blocks of 2^5 entries
+SADDLE_CASES = [(PAIR, 2.0), (PAIR, EPS), (PAIR, 4.0), (OTHER, 3.0), (OTHER, 5.0)]
+
+
+def check_blocked_saddle(pair: pld.SubsampledGaussian, center: float) -> None:
+    """The saddle found on the cost search's blocks (of many entries at step ``FINE``) is
+    :func:`.fourier.fourier_tilt`'s (the entries' tilted mean at ``center``) to within one
+    unit of its 8 significant bits."""
+    ups = one_steps([(pair, K)], FINE, "upper")
+    parts = fourier_cost.coarse(ups)
+    assert parts[0].w >= 15
+    want = fourier.fourier_tilt(ups, center)
+    got = fourier_cost.blocked_saddle(parts, FINE, center)
+    assert got is not None and want > 0
+    assert abs(got - want) <= want / 128, (float(got), float(want))
+
+
+@pytest.mark.parametrize(("pair", "center"), SADDLE_CASES)
+def test_blocked_saddle_is_the_saddle_of_the_entries(pair: pld.SubsampledGaussian,
+                                                     center: float) -> None:
+    check_blocked_saddle(pair, center)
+
+
+def test_blocked_saddle_zero_below_the_mean_and_none_past_its_reach(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    parts = fourier_cost.coarse(one_steps([(PAIR, K)], FINE, "upper"))
+    assert fourier_cost.blocked_saddle(parts, FINE, -1.0) == 0  # the untilted mean is above
+    assert fourier_cost.blocked_saddle(parts, FINE, float("nan")) == 0
+    assert fourier_cost.blocked_saddle(parts, FINE, EPS) is not None
+    monkeypatch.setattr(fourier_cost, "SADDLE_REACH", 0.0)  # blocks of width > 0 only
+    assert parts[0].w > 0
+    assert fourier_cost.blocked_saddle(parts, FINE, EPS) is None
+
+
+def test_composition_with_a_target_tilts_from_the_blocked_saddle(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a target the saddle comes from the blocks (``fourier_tilt`` is not run), and the
+    composition at the tilt chosen still brackets the exact one."""
+    composition._CACHE.clear()
+    composition._DECISIONS.clear()
+    calls: list[float] = []
+    real = fourier.fourier_tilt
+    monkeypatch.setattr(composition, "fourier_tilt",
+                        lambda ones, c: calls.append(c) or real(ones, c))
+    for kind in ("upper", "lower"):
+        got = _composition(1e-3, kind)
+        exact = exact_composition(_ones(kind))
+        truth, bound = exact.delta_at(Fraction(EPS)), got.delta_bound(Fraction(EPS))
+        if kind == "upper":
+            assert bound.upper() >= truth.upper()
+        else:
+            assert bound.lower() <= truth.lower()
+    assert calls == []

@@ -12,7 +12,12 @@ from dpverify.theorems.numerics.pld.discrete import DiscretePLD
 from dpverify.theorems.numerics.pld.discretize import discretize_deferred, grid_for
 from dpverify.theorems.numerics.pld.fft import MAX_LENGTH, FloatPLD
 from dpverify.theorems.numerics.pld.fourier import chernoff_eps, compose_fourier, fourier_tilt
-from dpverify.theorems.numerics.pld.fourier_cost import cost_tilt, within_budget
+from dpverify.theorems.numerics.pld.fourier_cost import (
+    blocked_saddle,
+    coarse,
+    cost_tilt,
+    within_budget,
+)
 from dpverify.theorems.numerics.pld.pairs import LossPair
 from dpverify.theorems.numerics.pld.tilted import (
     MAX_EXPONENT,
@@ -182,7 +187,8 @@ def _fourier_composition(parts: Sequence[Part], h: Fraction, bits: int, tail: fl
                          center: float | None, delta: Number | None,
                          target: float = 0.0) -> Any:
     """:func:`.fourier.compose_fourier` of the cached one-step PLDs, tilted at the saddle of
-    ``center`` (or of a Chernoff estimate of the eps of ``delta``); with a relative target
+    ``center`` (or of a Chernoff estimate of the eps of ``delta``; with a target, found on the
+    cost search's blocks, :func:`.fourier_cost.blocked_saddle`); with a relative target
     width ``target > 0`` and ``delta``, at the cost tilt of :func:`.fourier_cost.cost_tilt`
     instead when its predicted error is within budget, kept when the composition's measured
     error is too (:func:`.fourier_cost.within_budget`, on the first kind composed), else
@@ -193,11 +199,18 @@ def _fourier_composition(parts: Sequence[Part], h: Fraction, bits: int, tail: fl
     if center is None:
         center = _cached(("chernoff", key, h, bits, tail, d), lambda: chernoff_eps(ups, d))
     eps = center
-    lam_s = _cached(("lam", key, h, bits, tail, eps), lambda: fourier_tilt(ups, eps))
+    lam_s: Fraction | None = None
+    blocks = None
+    if target > 0 and delta is not None:  # the blocks serve the saddle and the cost search
+        blocks = _decided(("coarse", key, h, bits, tail), lambda: coarse(ups))
+        lam_s = _decided(("saddle", key, h, bits, tail, eps),
+                         lambda: blocked_saddle(blocks, h, eps))
+    if lam_s is None:
+        lam_s = _cached(("lam", key, h, bits, tail, eps), lambda: fourier_tilt(ups, eps))
     lam = lam_s
     if target > 0 and delta is not None:
-        lam = _decided(("cost", key, h, bits, tail, eps, d, target),
-                       lambda: cost_tilt(ups, lam_s, eps, d, target))
+        lam = _decided(("cost", key, h, bits, tail, eps, d, target, lam_s),
+                       lambda: cost_tilt(ups, lam_s, eps, d, target, blocks))
 
     def compose(at: Fraction) -> Any:
         ones = ups
