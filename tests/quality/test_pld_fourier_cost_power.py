@@ -103,3 +103,17 @@ def test_blocked_saddle_test_catches_blocks_at_their_midpoints(
         except AssertionError:
             failed += 1
     assert failed > 0
+
+
+def test_skipped_check_with_a_budget_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Planted: with the driver's budget, the check after composing skipped (always true)
+    and the predictions 0: the quarter window's composition then carries an error over the
+    budget, which tests/test_pld_fourier_cost.py's budget test reports."""
+    from dpverify.theorems.numerics.pld import composition
+    from tests.test_pld_fourier_cost import test_a_budgeted_composition_stays_within_its_budget
+
+    test_a_budgeted_composition_stays_within_its_budget()  # unplanted: passes
+    monkeypatch.setattr(fourier_cost, "predicted_error", lambda *_a, **_k: 0.0)
+    monkeypatch.setattr(composition, "within_budget", lambda *_a, **_k: True)
+    with pytest.raises(AssertionError):
+        test_a_budgeted_composition_stays_within_its_budget()
