@@ -133,8 +133,9 @@ MARGIN = 0.9  # predicted step / step of the h^2 law: measured (bench/bench_pld.
 #               five bench items (actual / predicted: A 0.87, B 0.85, C 0.96, K1e6 0.85, HET
 #               0.96); 0.97 would save 0-5 % CPU (only the discretisation follows h: the
 #               Fourier windows are powers of two) but leave ~6 % for what the model does not
-#               see, and a composition at a cost tilt (:mod:`.fourier_cost`) may spend up to a
-#               tenth of the target width; a miss costs a second pass
+#               see, and a composition at a cost tilt (:mod:`.fourier_cost`) may spend a
+#               tenth of the target width or half the predicted slack (_tilt_budget); a miss
+#               costs a second pass
 
 
 TILT_SHARE = 1 / 2  # of the slack the h^2 law predicts (target - predicted width, per end) a
