@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dpverify.theorems.numerics import pld
-from dpverify.theorems.numerics.pld import enclose, fourier, passes, predict
+from dpverify.theorems.numerics.pld import enclose, fourier, fourier_cost, passes, predict
 from dpverify.theorems.numerics.pld.taylor import taylor_exact_step
 from tests.test_pld import contains, gauss_eps, mp
 
@@ -383,3 +383,36 @@ def test_scalar_float_cdf_is_the_array_one(q: str, sigma: str) -> None:
                 assert got == want or (math.isnan(got) and math.isnan(want)) \
                     or abs(got - want) <= 1e-14 * abs(want), (pair.direction, z, upper, got,
                                                                want)
+
+
+def test_each_pass_is_told_its_predicted_width() -> None:
+    """``_refine`` fills ``expect["width"]`` before each pass with the h^2 law's width at its
+    step: from the model for the first pass, from the last pass afterwards; nothing without
+    a prediction."""
+    expect: dict[str, float] = {}
+    seen: list[float | None] = []
+    run, calls = _fake_run(300.0)
+
+    def spy(h: Fraction) -> tuple[Fraction, Fraction]:
+        seen.append(expect.get("width"))
+        return run(h)
+
+    enc = enclose._refine([_pair()], 10, spy, 1e-5, 60.0, None, _law_model(300.0), expect)
+    assert enc.model is not None and len(seen) == 1
+    want = enc.model["rel_width"] * float(calls[0] / Fraction(enc.model["h"])) ** 2
+    assert seen[0] == pytest.approx(want) and seen[0] < 1e-5
+    seen.clear()
+    run, calls = _fake_run(300.0)
+    enc = enclose._refine([_pair()], 10, spy, 1e-5, 60.0, None, None, expect)
+    assert len(seen) == 2 and seen[0] is None
+    first = enc.passes[0]["rel_width"] * float(calls[1] / calls[0]) ** 2
+    assert seen[1] == pytest.approx(first)
+
+
+def test_the_tilt_budget_is_a_share_of_the_predicted_slack() -> None:
+    assert enclose._tilt_budget(1e-5, {}) is None
+    assert enclose._tilt_budget(1e-5, {"width": 7e-6}) == pytest.approx(
+        enclose.TILT_SHARE * 3e-6 / 2)
+    floor = fourier_cost.TILT_BUDGET * 1e-5  # never below the rule without a model
+    assert enclose._tilt_budget(1e-5, {"width": 9.9e-6}) == pytest.approx(floor)
+    assert enclose._tilt_budget(1e-5, {"width": 2e-5}) == pytest.approx(floor)

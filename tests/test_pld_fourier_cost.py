@@ -8,8 +8,10 @@ step 5's two formulas on the composed window.
 
 from __future__ import annotations
 
+import functools
 from fractions import Fraction
 
+import flint
 import pytest
 
 from dpverify.theorems.numerics import pld
@@ -111,3 +113,141 @@ def test_composition_recomposes_at_the_saddle_when_the_check_fails(
     lower = composition.composition_pld([(PAIR, K)], H, bits, tail, "lower", "fourier", EPS,
                                         Fraction(4, 10**4), 1e-3)
     assert lower.lam_h == lam_s * H
+
+
+FINE = Fraction(1, 2048)  # one-step std of PAIR ~2^8 steps: blocks of 2^5 entries
+SADDLE_CASES = [(PAIR, 2.0), (PAIR, EPS), (PAIR, 4.0), (OTHER, 3.0), (OTHER, 5.0)]
+
+
+def check_blocked_saddle(pair: pld.SubsampledGaussian, center: float) -> None:
+    """The saddle found on the cost search's blocks (of many entries at step ``FINE``) is
+    :func:`.fourier.fourier_tilt`'s (the entries' tilted mean at ``center``) to within one
+    unit of its 8 significant bits."""
+    ups = one_steps([(pair, K)], FINE, "upper")
+    parts = fourier_cost.coarse(ups)
+    assert parts[0].w >= 15
+    want = fourier.fourier_tilt(ups, center)
+    got = fourier_cost.blocked_saddle(parts, FINE, center)
+    assert got is not None and want > 0
+    assert abs(got - want) <= want / 128, (float(got), float(want))
+
+
+@pytest.mark.parametrize(("pair", "center"), SADDLE_CASES)
+def test_blocked_saddle_is_the_saddle_of_the_entries(pair: pld.SubsampledGaussian,
+                                                     center: float) -> None:
+    check_blocked_saddle(pair, center)
+
+
+def test_blocked_saddle_zero_below_the_mean_and_none_past_its_reach(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    parts = fourier_cost.coarse(one_steps([(PAIR, K)], FINE, "upper"))
+    assert fourier_cost.blocked_saddle(parts, FINE, -1.0) == 0  # the untilted mean is above
+    assert fourier_cost.blocked_saddle(parts, FINE, float("nan")) == 0
+    assert fourier_cost.blocked_saddle(parts, FINE, EPS) is not None
+    monkeypatch.setattr(fourier_cost, "SADDLE_REACH", 0.0)  # blocks of width > 0 only
+    assert parts[0].w > 0
+    assert fourier_cost.blocked_saddle(parts, FINE, EPS) is None
+
+
+def test_composition_with_a_target_tilts_from_the_blocked_saddle(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a target the saddle comes from the blocks (``fourier_tilt`` is not run), and the
+    composition at the tilt chosen still brackets the exact one."""
+    composition._CACHE.clear()
+    composition._DECISIONS.clear()
+    calls: list[float] = []
+    real = fourier.fourier_tilt
+    monkeypatch.setattr(composition, "fourier_tilt",
+                        lambda ones, c: calls.append(c) or real(ones, c))
+    for kind in ("upper", "lower"):
+        got = _composition(1e-3, kind)
+        exact = exact_composition(_ones(kind))
+        truth, bound = exact.delta_at(Fraction(EPS)), got.delta_bound(Fraction(EPS))
+        if kind == "upper":
+            assert bound.upper() >= truth.upper()
+        else:
+            assert bound.lower() <= truth.lower()
+    assert calls == []
+
+
+QPAIR, QK, QEPS = pld.SubsampledGaussian(Fraction(1, 50), Fraction(4, 5), "add"), 50, 3.0
+#   saddle window 4096, 2048 at lam_s / 2, 1024 at lam_s / 4: a quarter window within reach
+
+
+def _q_ones(kind: str) -> list[tuple[pld.DiscretePLD, int]]:
+    return one_steps([(QPAIR, QK)], H, kind)
+
+
+@functools.cache
+def _q_exact(kind: str) -> flint.arb:
+    return exact_composition(_q_ones(kind)).delta_at(Fraction(QEPS))
+
+
+def _q_delta() -> float:
+    return float(_q_exact("upper").mid())
+
+
+def _budgeted(kind: str, budget: float) -> fourier.FourierPLD:
+    bits, tail = pld._plan(QK, 1e-14)
+    return composition.composition_pld([(QPAIR, QK)], H, bits, tail, kind, "fourier", QEPS,
+                                       Fraction(_q_delta()), 1e-3, budget)
+
+
+def _q_saddle() -> tuple[Fraction, int]:
+    ups = _q_ones("upper")
+    lam_s = fourier.fourier_tilt(ups, QEPS)
+    return lam_s, len(fourier.compose_fourier(ups, lam_s))
+
+
+def test_a_budget_tries_a_quarter_window_first() -> None:
+    """With the driver's budget (here one any error fits) the search adds the largest tilt
+    in [lam_s / 4, lam_s / 2) whose window is a quarter of the saddle's, before the half
+    window's; without a budget, only the half window's (today's rule)."""
+    ups, delta = _q_ones("upper"), _q_delta()
+    lam_s, n_s = _q_saddle()
+    assert fourier_cost.cost_tilts(ups, lam_s, QEPS, delta, 1e-3) == [
+        fourier_cost.cost_tilt(ups, lam_s, QEPS, delta, 1e-3)]
+    quarter, half = fourier_cost.cost_tilts(ups, lam_s, QEPS, delta, 1e-3, budget=1.0)
+    assert lam_s / 4 <= quarter < lam_s / 2 <= half < lam_s
+    assert len(fourier.compose_fourier(ups, quarter)) * 4 == n_s
+    assert len(fourier.compose_fourier(ups, half)) * 2 == n_s
+    # a budget no error fits: no candidate
+    assert fourier_cost.cost_tilts(ups, lam_s, QEPS, delta, 1e-3, budget=1e-30) == []
+
+
+def test_a_miss_at_a_quarter_window_recomposes_at_the_half_one(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A quarter window whose measured error fails the check (planted: every window below
+    half the saddle's fails) sends both kinds to the half window, not to the saddle; the
+    kinds share the verdicts."""
+    composition._CACHE.clear()
+    composition._DECISIONS.clear()
+    _lam_s, n_s = _q_saddle()
+    checked: list[int] = []
+
+    def check(four: fourier.FourierPLD, *_a: object) -> bool:
+        checked.append(len(four))
+        return len(four) * 2 >= n_s
+
+    monkeypatch.setattr(composition, "within_budget", check)
+    for kind in ("upper", "lower"):
+        assert len(_budgeted(kind, 1.0)) * 2 == n_s
+    assert checked == [n_s // 4, n_s // 2]
+
+
+def test_a_budgeted_composition_stays_within_its_budget() -> None:
+    """The composition chosen with a budget has a measured error within it (whatever
+    candidate the check kept), and brackets the exact composition."""
+    lam_s, _n_s = _q_saddle()
+    exact = {kind: _q_exact(kind) for kind in ("upper", "lower")}
+    for budget in (1e-9, 1e-6, 1e-3):
+        composition._CACHE.clear()
+        composition._DECISIONS.clear()
+        for kind in ("upper", "lower"):
+            got = _budgeted(kind, budget)
+            assert fourier_cost.relative_error(got, QEPS) <= budget * float(lam_s) * QEPS
+            bound = got.delta_bound(Fraction(QEPS))
+            if kind == "upper":
+                assert bound.upper() >= exact[kind].upper()
+            else:
+                assert bound.lower() <= exact[kind].lower()

@@ -18,6 +18,7 @@ a mass far below the query's error terms; only the rigorous tails (:meth:`.fouri
 
 from __future__ import annotations
 
+import dataclasses
 from fractions import Fraction
 
 import flint
@@ -76,3 +77,43 @@ def test_skipped_check_after_composing_is_caught(monkeypatch: pytest.MonkeyPatch
         assert fourier_cost.relative_error(got, EPS) <= fourier_cost.allowed_error(
             lam_s, EPS, 1e-3)
     assert got.lam_h != lam_s * H
+
+
+def test_blocked_saddle_test_catches_blocks_at_their_midpoints(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Planted: the probes take each block at its midpoint instead of its centroid, without
+    its spread (``c_B - w / 2``, ``v_B = 0``): the blocked saddle then misses the entries' by
+    more than the test's one unit in 8 bits on at least one case. (Dropping only the spread,
+    ``v_B = 0``, is not detectable at 8 bits: ``lam h v_B`` moves a centroid by ~1e-3 of a
+    block, measured.)"""
+    from tests.test_pld_fourier_cost import SADDLE_CASES, check_blocked_saddle
+
+    real = fourier_cost.probe
+
+    def planted(parts, h, lam):  # type: ignore[no-untyped-def]
+        flat = [dataclasses.replace(p, c=p.c - p.w / 2, v=p.v * 0.0) for p in parts]
+        got = real(flat, h, lam)
+        return got
+
+    monkeypatch.setattr(fourier_cost, "probe", planted)
+    failed = 0
+    for pair, center in SADDLE_CASES:
+        try:
+            check_blocked_saddle(pair, center)
+        except AssertionError:
+            failed += 1
+    assert failed > 0
+
+
+def test_skipped_check_with_a_budget_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Planted: with the driver's budget, the check after composing skipped (always true)
+    and the predictions 0: the quarter window's composition then carries an error over the
+    budget, which tests/test_pld_fourier_cost.py's budget test reports."""
+    from dpverify.theorems.numerics.pld import composition
+    from tests.test_pld_fourier_cost import test_a_budgeted_composition_stays_within_its_budget
+
+    test_a_budgeted_composition_stays_within_its_budget()  # unplanted: passes
+    monkeypatch.setattr(fourier_cost, "predicted_error", lambda *_a, **_k: 0.0)
+    monkeypatch.setattr(composition, "within_budget", lambda *_a, **_k: True)
+    with pytest.raises(AssertionError):
+        test_a_budgeted_composition_stays_within_its_budget()

@@ -12,7 +12,12 @@ from dpverify.theorems.numerics.pld.discrete import DiscretePLD
 from dpverify.theorems.numerics.pld.discretize import discretize_deferred, grid_for
 from dpverify.theorems.numerics.pld.fft import MAX_LENGTH, FloatPLD
 from dpverify.theorems.numerics.pld.fourier import chernoff_eps, compose_fourier, fourier_tilt
-from dpverify.theorems.numerics.pld.fourier_cost import cost_tilt, within_budget
+from dpverify.theorems.numerics.pld.fourier_cost import (
+    blocked_saddle,
+    coarse,
+    cost_tilts,
+    within_budget,
+)
 from dpverify.theorems.numerics.pld.pairs import LossPair
 from dpverify.theorems.numerics.pld.tilted import (
     MAX_EXPONENT,
@@ -180,24 +185,34 @@ def composed_plds(pair: LossPair, k: int, h: Fraction, bits: int,
 
 def _fourier_composition(parts: Sequence[Part], h: Fraction, bits: int, tail: float, kind: str,
                          center: float | None, delta: Number | None,
-                         target: float = 0.0) -> Any:
+                         target: float = 0.0, budget: float | None = None) -> Any:
     """:func:`.fourier.compose_fourier` of the cached one-step PLDs, tilted at the saddle of
-    ``center`` (or of a Chernoff estimate of the eps of ``delta``); with a relative target
+    ``center`` (or of a Chernoff estimate of the eps of ``delta``; with a target, found on the
+    cost search's blocks, :func:`.fourier_cost.blocked_saddle`); with a relative target
     width ``target > 0`` and ``delta``, at the cost tilt of :func:`.fourier_cost.cost_tilt`
     instead when its predicted error is within budget, kept when the composition's measured
     error is too (:func:`.fourier_cost.within_budget`, on the first kind composed), else
-    recomposed at the saddle."""
+    recomposed at the next candidate (:func:`.fourier_cost.cost_tilts`) or the saddle.
+    ``budget``: the driver's share of the target width per end for the tilt (relative;
+    None: ``TILT_BUDGET`` of ``target``), which also lets the search try quarter windows."""
     key = tuple((pair.key(), k) for pair, k in parts)
     ups = [(one_step_plds(pair, h, bits, tail, lower=kind == "lower")[0], k) for pair, k in parts]
     d = float(_span(delta)[0]) if delta is not None else 1e-6
     if center is None:
         center = _cached(("chernoff", key, h, bits, tail, d), lambda: chernoff_eps(ups, d))
     eps = center
-    lam_s = _cached(("lam", key, h, bits, tail, eps), lambda: fourier_tilt(ups, eps))
-    lam = lam_s
+    lam_s: Fraction | None = None
+    blocks = None
+    if target > 0 and delta is not None:  # the blocks serve the saddle and the cost search
+        blocks = _decided(("coarse", key, h, bits, tail), lambda: coarse(ups))
+        lam_s = _decided(("saddle", key, h, bits, tail, eps),
+                         lambda: blocked_saddle(blocks, h, eps))
+    if lam_s is None:
+        lam_s = _cached(("lam", key, h, bits, tail, eps), lambda: fourier_tilt(ups, eps))
+    lams: list[Fraction] = []
     if target > 0 and delta is not None:
-        lam = _decided(("cost", key, h, bits, tail, eps, d, target),
-                       lambda: cost_tilt(ups, lam_s, eps, d, target))
+        lams = _decided(("cost", key, h, bits, tail, eps, d, target, lam_s, budget),
+                        lambda: cost_tilts(ups, lam_s, eps, d, target, blocks, budget))
 
     def compose(at: Fraction) -> Any:
         ones = ups
@@ -205,32 +220,35 @@ def _fourier_composition(parts: Sequence[Part], h: Fraction, bits: int, tail: fl
             ones = [(one_step_plds(pair, h, bits, tail)[1], k) for pair, k in parts]
         return _cached(("four", key, h, bits, tail, kind, at), lambda: compose_fourier(ones, at))
 
-    if lam == lam_s:
-        return compose(lam)
-    # one check for both kinds: they share the tilt and the window, and their errors agree
-    # to 1e-4 (measured, B's add direction); a failed check sends both to the saddle
-    verdict = ("within", key, h, bits, tail, eps, target, lam)
-    if _DECISIONS.get(verdict) is False:
-        return compose(lam_s)
-    four = compose(lam)
-    if not _decided(verdict, lambda: within_budget(four, lam_s, eps, target)):
-        four = compose(lam_s)
-    return four
+    # one check per tilt for both kinds: they share the tilt and the window, and their errors
+    # agree to 1e-4 (measured, B's add direction); a failed check sends both to the next
+    # candidate (a larger window), the last to the saddle
+    for lam in lams:
+        verdict = ("within", key, h, bits, tail, eps, target, budget, lam)
+        if _DECISIONS.get(verdict) is False:
+            continue
+        four = compose(lam)
+        if _decided(verdict, lambda four=four: within_budget(four, lam_s, eps, target, budget)):
+            return four
+    return compose(lam_s)
 
 
 def composition_pld(parts: Sequence[Part], h: Fraction, bits: int, tail: float, kind: str,
                     method: str = "exact", center: float | None = None,
-                    delta: Number | None = None, target: float = 0.0) -> Any:
+                    delta: Number | None = None, target: float = 0.0,
+                    budget: float | None = None) -> Any:
     """The ``kind`` PLD of the heterogeneous composition of ``pair_j`` ``k_j`` times each.
 
     "tilted" aims the tilt at the loss ``center`` (or at the eps of ``delta``); "auto" is
     "exact" here (the driver's passes try "tilted" first, :func:`.passes._pass_parts`); "fourier"
     returns a :class:`.fourier.FourierPLD` (queries only: ``delta_bound``, ``eps_bound``),
     tilted for cost where the query's relative ``target`` width (> 0) and ``delta`` are given
-    (:mod:`.fourier_cost`; ``target = 0``, the default, keeps the saddle tilt)."""
+    (:mod:`.fourier_cost`; ``target = 0``, the default, keeps the saddle tilt; ``budget``: the
+    driver's error budget per end, :func:`_fourier_composition`)."""
     method = _method(method)
     if method == "fourier":
-        return _fourier_composition(parts, h, bits, tail, kind, center, delta, target)
+        return _fourier_composition(parts, h, bits, tail, kind, center, delta, target,
+                                    budget)
     if method == "tilted":
         if center is None and delta is None:
             raise ValueError("the tilted method needs the query's eps (center) or delta")

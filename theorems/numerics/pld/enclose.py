@@ -26,6 +26,7 @@ from dpverify.theorems.numerics.pld.composition import (
     one_step_plds,
 )
 from dpverify.theorems.numerics.pld.discretize import MAX_BINS
+from dpverify.theorems.numerics.pld.fourier_cost import TILT_BUDGET
 from dpverify.theorems.numerics.pld.pairs import LossPair, sgm_pairs
 from dpverify.theorems.numerics.pld.passes import (
     _delta_pass,
@@ -132,8 +133,24 @@ MARGIN = 0.9  # predicted step / step of the h^2 law: measured (bench/bench_pld.
 #               five bench items (actual / predicted: A 0.87, B 0.85, C 0.96, K1e6 0.85, HET
 #               0.96); 0.97 would save 0-5 % CPU (only the discretisation follows h: the
 #               Fourier windows are powers of two) but leave ~6 % for what the model does not
-#               see, and a composition at a cost tilt (:mod:`.fourier_cost`) may spend up to a
-#               tenth of the target width; a miss costs a second pass
+#               see, and a composition at a cost tilt (:mod:`.fourier_cost`) may spend a
+#               tenth of the target width or half the predicted slack (_tilt_budget); a miss
+#               costs a second pass
+
+
+TILT_SHARE = 1 / 2  # of the slack the h^2 law predicts (target - predicted width, per end) a
+#                    Fourier cost tilt may spend (:func:`_tilt_budget`); the rest stays for
+#                    the law's misses (it overpredicts on all five bench items: MARGIN)
+
+
+def _tilt_budget(rel_width: float, expect: dict[str, float]) -> float | None:
+    """The relative shift of eps per end a Fourier cost tilt may spend in the pass now run
+    (:mod:`.fourier_cost`): ``TILT_SHARE`` of ``(rel_width - predicted) / 2``, at least the
+    default ``TILT_BUDGET`` of the target; None without a prediction (the default rule)."""
+    predicted = expect.get("width")
+    if predicted is None:
+        return None
+    return max(TILT_BUDGET * rel_width, TILT_SHARE * (rel_width - predicted) / 2)
 
 
 MODEL_METHODS = ("fourier", "exact")  # the methods whose first step the float model chooses
@@ -145,8 +162,8 @@ MODEL_COST = 5.0  # CPU of a rigorous pass / CPU of the float model at the same 
 
 def _refine(pairs: Sequence[LossPair], k: int, run: Any, rel_width: float,
             max_seconds: float, h: Fraction | None,
-            predict: Callable[[Fraction], tuple[float, float] | None] | None = None
-            ) -> Enclosure:
+            predict: Callable[[Fraction], tuple[float, float] | None] | None = None,
+            expect: dict[str, float] | None = None) -> Enclosure:
     """Passes at decreasing steps until the intersected enclosure meets ``rel_width``.
 
     The next step is the coarsest predicted to meet the target (width ~ c h^2, times
@@ -166,7 +183,11 @@ def _refine(pairs: Sequence[LossPair], k: int, run: Any, rel_width: float,
     direction's upper end (recorded in the pass and the Enclosure): a direction dominated by
     another may be decided at a coarser step than ``h`` (:class:`_DirectionSteps`,
     :func:`.passes._pass_parts`). Every end is certified at its own step, so every pass's
-    ``(lo, hi)`` encloses the maximum over the directions, and so does the intersection."""
+    ``(lo, hi)`` encloses the maximum over the directions, and so does the intersection.
+
+    ``expect`` (if given) holds, while ``run(h)`` runs, the width predicted for that pass
+    (``"width"``: ``c h^2`` from the model or the last pass, without ``MARGIN``; absent without
+    a prediction): a float that only steers cost (:func:`_tilt_budget`), never a bound."""
     started_cpu = time.process_time()
     started = time.monotonic()
     fixed = h is not None
@@ -185,7 +206,14 @@ def _refine(pairs: Sequence[LossPair], k: int, run: Any, rel_width: float,
                 h = _next_step(pairs, h, width, rel_width, MODEL_COST * cpu, remaining) or h
     passes: list[dict[str, Any]] = []
     lo, hi = Fraction(0), Fraction(-1)
+    law = None  # (step, width) of the h^2 law's last measurement
+    if model is not None and model["rel_width"] > 0:
+        law = (Fraction(model["h"]), model["rel_width"])
     while True:
+        if expect is not None:
+            expect.pop("width", None)
+            if law is not None:
+                expect["width"] = law[1] * float(h / law[0]) ** 2
         t0, c0 = time.monotonic(), time.process_time()
         got = run(h)
         p_lo, p_hi = got[0], got[1]
@@ -200,6 +228,7 @@ def _refine(pairs: Sequence[LossPair], k: int, run: Any, rel_width: float,
                        "seconds": round(dt, 3), "cpu": round(cpu, 3)})
         if steps is not None:
             passes[-1]["steps"] = [str(s) for s in steps]
+        law = (h, width)
         if fixed or width <= rel_width:
             break
         if time.monotonic() - started >= max_seconds:  # never past the budget in wall time
@@ -323,6 +352,7 @@ def enclose_eps_composition(directions: Sequence[Sequence[Part]], delta: Number,
     state: dict[str, bool] = {}
     d_float = float(d_lo)
     held = _DirectionSteps()
+    expect: dict[str, float] = {}
 
     def model(step: Fraction) -> tuple[float, float] | None:
         got = predicted_pass(directions, step, _plan(k, abs_tol)[1],
@@ -335,13 +365,13 @@ def enclose_eps_composition(directions: Sequence[Sequence[Part]], delta: Number,
     def run(step: Fraction) -> tuple[Fraction, Fraction, list[Fraction]]:
         lo, hi = _eps_pass_parts(directions, delta, step, abs_tol, False, method,
                                  hint[-1] if hint else None, rel_width, state, held.coarse,
-                                 held.record)
+                                 held.record, _tilt_budget(rel_width, expect))
         if 0 < hi:
             hint.append(float((lo + hi) / 2))
         return lo, hi, held.after_pass(lo)
 
     return _refine(pairs, k, run, rel_width, max_seconds, h,
-                   model if method in MODEL_METHODS else None)
+                   model if method in MODEL_METHODS else None, expect)
 
 
 def enclose_delta_composition(directions: Sequence[Sequence[Part]], eps: Number,

@@ -40,6 +40,19 @@ at the saddle. Measured on B's add direction (h = 1/65536, ``target = 1e-5``, ep
 2.3e-6``, budget 3.9e-6; predicted within 10 % of measured from ``lam = 5`` to 7, the saddle's
 30 % under: its heavy right tail inflates ``sigma``); the certified ends (bisection on
 ``delta_at``) move out by 1.1e-7 each, width 5.58e-6 -> 5.81e-6.
+
+The driver's budget (:func:`cost_tilts`, ``budget``): a pass whose width the h^2 law predicts
+(:func:`.enclose._tilt_budget`) lets the tilt spend a share of the predicted slack per end
+instead of ``TILT_BUDGET``, and the search then also tries a QUARTER of the saddle's window
+(the largest tilt in ``[lam_s / 4, lam_s / 2)``), tried first; a check miss there recomposes
+at the half window's tilt, a miss there at the saddle. Measured (eps_bound of each kind at
+h = 1/65536, one composition per tilt): B's add direction reaches 2^19 points only at ``lam
+<= 3.07`` (2^20 from 3.1 to 6.5), where the query's error is ``r = 3.5e-5`` (predicted 3.7e-5)
+and each end moves out by 2.27e-6 (2.4e-6 relative; width 5.86e-6 at the saddle, 6.05e-6 at
+6.40, 6.61e-6 at 5, 7.77e-6 at 4, 1.06e-5 at 3: over B's target 1e-5), so B's budget (7.2e-7
+per end) keeps the half window. A (7/65536) and C (9/262144) have windows set by their
+tilted standard deviations (2^17 and 2^19 from ``lam_s / 2`` down to ``lam_s / 20``): no
+quarter either; K1e6 and HET are near-Gaussian (``GAUSS_REACH``).
 """
 
 from __future__ import annotations
@@ -62,6 +75,7 @@ from dpverify.theorems.numerics.pld.fourier import (
     _locate,
 )
 from dpverify.theorems.numerics.pld.fourier_pld import DECAY_CUT
+from dpverify.theorems.numerics.pld.tilted import MAX_EXPONENT
 
 TILT_BUDGET = 1 / 20  # per end: a cost tilt may move the query's eps by this much of the
 #                       target width (both ends: 1/10; the driver's MARGIN leaves ~19 %)
@@ -71,6 +85,9 @@ THETA_RANGE = (1 / 16, 256.0)  # a probe's locator keeps the exponents th with t
 #   ~30 (light ones)): a window at least the full grid's, at ~2/5 of its cost
 GAUSS_REACH = 12.0  # a window cannot halve if 2 x 6 tilted standard deviations exceed half
 #                     of it (a tail at e^-33 reaches ~8 of a near-Gaussian law)
+SADDLE_REACH = 1 / 16  # blocked_saddle's probes are kept where lam h w is at most this (the
+#                       third order, (lam h w)^3 / 6 per block, is then below 1e-3 of the
+#                       second; B's add direction: 1e-3)
 MIN_WINDOW = 1 << 16  # saddle windows below this are kept (halving them saves less than
 #                       the search costs: ~1 ms per probe on 2^16-point windows)
 
@@ -164,45 +181,121 @@ def predicted_error(p: Probe, n: int, h: Fraction, eps: float, delta: float) -> 
     return (te + 2 * _gamma(int(m) + 2)) * math.exp(min(-log_dot, 700.0))
 
 
-def allowed_error(lam_s: Fraction, eps: float, target: float) -> float:
-    """The largest relative error ``r`` of a query that moves its eps by at most
-    ``TILT_BUDGET`` of the target width: ``r / s <= TILT_BUDGET target eps``, ``s ~ lam_s``."""
-    return TILT_BUDGET * target * float(lam_s) * eps
+def allowed_error(lam_s: Fraction, eps: float, target: float,
+                  budget: float | None = None) -> float:
+    """The largest relative error ``r`` of a query that moves its eps by at most ``budget``
+    (relative, per end; without it ``TILT_BUDGET`` of the target width): ``r / s <= budget
+    eps``, ``s ~ lam_s``."""
+    share = TILT_BUDGET * target if budget is None else budget
+    return share * float(lam_s) * eps
+
+
+def blocked_saddle(parts: Sequence[Coarse], h: Fraction, center: float) -> Fraction | None:
+    """The saddle tilt of :func:`.fourier.fourier_tilt` (the ``lam`` whose tilted composed mean
+    is ``center``, capped at the same ``MAX_EXPONENT / 2 / span``, a dyadic with 8 significant
+    bits) from the blocked masses (:func:`coarse`, shared with the cost search) instead of
+    the entries: each evaluation of the tilted mean and variance is a :func:`probe`, ~1/100
+    of a pass over the one-step masses (B's add direction at h = 2^-16: 15 ms -> 2 ms, the
+    same dyadic). The probes are second order in ``lam h w``; None (the caller then runs
+    :func:`.fourier.fourier_tilt`) where that exceeds ``SADDLE_REACH`` at the tilt found.
+    Safeguarded Newton on ``[0, lam_max]`` (as ``fourier_tilt``). A float locator: any tilt
+    gives a rigorous composition."""
+    if not math.isfinite(center):
+        return Fraction(0)
+    hf = float(h)
+    lam_max = MAX_EXPONENT / 2 / max(max(p.span for p in parts) * hf, 1e-9)
+    base = sum(p.k * p.shift for p in parts)
+
+    def moments(lam: float) -> tuple[float, float]:
+        got = probe(parts, h, Fraction(lam))
+        return base + hf * got.mean - center, (hf * got.sigma) ** 2
+
+    fx, dfx = moments(0.0)
+    if fx >= 0:
+        return Fraction(0)
+    lo, hi, x = 0.0, lam_max, 0.0
+    for _ in range(60):
+        nxt = x - fx / dfx if dfx > 0 else math.nan
+        if not lo < nxt < hi:
+            nxt = (lo + hi) / 2
+        done = abs(nxt - x) <= 2.0**-12 * nxt
+        x = nxt
+        fx, dfx = moments(x)
+        if fx < 0:
+            lo = x
+        else:
+            hi = x
+        if done or hi - lo <= 2.0**-10 * hi:
+            break
+    if x <= 0 or max(x * hf * p.w for p in parts) > SADDLE_REACH:
+        return None if x > 0 else Fraction(0)
+    e = math.floor(math.log2(x)) - 7
+    return Fraction(math.floor(x / 2.0**e)) * Fraction(2) ** e
 
 
 def cost_tilt(ones: Sequence[tuple[DiscretePLD, int]], lam_s: Fraction, eps: float,
-              delta: float | None, target: float) -> Fraction:
+              delta: float | None, target: float,
+              parts: Sequence[Coarse] | None = None) -> Fraction:
     """The tilt to compose ``ones`` at for a query near ``(eps, delta)`` with relative target
     width ``target``: ``lam_c`` (the largest tilt below the saddle ``lam_s`` whose window is
     half the saddle's) when its predicted error is within budget, else ``lam_s``. Without a
     target, a delta, a positive saddle or eps, or on a saddle window below ``MIN_WINDOW``:
-    ``lam_s`` (the behaviour without a cost tilt)."""
+    ``lam_s`` (the behaviour without a cost tilt). ``parts``: :func:`coarse` of ``ones``, if
+    already computed."""
+    got = cost_tilts(ones, lam_s, eps, delta, target, parts)
+    return got[-1] if got else lam_s
+
+
+def cost_tilts(ones: Sequence[tuple[DiscretePLD, int]], lam_s: Fraction, eps: float,
+               delta: float | None, target: float, parts: Sequence[Coarse] | None = None,
+               budget: float | None = None) -> list[Fraction]:
+    """The cost tilts to try, cheapest first (the caller composes at each in turn until one
+    passes :func:`within_budget`, else at ``lam_s``): with the driver's ``budget`` (a
+    relative shift of eps per end, :func:`allowed_error`) the largest tilt in ``[lam_s / 4,
+    lam_s / 2)`` whose window is a QUARTER of the saddle's, if its predicted error fits;
+    then :func:`cost_tilt`'s half-window tilt (a miss at a quarter recomposes at the next
+    larger window, not at the saddle). Empty where :func:`cost_tilt` keeps the saddle."""
     if target <= 0 or delta is None or not delta > 0 or lam_s <= 0 or not eps > 0:
-        return lam_s
+        return []
     h = ones[0][0].h
-    parts = coarse(ones)
+    parts = coarse(ones) if parts is None else parts
     n_s = probe(parts, h, lam_s).window()
     if n_s < MIN_WINDOW:
-        return lam_s
-    allowed = allowed_error(lam_s, eps, target)
+        return []
+    allowed = allowed_error(lam_s, eps, target, budget)
     low = probe(parts, h, lam_s / 2)
-    if GAUSS_REACH * low.sigma > n_s // 2 or low.window() > n_s // 2:
-        return lam_s  # not even the bracket's low end halves the window
+    half = _largest_within(parts, h, low, lam_s, n_s // 2, eps, delta, allowed)
+    if half is None:
+        return []
+    if budget is None or predicted_error(low, n_s // 4, h, eps, delta) > allowed:
+        return [half]  # the error only grows below lam_s / 2: no quarter window fits
+    quarter = _largest_within(parts, h, probe(parts, h, lam_s / 4), lam_s / 2, n_s // 4, eps,
+                              delta, allowed)
+    return [half] if quarter is None else [quarter, half]
+
+
+def _largest_within(parts: Sequence[Coarse], h: Fraction, low: Probe, high: Fraction, n: int,
+                    eps: float, delta: float, allowed: float) -> Fraction | None:
+    """The largest tilt in ``[low.lam, high)`` (within ``(high - low.lam) / 2^STEPS``) whose
+    window is at most ``n`` and whose predicted error on ``n`` points is within ``allowed``;
+    None if not even ``low.lam``'s window is."""
+    if GAUSS_REACH * low.sigma > n or low.window() > n:
+        return None  # not even the bracket's low end shrinks the window
     # the window grows with lam, the predicted error falls: the tilts kept are those of
-    # [lam_err, lam_win]; bisection for lam_win on [lam_s / 2, lam_s], a probe whose error is
-    # over budget (lam < lam_err) needs no window
-    lo, hi = lam_s / 2, lam_s
-    best = lo if predicted_error(low, n_s // 2, h, eps, delta) <= allowed else None
+    # [lam_err, lam_win]; bisection for lam_win on [low, high], a probe whose error is over
+    # budget (lam < lam_err) needs no window
+    lo, hi = low.lam, high
+    best = lo if predicted_error(low, n, h, eps, delta) <= allowed else None
     for _ in range(STEPS):
         mid = (lo + hi) / 2
         got = probe(parts, h, mid)
-        if predicted_error(got, n_s // 2, h, eps, delta) > allowed:
+        if predicted_error(got, n, h, eps, delta) > allowed:
             lo = mid
-        elif got.window() <= n_s // 2:
+        elif got.window() <= n:
             lo, best = mid, mid
         else:
             hi = mid
-    return lam_s if best is None else best
+    return best
 
 
 def relative_error(four: FourierPLD, eps: float) -> float:
@@ -221,11 +314,13 @@ def relative_error(four: FourierPLD, eps: float) -> float:
     return (up - lo) / (up + lo)
 
 
-def within_budget(four: FourierPLD, lam_s: Fraction, eps: float, target: float) -> bool:
+def within_budget(four: FourierPLD, lam_s: Fraction, eps: float, target: float,
+                  budget: float | None = None) -> bool:
     """Whether the composition ``four`` (at a cost tilt) keeps the query at ``eps`` within the
     budget (:func:`allowed_error`)."""
-    return relative_error(four, eps) <= allowed_error(lam_s, eps, target)
+    return relative_error(four, eps) <= allowed_error(lam_s, eps, target, budget)
 
 
-__all__ = ["Probe", "allowed_error", "cost_tilt", "predicted_error", "probe",
-           "relative_error", "within_budget"]
+__all__ = ["Coarse", "Probe", "allowed_error", "blocked_saddle", "coarse", "cost_tilt",
+           "cost_tilts",
+           "predicted_error", "probe", "relative_error", "within_budget"]

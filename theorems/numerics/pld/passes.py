@@ -43,7 +43,8 @@ def _pass_parts(directions: Sequence[Sequence[Part]], at: Number, h: Fraction, a
                 center: float | None = None, delta: Number | None = None,
                 target: float = 0.0, state: dict[str, bool] | None = None,
                 coarse: Mapping[int, Fraction] | None = None,
-                record: dict[str, Any] | None = None) -> tuple[Fraction, Fraction]:
+                record: dict[str, Any] | None = None,
+                budget: float | None = None) -> tuple[Fraction, Fraction]:
     """One pass at step ``h``: the maximum over the directions of the upper PLD's bound, and of
     the lower PLD's (skipped with ``upper_only``); ``bound`` reads one end of one PLD's
     enclosure as an exact ``(lo, hi)`` pair; ``center``/``delta`` locate the query for the
@@ -55,7 +56,9 @@ def _pass_parts(directions: Sequence[Sequence[Part]], at: Number, h: Fraction, a
     direction's lower end cannot raise the maximum), otherwise the direction is refined at
     ``h`` as the others (:func:`_max_over_directions`; with ``upper_only`` there is no lower
     end to compare with, and every direction is at ``h``). ``record`` receives each
-    direction's upper end (``"his"``) and its step (``"steps"``).
+    direction's upper end (``"his"``) and its step (``"steps"``). ``budget``: the share of
+    the target width per end that a Fourier composition's cost tilt may spend
+    (:mod:`.fourier_cost`; None: its ``TILT_BUDGET``).
 
     "auto": a tilted pass, kept if it meets the relative width ``target``; otherwise (or if
     it fails: size, float range) an exact pass, intersected with it (both are rigorous; the
@@ -84,11 +87,11 @@ def _pass_parts(directions: Sequence[Sequence[Part]], at: Number, h: Fraction, a
 
     def upper(d: int, step: Fraction = h) -> Fraction:  # the lower one-step PLDs: by lower(d)
         return _one_end(directions[d], step, bits, tail, "upper", method, center, delta,
-                        lambda pld: bound(pld, at)[1], target)
+                        lambda pld: bound(pld, at)[1], target, budget)
 
     def lower(d: int) -> Fraction:
         return _one_end(directions[d], h, bits, tail, "lower", method, center, delta,
-                        lambda pld: bound(pld, at)[0], target)
+                        lambda pld: bound(pld, at)[0], target, budget)
 
     held = {} if upper_only else {d: step for d, step in (coarse or {}).items()
                                   if 0 <= d < len(directions) and step > h}
@@ -156,7 +159,8 @@ def _composed_size(parts: Sequence[Part], h: Fraction, bits: int, tail: float,
 
 def _one_end(parts: Sequence[Part], h: Fraction, bits: int, tail: float, kind: str,
              method: str, center: float | None, delta: Number | None,
-             read: Callable[[Any], Fraction], target: float = 0.0) -> Fraction:
+             read: Callable[[Any], Fraction], target: float = 0.0,
+             budget: float | None = None) -> Fraction:
     """One end of one direction's enclosure (``target``: the relative width of the
     enclosure, for the Fourier route's cost tilt, :mod:`.fourier_cost`); "fourier" composes
     exactly below
@@ -166,7 +170,8 @@ def _one_end(parts: Sequence[Part], h: Fraction, bits: int, tail: float, kind: s
     if method == "fourier" and _composed_size(parts, h, bits, tail, kind) < FOURIER_MIN_SIZE:
         method = "exact"
     return fourier_or_exact(
-        lambda m: read(composition_pld(parts, h, bits, tail, kind, m, center, delta, target)),
+        lambda m: read(composition_pld(parts, h, bits, tail, kind, m, center, delta, target,
+                                       budget)),
         method)
 
 
@@ -187,13 +192,14 @@ def _eps_pass_parts(directions: Sequence[Sequence[Part]], delta: Number, h: Frac
                     method: str = "exact", center: float | None = None,
                     target: float = 0.0, state: dict[str, bool] | None = None,
                     coarse: Mapping[int, Fraction] | None = None,
-                    record: dict[str, Any] | None = None) -> tuple[Fraction, Fraction]:
+                    record: dict[str, Any] | None = None,
+                    budget: float | None = None) -> tuple[Fraction, Fraction]:
     def eps_of(pld: Any, d: Number) -> tuple[Fraction, Fraction]:
         e = pld.eps_bound(d)
         return e, e
 
     return _pass_parts(directions, delta, h, abs_tol, upper_only, method, eps_of, center,
-                       delta, target, state, coarse, record)
+                       delta, target, state, coarse, record, budget)
 
 
 def _delta_pass_parts(directions: Sequence[Sequence[Part]], eps: Number, h: Fraction,
