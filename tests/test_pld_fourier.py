@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dpverify.theorems.numerics import pld
-from dpverify.theorems.numerics.pld import fourier, passes
+from dpverify.theorems.numerics.pld import fourier, fourier_window, log_mgf, passes
 from tests.test_pld import contains, gauss_eps, kfold_rr_delta, mp
 
 DRIVER_MIN_SIZE = passes.FOURIER_MIN_SIZE
@@ -185,7 +185,7 @@ def _literal_log_mgfs(parts: list, thetas: list[float], sign: float) -> list[flo
     for th in thetas:
         want = 0.0
         for p in parts:
-            lv, idx = fourier._log_support(p.xh)
+            lv, idx = log_mgf._log_support(p.xh)
             e = lv + sign * th * idx
             top = float(np.max(e))
             want += p.k * (top + math.log(float(np.sum(np.exp(e - top)))))
@@ -204,9 +204,9 @@ def test_chernoff_locator_on_entries_is_the_literal_log_sum_exp(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """With blocks of one entry the window locator's log-MGFs (computed in place) are exactly
     the literal log-sum-exps ``top + log sum exp(lv +- th i - top)`` on every grid exponent."""
-    monkeypatch.setattr(fourier, "BLOCK_SPREAD", 1e9)
+    monkeypatch.setattr(fourier_window, "BLOCK_SPREAD", 1e9)
     parts = _locator_parts()
-    ch = fourier._Chernoff(parts)
+    ch = fourier_window._Chernoff(parts)
     thetas = ch.thetas.tolist()
     assert ch.right.tolist() == _literal_log_mgfs(parts, thetas, 1.0)
     assert ch.left.tolist() == _literal_log_mgfs(parts, thetas, -1.0)
@@ -221,11 +221,11 @@ def test_chernoff_locator_on_blocks_bounds_the_entries_from_above(
     two tail bounds."""
     import numpy as np
 
-    monkeypatch.setattr(fourier, "BLOCK_SPREAD", spread)
+    monkeypatch.setattr(fourier_window, "BLOCK_SPREAD", spread)
     parts = _locator_parts()
-    assert any(len(fourier._blocks(p.xh)[0]) < len(fourier._log_support(p.xh)[0])
+    assert any(len(fourier_window._blocks(p.xh)[0]) < len(log_mgf._log_support(p.xh)[0])
                for p in parts)  # blocks are formed
-    ch = fourier._Chernoff(parts)
+    ch = fourier_window._Chernoff(parts)
     thetas = ch.thetas.tolist()
     right, left = _literal_log_mgfs(parts, thetas, 1.0), _literal_log_mgfs(parts, thetas, -1.0)
     for got, want in ((ch.right, right), (ch.left, left)):
@@ -233,7 +233,7 @@ def test_chernoff_locator_on_blocks_bounds_the_entries_from_above(
             assert g >= w - 1e-12 * max(1.0, abs(w)), (g, w)
     if spread == 8.0:
         total = sum(p.k * (len(p.xh) - 1) for p in parts)
-        o, n = fourier._locate(total, ch, fourier._mean(parts))
+        o, n = fourier_window._locate(total, ch, fourier_window._mean(parts))
         i = int(np.argmin(ch.left + ch.thetas * (o - 1)))
         j = int(np.argmin(ch.right - ch.thetas * (o + n)))
         assert ch.left[i] - left[i] <= 0.1 and ch.right[j] - right[j] <= 0.1
@@ -245,16 +245,16 @@ def test_blocked_window_is_the_entries_window() -> None:
     import numpy as np
 
     parts = _locator_parts()
-    mean = fourier._mean(parts)
-    o_b, n_b, _l, _r = fourier._window(parts, mean)
-    old = fourier.BLOCK_SPREAD
+    mean = fourier_window._mean(parts)
+    o_b, n_b, _l, _r = fourier_window._window(parts, mean)
+    old = fourier_window.BLOCK_SPREAD
     try:
-        fourier.BLOCK_SPREAD = 1e9
-        o_e, n_e, _l, _r = fourier._window(parts, mean)
+        fourier_window.BLOCK_SPREAD = 1e9
+        o_e, n_e, _l, _r = fourier_window._window(parts, mean)
     finally:
-        fourier.BLOCK_SPREAD = old
+        fourier_window.BLOCK_SPREAD = old
     assert n_b == n_e
-    widest = max(fourier._blocks(p.xh)[3] + 1 for p in parts)
+    widest = max(fourier_window._blocks(p.xh)[3] + 1 for p in parts)
     assert o_e - 2 * widest * len(parts) <= o_b <= o_e, (o_b, o_e)
     assert np.isfinite(mean)
 
@@ -441,7 +441,7 @@ def test_fourier_and_exact_enclosures_intersect() -> None:
 
 
 def test_fourier_window_has_an_up_front_size_limit(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(fourier, "MAX_LENGTH", 64)
+    monkeypatch.setattr(fourier_window, "MAX_LENGTH", 64)
     ones = one_steps([(pld.SubsampledGaussian(Fraction(1, 10), Fraction(1), "add"), 60)],
                      Fraction(1, 64), "upper")
     with pytest.raises(pld.PrecisionExhausted):
@@ -471,7 +471,7 @@ def test_driver_falls_back_to_exact_when_fourier_cannot(monkeypatch: pytest.Monk
     pairs = pld.sgm_pairs(Fraction(1, 20), Fraction(1))
     delta, h = Fraction(1, 10**4), Fraction(1, 256)
     exact = pld.enclose_eps(pairs, 50, delta, h=h, method="exact")
-    monkeypatch.setattr(fourier, "MAX_LENGTH", 16)
+    monkeypatch.setattr(fourier_window, "MAX_LENGTH", 16)
     pld._CACHE.clear()
     fell_back = pld.enclose_eps(pairs, 50, delta, h=h, method="fourier")
     assert (fell_back.lo, fell_back.hi) == (exact.lo, exact.hi)

@@ -12,7 +12,7 @@ the cost tilt must make their checks fail.
 Not detectable by comparison, measured: the blocked locator without Bennett's term on blocks
 of 4 standard deviations (``BLOCK_SPREAD`` 1/4) together with the rigorous tails set to 0
 leaves the lower bounds on the right side at 2.5 .. 3.5: the window it places holds all but
-a mass far below the query's error terms; only the rigorous tails (:meth:`.fourier._Chernoff
+a mass far below the query's error terms; only the rigorous tails (:meth:`.fourier_window._Chernoff
 .tail`, planted above) vouch for a window.
 """
 
@@ -24,7 +24,7 @@ from fractions import Fraction
 import flint
 import pytest
 
-from dpverify.theorems.numerics.pld import fourier, fourier_cost
+from dpverify.theorems.numerics.pld import fourier, fourier_cost, fourier_window
 from tests.test_pld_fourier_cost import EPS, H, _composition, _ones, exact_composition
 
 
@@ -59,8 +59,8 @@ def test_unplanted_checks_pass() -> None:
 
 
 def test_uncounted_aliased_tail_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(fourier._Chernoff, "tail", lambda *_a, **_k: flint.arb(0))
-    monkeypatch.setattr(fourier, "TAIL", 0.5)
+    monkeypatch.setattr(fourier_window._Chernoff, "tail", lambda *_a, **_k: flint.arb(0))
+    monkeypatch.setattr(fourier_window, "TAIL", 0.5)
     with pytest.raises(AssertionError):
         check_lower_side("lower")
 

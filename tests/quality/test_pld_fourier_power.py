@@ -24,7 +24,7 @@ import flint
 import pytest
 
 from dpverify.theorems.numerics import pld
-from dpverify.theorems.numerics.pld import fourier
+from dpverify.theorems.numerics.pld import fourier, fourier_window
 from tests.test_pld_fourier import (
     check_brackets,
     check_transform_error_covers_aligned_errors,
@@ -42,8 +42,8 @@ def test_unplanted_check_passes() -> None:
 
 @pytest.mark.parametrize("kind", ["upper", "lower"])
 def test_dropped_aliasing_term_is_caught(monkeypatch: pytest.MonkeyPatch, kind: str) -> None:
-    monkeypatch.setattr(fourier._Chernoff, "tail", lambda *_a, **_k: flint.arb(0))
-    monkeypatch.setattr(fourier, "TAIL", 0.5)
+    monkeypatch.setattr(fourier_window._Chernoff, "tail", lambda *_a, **_k: flint.arb(0))
+    monkeypatch.setattr(fourier_window, "TAIL", 0.5)
     with pytest.raises(AssertionError):
         check_brackets(one_steps(PAIRS, H, kind), ["1.5", "2", "2.5"], 1e-7)
 

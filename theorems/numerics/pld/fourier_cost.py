@@ -15,7 +15,7 @@ approximation ``delta ~ e^{-(lam_s eps - K(lam_s))}`` gives ``s ~ lam_s`` (measu
 direction: 12.5 at ``lam_s = 8.19``, so ``lam_s`` overstates the shift).
 
 The choice (:func:`cost_tilt`): ``lam_c``, the largest ``lam`` in ``[lam_s / 2, lam_s)``
-(bisection, ``STEPS`` halvings) whose float locator window (:func:`.fourier._locate`) is half
+(bisection, ``STEPS`` halvings) whose float locator window (:func:`.fourier_window._locate`) is half
 the saddle's and whose predicted relative error ``r`` (below)
 moves eps by at most ``TILT_BUDGET`` of the target width, ``r / lam_s <= TILT_BUDGET target
 eps``, per end; the saddle if there is none, or if already at ``lam_s / 2`` the window
@@ -25,7 +25,7 @@ says so). The probes are cheap: the untilted masses are cut into blocks once
 the second order is ample for a predictor) and its locator keeps the grid exponents ``th``
 with ``th sigma`` in ``THETA_RANGE`` (B's add direction: 17 ms for the whole search, the
 composition it saves ~70 ms per kind). Nothing of a probe enters the composition: the
-window composed is the rigorous one of :func:`.fourier._window` at the tilt chosen. The
+window composed is the rigorous one of :func:`.fourier_window._window` at the tilt chosen. The
 prediction: ``r ~ (te + sp) / dot``, ``te = (K + 1) e_n ||g||_2 sqrt(min(n, 1 + 1 / (2 lam
 h)))`` (step 4's ``eta_T sqrt(count / n)`` with ``||D||_2 ~ K e_n ||Y||_2``, Parseval
 ``||Y||_2 = sqrt(n) ||g||_2`` and ``||g||_2^2 ~ 1 / (2 sqrt(pi) sigma)``, ``sigma`` the tilted
@@ -67,14 +67,9 @@ import numpy as np
 from dpverify.theorems.numerics.pld._arith import fdot
 from dpverify.theorems.numerics.pld.discrete import DiscretePLD
 from dpverify.theorems.numerics.pld.fft import _gamma, fft_error_factor
-from dpverify.theorems.numerics.pld.fourier import (
-    Blocks,
-    FourierPLD,
-    _blocks,
-    _Chernoff,
-    _locate,
-)
+from dpverify.theorems.numerics.pld.fourier import FourierPLD
 from dpverify.theorems.numerics.pld.fourier_pld import DECAY_CUT
+from dpverify.theorems.numerics.pld.fourier_window import Blocks, _blocks, _Chernoff, _locate
 from dpverify.theorems.numerics.pld.tilted import MAX_EXPONENT
 
 TILT_BUDGET = 1 / 20  # per end: a cost tilt may move the query's eps by this much of the
@@ -94,7 +89,7 @@ MIN_WINDOW = 1 << 16  # saddle windows below this are kept (halving them saves l
 
 @dataclasses.dataclass
 class Coarse:
-    """One part's untilted masses in blocks (:func:`.fourier._blocks` of its normalised
+    """One part's untilted masses in blocks (:func:`.fourier_window._blocks` of its normalised
     masses, the blocks' widths from their standard deviation): ``lx`` the log of each block's
     mass, ``c`` its centroid, ``v`` its variance, ``w`` the width; the part's ``shift`` (loss
     of index 0), steps ``k`` and ``span`` (its last index)."""
@@ -138,7 +133,7 @@ class Probe:
         return sum(b[0] for b in self.blocks)
 
     def window(self) -> int:
-        """The float locator's window length (:func:`.fourier._locate` on the blocks; a power
+        """The float locator's window length (:func:`.fourier_window._locate` on the blocks; a power
         of 2, before the rigorous tails may double it)."""
         sigma = max(self.sigma, 1.0)
         ch = _Chernoff([], keep=(THETA_RANGE[0] / sigma, THETA_RANGE[1] / sigma),
