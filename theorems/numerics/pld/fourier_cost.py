@@ -70,6 +70,7 @@ from dpverify.theorems.numerics.pld.fft import _gamma, fft_error_factor
 from dpverify.theorems.numerics.pld.fourier import FourierPLD
 from dpverify.theorems.numerics.pld.fourier_pld import DECAY_CUT
 from dpverify.theorems.numerics.pld.fourier_window import Blocks, _blocks, _Chernoff, _locate
+from dpverify.theorems.numerics.pld.log_mgf import dyadic_tilt, increasing_root
 from dpverify.theorems.numerics.pld.tilted import MAX_EXPONENT
 
 TILT_BUDGET = 1 / 20  # per end: a cost tilt may move the query's eps by this much of the
@@ -205,27 +206,13 @@ def blocked_saddle(parts: Sequence[Coarse], h: Fraction, center: float) -> Fract
         got = probe(parts, h, Fraction(lam))
         return base + hf * got.mean - center, (hf * got.sigma) ** 2
 
-    fx, dfx = moments(0.0)
-    if fx >= 0:
+    first = moments(0.0)
+    if first[0] >= 0:
         return Fraction(0)
-    lo, hi, x = 0.0, lam_max, 0.0
-    for _ in range(60):
-        nxt = x - fx / dfx if dfx > 0 else math.nan
-        if not lo < nxt < hi:
-            nxt = (lo + hi) / 2
-        done = abs(nxt - x) <= 2.0**-12 * nxt
-        x = nxt
-        fx, dfx = moments(x)
-        if fx < 0:
-            lo = x
-        else:
-            hi = x
-        if done or hi - lo <= 2.0**-10 * hi:
-            break
+    x = increasing_root(moments, lam_max, first)
     if x <= 0 or max(x * hf * p.w for p in parts) > SADDLE_REACH:
         return None if x > 0 else Fraction(0)
-    e = math.floor(math.log2(x)) - 7
-    return Fraction(math.floor(x / 2.0**e)) * Fraction(2) ** e
+    return dyadic_tilt(x)
 
 
 def cost_tilt(ones: Sequence[tuple[DiscretePLD, int]], lam_s: Fraction, eps: float,

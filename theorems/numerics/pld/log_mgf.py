@@ -11,7 +11,7 @@ variance (:meth:`LogMgf.moments`, all three from one log-sum-exp per part). Any 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 
 import numpy as np
@@ -76,30 +76,13 @@ class LogMgf:
         _k0, m0, v0 = self.moments(0.0)
         if m0 >= center:
             return Fraction(0)
-        lo, hi = 0.0, lam_max
-        x, fx, dfx = 0.0, m0 - center, v0
-        if start is not None and 0 < start < lam_max:
-            _k, m, dfx = self.moments(start)
-            x, fx = start, m - center
-            lo, hi = (x, hi) if fx < 0 else (lo, x)
-        for _ in range(60):
-            nxt = x - fx / dfx if dfx > 0 else math.nan
-            if not lo < nxt < hi:
-                nxt = (lo + hi) / 2
-            done = abs(nxt - x) <= 2.0**-12 * nxt
-            x = nxt
-            _k, m, dfx = self.moments(x)
-            fx = m - center
-            if fx < 0:
-                lo = x
-            else:
-                hi = x
-            if done or hi - lo <= 2.0**-10 * hi:
-                break
-        if x <= 0:
-            return Fraction(0)
-        e = math.floor(math.log2(x)) - 7
-        return Fraction(math.floor(x / 2.0**e)) * Fraction(2) ** e
+
+        def excess(lam: float) -> tuple[float, float]:
+            _k, m, var = self.moments(lam)
+            return m - center, var
+
+        x = increasing_root(excess, lam_max, (m0 - center, v0), start)
+        return Fraction(0) if x <= 0 else dyadic_tilt(x)
 
     def chernoff(self, delta: float) -> float:
         """The minimum over ``lam`` in ``LAM_RANGE`` of ``v(lam) = (K(lam) - log delta + lam
@@ -150,6 +133,43 @@ class LogMgf:
                 break
             x = nxt
         return best
+
+
+def increasing_root(f: Callable[[float], tuple[float, float]], hi: float,
+                    first: tuple[float, float], start: float | None = None) -> float:
+    """The root in ``(0, hi)`` of an increasing ``g``, ``f(lam) = (g(lam), g'(lam))``, given
+    ``first = f(0)`` with ``g(0) < 0``: Newton's method on the bracket, a bisection step
+    whenever Newton would leave it (safeguarded Newton, Press et al., *Numerical Recipes*, 3rd
+    ed., Sec. 9.4 ``rtsafe``), to ``2^-12`` relative or a bracket of ``2^-10``; ``start``:
+    Newton's first point instead of 0 (a float locator: the saddle tilts of :class:`LogMgf`
+    and :func:`.fourier_cost.blocked_saddle`)."""
+    lo, x = 0.0, 0.0
+    fx, dfx = first
+    if start is not None and 0 < start < hi:
+        fx, dfx = f(start)
+        x = start
+        lo, hi = (x, hi) if fx < 0 else (lo, x)
+    for _ in range(60):
+        nxt = x - fx / dfx if dfx > 0 else math.nan
+        if not lo < nxt < hi:
+            nxt = (lo + hi) / 2
+        done = abs(nxt - x) <= 2.0**-12 * nxt
+        x = nxt
+        fx, dfx = f(x)
+        if fx < 0:
+            lo = x
+        else:
+            hi = x
+        if done or hi - lo <= 2.0**-10 * hi:
+            break
+    return x
+
+
+def dyadic_tilt(x: float) -> Fraction:
+    """``x > 0`` rounded down to a dyadic with 8 significant bits (a tilt with few bits keeps
+    the weight tables' arb work small; any tilt is rigorous)."""
+    e = math.floor(math.log2(x)) - 7
+    return Fraction(math.floor(x / 2.0**e)) * Fraction(2) ** e
 
 
 def chernoff_eps(ones: Sequence[tuple[DiscretePLD, int]], delta: float) -> float:
