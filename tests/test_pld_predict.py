@@ -48,6 +48,11 @@ def test_model_mode_is_the_rigorous_window_without_its_bounds(kind: str) -> None
     assert model.eps_float(1e-5) == exact.eps_float(1e-5)
     with pytest.raises(TypeError):
         model.eps_bound(Fraction(1, 10**5))
+    at = Fraction(2)
+    ball, sure = model.delta_at(at), exact.delta_at(at)
+    assert not ball.is_finite()  # no certified comparison holds on a model's value
+    assert not (ball <= 1) and not (ball >= 0)
+    assert abs(float(ball.mid()) - float(sure.mid())) <= 1e-9 * abs(float(sure.mid()))
 
 
 def test_model_inf_atom_is_the_exact_one() -> None:

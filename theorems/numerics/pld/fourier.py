@@ -315,11 +315,15 @@ class FourierModel(FourierPLD):
     """A float model of a composition (:func:`compose_fourier` with ``model``; the float model
     of a pass, :mod:`.predict`): the window of the same tilt, fold, transforms, power and
     inverse, with every error term taken as 0, so it bounds nothing. Its float locator
-    (:meth:`eps_float`) and the midpoints of its ``delta_bound`` balls are the model's
-    estimates; :meth:`eps_bound` (a certified query) raises."""
+    (:meth:`eps_float`) and the midpoints of its ``delta_at`` balls are the model's
+    estimates: each ball has an infinite radius, so no certified comparison can hold on it;
+    :meth:`eps_bound` (a certified query) raises."""
 
     def eps_bound(self, delta: Number, lower_limit: Fraction = Fraction(0)) -> Fraction:
         raise TypeError("a float model of a composition certifies nothing")
+
+    def delta_at(self, eps: Fraction) -> flint.arb:
+        return flint.arb(super().delta_at(eps).mid(), math.inf)
 
 
 def _inf_mass_float(ones: Sequence[tuple[DiscretePLD, int]]) -> float:
