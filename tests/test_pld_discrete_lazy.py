@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import flint
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -82,3 +83,31 @@ def test_a_planted_wrong_suffix_is_caught(monkeypatch, off_by: int) -> None:
     lazy = pld.DiscretePLD("upper", Fraction(1, 8), Fraction(0), acc.coefficients(), 0, BITS, 3)
     with pytest.raises(AssertionError):
         _same(lazy._trimmed(), built._trimmed())
+
+
+@pytest.mark.parametrize("bits", [94, 122, 123, 200, 400])
+def test_unit_masses_at_any_number_of_bits(bits: int) -> None:
+    """Past 122 bits the int64 split's shift exceeds 62 (a delta enclosure at a tiny delta asks
+    for ~330 bits): every mass is a Python int then, exact, and the floats are its nearest."""
+    acc = UnitAccumulator(6, bits)
+    units = np.array([0.0, 3.0, 2.0**52 + 1, 2.0**80, 0.0, 7.0])
+    acc.add_floats(np.arange(6), units)
+    acc.add_int(2, 5)
+    coeffs = acc.coefficients()
+    want = [int(u) for u in units]
+    want[2] += 5
+    assert [coeffs.value(i) for i in range(coeffs.length)] == want[:coeffs.length]
+    assert coeffs.poly() == flint.fmpz_poly(want[:coeffs.length])
+    assert coeffs.total() == sum(want)
+    assert list(coeffs.floats) == [float(w) for w in want[:coeffs.length]]
+
+
+def test_a_delta_enclosure_at_a_tiny_delta() -> None:
+    """The audit's reference for a tiny delta (thorough set, q = 1e-4, sigma = 5, k = 10 at eps
+    = 1): the driver's first looks lower the tolerance until the plan asks for more than 122
+    bits; it used to fail with 'negative shift count'. The upper end is ~3e-37 (the audit's
+    earlier driver certified 4.6e-23), the lower end 0."""
+    pairs = pld.sgm_pairs(Fraction(1, 10**4), Fraction(5))
+    enc = pld.enclose_delta_composition([[(pairs[0], 10)], [(pairs[1], 10)]], Fraction(1),
+                                        rel_width=1e-3, max_seconds=30)
+    assert 0 <= enc.lo <= enc.hi < Fraction(1, 10**30)

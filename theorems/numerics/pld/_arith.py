@@ -279,9 +279,10 @@ class UnitAccumulator:
     def coefficients(self) -> UnitCoefficients:
         """The masses as :class:`UnitCoefficients` (the ``fmpz_poly`` built on demand). Each
         ``hi 2^s + lo`` is formed in int64 where ``hi < 2^(62 - s)`` (then both parts are below
-        ``2^62``, see the class docstring), as a Python int elsewhere (rare)."""
+        ``2^62``, see the class docstring), as a Python int elsewhere (rare; every nonzero
+        ``hi`` once ``s > 62``, i.e. ``bits > 122``: the tiny deltas of a delta enclosure)."""
         s = self.shift
-        big = self.hi >= (1 << (62 - s))
+        big = self.hi >= (1 << (62 - s)) if s <= 62 else self.hi > 0
         add = dict(self.extra)
         hi, lo = self.hi, self.lo
         if big.any():
