@@ -403,12 +403,11 @@ def test_the_reference_budget_counts_cpu_seconds_not_waiting() -> None:
 
     ref = Reference(G10.scenario, rel_width=1e-3, max_seconds=1.0, force_pld=True)
     directions = ref._directions()
-    first: list[Fraction] = []
+    h0 = ref._initial_step(directions)
 
     def waiting_pass(h: Fraction) -> tuple[Fraction, Fraction]:
         time.sleep(0.2)
-        first.append(first[0] if first else h)
-        width = Fraction(h / first[0]) ** 2 / 100  # 1e-2 at the first step
+        width = Fraction(h / h0) ** 2 / 100  # 1e-2 at the first step
         return Fraction(1) - width, Fraction(1)
 
     bound = ref._refine(waiting_pass, directions)

@@ -20,13 +20,9 @@ applies:
    ``replace_one``.
 4. **Certified PLD engine** otherwise (Laplace compositions, subsampled Gaussian, subsampled
    Laplace and randomized response under add/remove, the discrete Laplace and discrete Gaussian
-   (:mod:`theorems.numerics.pld.discrete_pairs`), mixtures, replace-one): the engine's own
-   enclosures (``pld.enclose_eps_composition`` / ``enclose_delta_composition``: upper and
-   lower discrete PLDs of every event, composed by the engine's default method, one
-   composition per direction of the neighbouring relation, the profile being their maximum;
-   its float model chooses the step, a dominated direction stays at a coarse one). The
-   trade-off queries (:mod:`.tradeoff_reference`) compose exactly and refine with the same
-   driver (``pld.enclose._refine``).
+   (:mod:`theorems.numerics.pld.discrete_pairs`), mixtures, replace-one): the upper and lower
+   discrete PLDs of :mod:`theorems.pld` of every event, composed exactly, one composition per
+   direction of the neighbouring relation, the profile being their maximum.
 
 ``approx_dp`` parameters factor out exactly in every route: the worst (eps0, delta0) pair is
 ``delta0`` times a point where Q vanishes, ``delta0`` times one where P vanishes, and
@@ -61,7 +57,8 @@ import flint
 from dpverify.theorems.core import InvalidParameter
 from dpverify.theorems.ctx import ArbCtx, PrecisionExhausted, arb_endpoints, arb_precision
 from dpverify.theorems.numerics import pld as pld_engine
-from dpverify.verifiers.accountants.pairs import SubsampledPair
+from dpverify.theorems.numerics.pld import _dyadic_step, fourier_or_exact
+from dpverify.verifiers.accountants.pairs import SubsampledPair, span
 from dpverify.verifiers.accountants.scenario import Event, Scenario, exact
 
 INF = math.inf
@@ -69,6 +66,7 @@ Value = Fraction | float  # a Fraction, or math.inf
 
 DEFAULT_REL_WIDTH = 1e-3
 DEFAULT_SECONDS = 60.0
+MAX_BINS = 400_000  # one-step grid points per pair (memory guard)
 
 
 @dataclass(frozen=True)
@@ -431,12 +429,14 @@ class Reference:
         return bits, tail
 
     def _composed(self, h: Fraction, bits: int, tail: float,
-                  directions: dict[str, list[tuple[Any, int]]]) -> list[tuple[Any, Any]]:
-        """The upper and lower PLDs of every direction, composed exactly (the trade-off tables
-        of :mod:`.tradeoff_reference` read them whole; cached per grid)."""
+                  directions: dict[str, list[tuple[Any, int]]], method: str = "exact",
+                  center: float | None = None, delta: Fraction | None = None
+                  ) -> list[tuple[Any, Any]]:
+        """The upper and lower PLDs of every direction, composed by ``method`` (the engine's
+        default for the queries; "fourier" aims at ``center`` or at the eps of ``delta``)."""
         from dpverify.theorems.numerics.pld import composition_pld, one_step_plds
 
-        key = (h, bits, tail)
+        key = (h, bits, tail, method, center, delta)
         hit = self._pld_cache.get(key)
         if hit is not None:
             return hit
@@ -445,63 +445,114 @@ class Reference:
             parts = list(items)
             for pair, _count in parts:
                 one_step_plds(pair, h, bits, tail, lower=True)  # one discretisation for both
-            out.append(tuple(composition_pld(parts, h, bits, tail, kind)
+            out.append(tuple(composition_pld(parts, h, bits, tail, kind, method, center, delta)
                              for kind in ("upper", "lower")))
         if len(self._pld_cache) > 4:
             self._pld_cache.pop(next(iter(self._pld_cache)))
         self._pld_cache[key] = out
         return out
 
-    def _describe(self, directions: dict[str, list[tuple[Any, int]]],
-                  enc: pld_engine.Enclosure) -> str:
-        kinds = sorted({type(p).__name__ for items in directions.values() for p, _ in items})
-        steps = "" if not enc.steps or len(set(enc.steps)) == 1 else \
-            f"; per direction {', '.join(str(s) for s in enc.steps)}"
-        return (f"certified PLD engine ({', '.join(kinds)}; {len(directions)} direction(s); "
-                f"h = {enc.h}{steps}; relative width {enc.rel_width():.2g})")
+    def _initial_step(self, directions: dict[str, list[tuple[Any, int]]]) -> Fraction:
+        scales = []
+        for items in directions.values():
+            for pair, _ in items:
+                a = pair.quantile(0.1)
+                b = pair.quantile(0.1, upper=True)
+                scales.append(max((b - a) / 2.56, 1e-12))
+        return _dyadic_step(min(scales) / 12)
 
-    def _bound(self, directions: dict[str, list[tuple[Any, int]]], enc: pld_engine.Enclosure,
-               lo: Value | None = None, hi: Value | None = None) -> Bound:
-        return Bound(enc.lo if lo is None else lo, enc.hi if hi is None else hi,
-                     self._describe(directions, enc), enc.seconds, tuple(enc.passes))
+    def _span_estimate(self, directions: dict[str, list[tuple[Any, int]]]) -> float:
+        return max(p.quantile(1e-12, upper=True) - p.quantile(1e-12)
+                   for items in directions.values() for p, _ in items)
 
     def _refine(self, run: Callable[[Fraction], tuple[Value, Value]],
                 directions: dict[str, list[tuple[Any, int]]]) -> Bound:
-        """The engine's refinement driver (``pld.enclose._refine``: passes at decreasing steps
-        until ``rel_width``, a budget of ``max_seconds`` CPU seconds with a wall-clock
-        backstop, never a hang) over a pass ``run(h) -> (lo, hi)`` of the caller's own (the
-        trade-off queries; ``hi`` may be ``inf``)."""
-        pairs = [pair for items in directions.values() for pair, _ in items]
-        k = max(sum(c for _, c in items) for items in directions.values())
-        enc = pld_engine._refine(pairs, k, run, self.rel_width, self.max_seconds, None)
-        return self._bound(directions, enc)
+        """Passes at decreasing steps until the relative width is met. ``max_seconds`` counts
+        this process's CPU seconds, as the engine's driver does (``pld.enclose._refine``): on a
+        loaded machine, waiting for a core must not stop the refinement early and leave a wider
+        reference (and so more inconclusive audit checks); a pass predicted (from the last
+        pass's CPU time) to overrun the budget is not started, and none starts once
+        ``max_seconds`` of wall time have passed either: a bound, never a hang."""
+        started, started_cpu = time.monotonic(), time.process_time()
+        h = self._initial_step(directions)
+        span_est = self._span_estimate(directions)
+        passes: list[dict[str, Any]] = []
+        lo: Value = Fraction(0)
+        hi: Value = INF
+        while True:
+            t0, c0 = time.monotonic(), time.process_time()
+            try:
+                lo, hi = run(h)
+            except PrecisionExhausted as e:
+                passes.append({"h": str(h), "error": str(e)})
+                if passes and len(passes) > 3:
+                    raise
+                h = _dyadic_step(float(h) / 2)
+                continue
+            dt, cpu = time.monotonic() - t0, time.process_time() - c0
+            width = float((Fraction(hi) - Fraction(lo)) / Fraction(hi)) if hi not in (0, INF) \
+                else 0.0
+            passes.append({"h": str(h), "lo": float(lo), "hi": float(hi),
+                           "rel_width": width, "seconds": round(dt, 3), "cpu": round(cpu, 3)})
+            if width <= self.rel_width:
+                break
+            factor = math.sqrt(self.rel_width / width) * 0.8 if width > 0 else 0.5
+            factor = min(max(factor, 1 / 8), 0.7)
+            new_h = _dyadic_step(float(h) * factor)
+            spent = time.process_time() - started_cpu
+            predicted = max(cpu, 1e-3) * (float(h) / float(new_h)) ** 1.7
+            if (span_est / float(new_h) > MAX_BINS or spent + predicted > self.max_seconds
+                    or time.monotonic() - started >= self.max_seconds):
+                break
+            h = new_h
+        kinds = sorted({type(p).__name__ for items in directions.values() for p, _ in items})
+        method = (f"certified PLD engine ({', '.join(kinds)}; {len(directions)} direction(s); "
+                  f"h = {h}; relative width {passes[-1].get('rel_width', 0):.2g})")
+        return Bound(lo, hi, method, time.monotonic() - started, tuple(passes))
 
     def _pld_epsilon(self, t: Fraction) -> Bound:
         directions = self._directions()
-        enc = pld_engine.enclose_eps_composition(list(directions.values()), t,
-                                                 rel_width=self.rel_width,
-                                                 max_seconds=self.max_seconds,
-                                                 method=pld_engine.DEFAULT_METHOD)
-        return self._bound(directions, enc)
+        abs_tol = float(t) * 2.0**-24
+        # bucket the plan so that nearby deltas share their composed PLDs
+        abs_tol = 2.0 ** (16 * math.floor(math.log2(abs_tol) / 16))
+        bits, tail = self._plan(abs_tol, directions)
+
+        def ends(h: Fraction, method: str) -> tuple[Value, Value]:
+            lo: Value = Fraction(0)
+            hi: Value = Fraction(0)
+            for up, low in self._composed(h, bits, tail, directions, method, delta=t):
+                hi = max(hi, up.eps_bound(t))
+                lo = max(lo, low.eps_bound(t))
+            return lo, hi
+
+        return self._refine(
+            lambda h: fourier_or_exact(lambda m: ends(h, m), pld_engine.DEFAULT_METHOD),
+            directions)
 
     def _pld_delta(self, eps: Fraction) -> Bound:
-        """The engine's enclosure of ``delta_rest(eps)``, lifted by ``1 - K (1 - x)``: the lift
-        multiplies the width by ``K`` and may lower the upper end, so the relative width of
-        the lifted enclosure is checked and, where it misses, asked of the engine again at the
-        target scaled by the miss (the one-step PLDs are cached; the same budget)."""
         directions = self._directions()
-        rel = self.rel_width
-        for _ in range(3):
-            enc = pld_engine.enclose_delta_composition(list(directions.values()), eps,
-                                                       rel_width=rel,
-                                                       max_seconds=self.max_seconds,
-                                                       method=pld_engine.DEFAULT_METHOD)
-            lo, hi = self._lift(enc.lo, enc.hi)
-            got = Bound(lo, hi, "")
-            if self.K == 1 or got.rel_width() <= self.rel_width or enc.rel_width() > rel:
-                break  # met, or the engine could not meet its own target (budget, size)
-            rel *= max(self.rel_width / got.rel_width(), 1 / 1024) * 0.9
-        return self._bound(directions, enc, lo, hi)
+        h0 = self._initial_step(directions) * 4  # a coarse first look at the magnitude
+        bits0, tail0 = self._plan(2.0**-60, directions)
+        center = float(eps)
+        first = fourier_or_exact(lambda m: max(
+            span(up.delta_bound(eps))[1]
+            for up, _ in self._composed(h0, bits0, tail0, directions, m, center)),
+            pld_engine.DEFAULT_METHOD)
+        abs_tol = max(float(first), 1e-300) * 2.0**-24 if first > 0 else 2.0**-80
+        abs_tol = max(2.0 ** (16 * math.floor(math.log2(abs_tol) / 16)), 2.0**-1000)
+        bits, tail = self._plan(abs_tol, directions)
+
+        def ends(h: Fraction, method: str) -> tuple[Value, Value]:
+            lo = hi = Fraction(0)
+            for up, low in self._composed(h, bits, tail, directions, method, center):
+                hi = max(hi, span(up.delta_bound(eps))[1])
+                lo = max(lo, span(low.delta_bound(eps))[0])
+            lo, hi = max(lo, Fraction(0)), min(hi, Fraction(1))
+            return self._lift(lo, hi)
+
+        return self._refine(
+            lambda h: fourier_or_exact(lambda m: ends(h, m), pld_engine.DEFAULT_METHOD),
+            directions)
 
 
 # ------------------------------------------------------------------------------------------
